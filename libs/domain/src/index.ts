@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './commands';
+export * from './results';
+export * from './device';
+export * from './mobileclaw.service';

@@ -1,0 +1,125 @@
+import { DEVICE_ID_PATTERN, FRAME_TYPES, type Frame, type FrameType } from './frames';
+
+/** Outcome of {@link decodeFrame}: a typed frame, or why the line is not one. */
+export type DecodeResult =
+  | { ok: true; frame: Frame }
+  | {
+      ok: false;
+      code: 'PROTOCOL_ERROR';
+      /** Human-readable reason, e.g. `frame has no "type"`. */
+      reason: string;
+      /** Set when the line names a request (so its caller can be failed at once). */
+      requestId?: string;
+    };
+
+const MAX_ID_LENGTH = 256;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_LENGTH;
+}
+
+function fail(reason: string, requestId?: string): DecodeResult {
+  return requestId === undefined ? { ok: false, code: 'PROTOCOL_ERROR', reason } : { ok: false, code: 'PROTOCOL_ERROR', reason, requestId };
+}
+
+type Check = (f: Record<string, unknown>) => string | null;
+
+const optionalObject = (f: Record<string, unknown>, key: string): string | null =>
+  f[key] === undefined || isObject(f[key]) ? null : `"${key}" must be an object`;
+
+const optionalNumber = (f: Record<string, unknown>, key: string): string | null =>
+  f[key] === undefined || (typeof f[key] === 'number' && Number.isFinite(f[key])) ? null : `"${key}" must be a number`;
+
+const CHECKS: Record<FrameType, Check> = {
+  hello: (f) => {
+    if (typeof f['protocolVersion'] !== 'number' || !Number.isInteger(f['protocolVersion'])) return '"protocolVersion" must be an integer';
+    if (typeof f['deviceId'] !== 'string' || !DEVICE_ID_PATTERN.test(f['deviceId'])) return '"deviceId" must be 1-128 chars of [A-Za-z0-9._:-]';
+    if (typeof f['token'] !== 'string') return '"token" must be a string';
+    if (f['capabilities'] !== undefined && !(Array.isArray(f['capabilities']) && f['capabilities'].every((c) => typeof c === 'string')))
+      return '"capabilities" must be an array of strings';
+    const device = f['device'];
+    if (device !== undefined) {
+      if (!isObject(device)) return '"device" must be an object';
+      const screen = device['screen'];
+      if (screen !== undefined && !(isObject(screen) && typeof screen['width'] === 'number' && typeof screen['height'] === 'number'))
+        return '"device.screen" must have numeric "width" and "height"';
+    }
+    return optionalObject(f, 'client');
+  },
+  welcome: (f) =>
+    !isId(f['sessionId'])
+      ? '"sessionId" must be a non-empty string'
+      : typeof f['heartbeatIntervalMs'] !== 'number' || typeof f['maxFrameBytes'] !== 'number'
+        ? '"heartbeatIntervalMs" and "maxFrameBytes" must be numbers'
+        : null,
+  error: (f) => (typeof f['code'] !== 'string' || f['code'] === '' ? '"code" must be a non-empty string' : null),
+  action: (f) =>
+    !isId(f['requestId'])
+      ? '"requestId" must be a non-empty string'
+      : typeof f['command'] !== 'string' || f['command'] === ''
+        ? '"command" must be a non-empty string'
+        : optionalNumber(f, 'timeoutMs'),
+  cancel: (f) => (!isId(f['requestId']) ? '"requestId" must be a non-empty string' : null),
+  response: (f) => {
+    if (f['status'] === 'success') return optionalObject(f, 'data');
+    if (f['status'] === 'error') {
+      const error = f['error'];
+      return isObject(error) && typeof error['code'] === 'string' && error['code'] !== '' ? null : '"error.code" must be a non-empty string';
+    }
+    return '"status" must be "success" or "error"';
+  },
+  ping: (f) => optionalNumber(f, 'ts'),
+  pong: (f) => optionalNumber(f, 'ts'),
+  event: (f) => (typeof f['event'] !== 'string' || f['event'] === '' ? '"event" must be a non-empty string' : optionalObject(f, 'data')),
+};
+
+const KNOWN_TYPES = new Set<string>(FRAME_TYPES);
+
+/**
+ * Decodes one line (without its `\n`) into a typed frame of wire protocol v1 (docs/protocol.md).
+ * Never throws: malformed JSON, a non-object, a missing or unknown `type`, or a frame whose fields
+ * have the wrong shape give `{ok: false, code: 'PROTOCOL_ERROR'}`. The shared test vectors in
+ * `docs/protocol-vectors.json` pin its behaviour for every implementation.
+ */
+export function decodeFrame(line: Buffer | string): DecodeResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof line === 'string' ? line : line.toString('utf8'));
+  } catch {
+    return fail('malformed JSON');
+  }
+  if (!isObject(value)) return fail('frame is not a JSON object');
+  const type = value['type'];
+  const requestId = isId(value['requestId']) ? value['requestId'] : undefined;
+  if (type === undefined) return fail('frame has no "type"', requestId);
+  if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return fail(`unknown frame type ${JSON.stringify(type).slice(0, 64)}`, requestId);
+  if (type === 'response' && requestId === undefined) return fail('"requestId" must be a non-empty string');
+  const problem = CHECKS[type as FrameType](value);
+  if (problem !== null) return fail(`${type}: ${problem}`, requestId);
+  return { ok: true, frame: value as unknown as Frame };
+}
+
+/** Serialises a frame as one line: compact JSON + `\n`. */
+export function encodeFrame(frame: Frame): string {
+  return JSON.stringify(frame) + '\n';
+}
+
+const REQUEST_ID_IN_HEAD = /"requestId"\s*:\s*"((?:[^"\\]|\\.){1,256})"/;
+
+/**
+ * Finds the `requestId` in the first bytes of a frame that was too large to decode (so that its
+ * caller can get `PAYLOAD_TOO_LARGE` at once). Returns undefined when none is visible.
+ */
+export function peekRequestId(head: Buffer): string | undefined {
+  const match = REQUEST_ID_IN_HEAD.exec(head.toString('utf8'));
+  if (!match) return undefined;
+  try {
+    return JSON.parse(`"${match[1]}"`) as string;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './frames';
+export * from './line-frame-decoder';
+export * from './decode-frame';
