@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 
 /** A frame as the test phone received it (parsed JSON, or the raw text when not JSON). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON that tests index freely
 export type ReceivedFrame = Record<string, any>;
 
 /**

@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { TcpDeviceListener } from '@mobileclaw/infrastructure';
+import { SimulatedPhone } from '@mobileclaw/simulator';
+import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
+import { GatewayModule, resolveDeviceToken } from './gateway.module';
+
+/** A started gateway: the Nest app, its bound ports and the embedded simulated phone, if any. */
+export interface RunningGateway {
+  app: NestExpressApplication;
+  config: GatewayConfig;
+  /** Bound HTTP port. */
+  httpPort: number;
+  /** Bound device (TCP) port. */
+  devicePort: number;
+  deviceToken: string;
+  simulator?: SimulatedPhone;
+  /** Stops the simulator, fails pending commands with SHUTTING_DOWN and closes every port. */
+  close(): Promise<void>;
+}
+
+/**
+ * Validates `env`, builds and starts the gateway (HTTP on `MOBILECLAW_HTTP_HOST:PORT`, phones on
+ * `MOBILECLAW_DEVICE_PORT`) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`.
+ * @throws Error with every invalid variable listed, or when a port cannot be bound.
+ */
+export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
+  const config = loadGatewayConfig(validateGatewayEnvironment(env));
+  const deviceToken = resolveDeviceToken(config);
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken), { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(PinoLogger));
+  app.useBodyParser('json', { limit: '1mb' });
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
+  }
+  app.disable('x-powered-by');
+  await app.listen(config.httpPort, config.httpHost);
+  const httpPort = (app.getHttpServer().address() as { port: number }).port;
+  const devicePort = app.get(TcpDeviceListener).port;
+  let simulator: SimulatedPhone | undefined;
+  if (config.sim) {
+    simulator = new SimulatedPhone({ host: '127.0.0.1', port: devicePort, token: deviceToken, deviceId: 'sim-1', reconnect: true });
+    await simulator.start();
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    config,
+    httpPort,
+    devicePort,
+    deviceToken,
+    simulator,
+    close: () =>
+      (closing ??= (async () => {
+        await simulator?.stop();
+        await app.close();
+      })()),
+  };
+}

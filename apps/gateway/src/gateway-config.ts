@@ -1,0 +1,94 @@
+import { isAbsolute, resolve } from 'node:path';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * Environment variables of the gateway (README, "Configuration"), validated at start by
+ * `@nestjs/config`. Each field's default is applied in {@link loadGatewayConfig}.
+ */
+export class GatewayEnvironment {
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535) MOBILECLAW_HTTP_PORT?: number;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_HTTP_HOST?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535) MOBILECLAW_DEVICE_PORT?: number;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DEVICE_HOST?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) MOBILECLAW_DEVICE_TOKEN?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_CORS_ORIGINS?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(600_000) MOBILECLAW_COMMAND_TIMEOUT_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_HEARTBEAT_INTERVAL_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1024) @Max(256 * 1024 * 1024) MOBILECLAW_MAX_FRAME_BYTES?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(10_000) MOBILECLAW_QUEUE_LIMIT?: number;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
+}
+
+/** The gateway's resolved settings (ports, paths, limits). */
+export interface GatewayConfig {
+  httpPort: number;
+  httpHost: string;
+  devicePort: number;
+  /** undefined = all interfaces. */
+  deviceHost?: string;
+  /** undefined = generate/load one from the data directory. */
+  deviceToken?: string;
+  apiToken?: string;
+  /** Absolute path. */
+  dataDir: string;
+  sim: boolean;
+  corsOrigins: string[];
+  commandTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  maxFrameBytes: number;
+  queueLimit: number;
+  logLevel: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Validates the environment (the `validate` hook of `ConfigModule.forRoot`).
+ * @throws Error listing every invalid variable, or when the HTTP port is exposed beyond loopback
+ *   without `MOBILECLAW_API_TOKEN`.
+ */
+export function validateGatewayEnvironment(env: Record<string, unknown>): Record<string, unknown> {
+  const parsed = plainToInstance(GatewayEnvironment, env, { exposeDefaultValues: true });
+  const errors = validateSync(parsed, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `  - ${e.property}: ${m}`));
+    throw new Error(`Invalid MobileClaw configuration:\n${lines.join('\n')}`);
+  }
+  const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
+  if (!LOOPBACK.has(host) && !parsed.MOBILECLAW_API_TOKEN) {
+    throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_HTTP_HOST=${host} exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too`);
+  }
+  return { ...env, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) };
+}
+
+/** Reads the validated variables into a {@link GatewayConfig} with defaults. */
+export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cwd()): GatewayConfig {
+  const v = plainToInstance(GatewayEnvironment, env);
+  const dataDir = v.MOBILECLAW_DATA_DIR ?? '.mobileclaw';
+  return {
+    httpPort: v.MOBILECLAW_HTTP_PORT ?? 3000,
+    httpHost: v.MOBILECLAW_HTTP_HOST ?? '127.0.0.1',
+    devicePort: v.MOBILECLAW_DEVICE_PORT ?? 7397,
+    deviceHost: v.MOBILECLAW_DEVICE_HOST,
+    deviceToken: v.MOBILECLAW_DEVICE_TOKEN,
+    apiToken: v.MOBILECLAW_API_TOKEN,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    sim: !['off', 'false', '0'].includes(v.MOBILECLAW_SIM ?? 'on'),
+    corsOrigins: (v.MOBILECLAW_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    commandTimeoutMs: v.MOBILECLAW_COMMAND_TIMEOUT_MS ?? 30_000,
+    heartbeatIntervalMs: v.MOBILECLAW_HEARTBEAT_INTERVAL_MS ?? 15_000,
+    maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? 16 * 1024 * 1024,
+    queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? 32,
+    logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,54 @@
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { LoggerModule } from 'nestjs-pino';
+import { GatewayApiModule } from '@mobileclaw/gateway-trigger';
+import { loadOrCreateDeviceToken, MobileClawModule } from '@mobileclaw/infrastructure';
+import { validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
+
+/** DI token of the resolved {@link GatewayConfig}. */
+export const GATEWAY_CONFIG = 'mobileclaw';
+
+/** The device token in force: the configured one, or the one generated in the data directory. */
+export function resolveDeviceToken(config: GatewayConfig): string {
+  if (config.deviceToken) return config.deviceToken;
+  const { token, created, path } = loadOrCreateDeviceToken(config.dataDir);
+  const logger = new Logger('DeviceToken');
+  if (created) logger.warn(`generated a device token for phones: ${token} (stored in ${path})`);
+  else logger.log(`phones authenticate with the device token stored in ${path}`);
+  return token;
+}
+
+/**
+ * The gateway host application: configuration, logging, the MobileClaw device module and the REST
+ * API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
+ */
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig, deviceToken: string): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, cache: true, ignoreEnvFile: true, validate: validateGatewayEnvironment, load: [() => ({ [GATEWAY_CONFIG]: config })] }),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            autoLogging: false,
+            redact: ['req.headers.authorization'],
+            base: { service: 'mobileclaw-gateway' },
+          },
+        }),
+        MobileClawModule.forRoot({
+          isGlobal: true,
+          deviceToken,
+          devicePort: config.devicePort,
+          deviceHost: config.deviceHost,
+          defaultTimeoutMs: config.commandTimeoutMs,
+          heartbeatIntervalMs: config.heartbeatIntervalMs,
+          maxFrameBytes: config.maxFrameBytes,
+          queueLimit: config.queueLimit,
+        }),
+        GatewayApiModule.forRoot({ apiToken: config.apiToken }),
+      ],
+    };
+  }
+}

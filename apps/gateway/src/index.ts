@@ -1,0 +1,3 @@
+export * from './gateway-config';
+export * from './gateway.module';
+export * from './gateway-app';

@@ -1,0 +1,127 @@
+import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MobileClawError, type ErrorCode, type FieldError } from '@mobileclaw/domain';
+
+/** HTTP status of each domain error code (README, "Errors"). */
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  DEVICE_NOT_FOUND: 404,
+  DEVICE_BUSY: 409,
+  STALE_FRAME: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  ABORTED: 499,
+  DEVICE_ERROR: 502,
+  PROTOCOL_ERROR: 502,
+  UNSUPPORTED_VERSION: 502,
+  DEVICE_DISCONNECTED: 503,
+  DEVICE_REPLACED: 503,
+  SHUTTING_DOWN: 503,
+  TIMEOUT: 504,
+};
+
+/** RFC 9457 problem details, extended with MobileClaw's stable `code`. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  /** Stable machine-readable code, e.g. `DEVICE_BUSY`. */
+  code: string;
+  deviceId?: string;
+  requestId?: string;
+  /** The phone's own code, for `DEVICE_ERROR`. */
+  deviceCode?: string;
+  /** Field errors, for `VALIDATION_FAILED`. */
+  errors?: FieldError[];
+}
+
+const TITLES: Record<string, string> = {
+  VALIDATION_FAILED: 'Invalid request',
+  UNAUTHORIZED: 'Missing or invalid API token',
+  DEVICE_NOT_FOUND: 'No such device',
+  DEVICE_BUSY: 'Device busy',
+  STALE_FRAME: 'Screen changed since the frame',
+  PAYLOAD_TOO_LARGE: 'Payload too large',
+  ABORTED: 'Request aborted',
+  DEVICE_ERROR: 'The device reported an error',
+  PROTOCOL_ERROR: 'The device broke the protocol',
+  DEVICE_DISCONNECTED: 'Device disconnected',
+  DEVICE_REPLACED: 'Device reconnected on a new session',
+  SHUTTING_DOWN: 'Gateway shutting down',
+  TIMEOUT: 'Device did not answer in time',
+  NOT_FOUND: 'Not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  INTERNAL_ERROR: 'Internal error',
+};
+
+/** Codes for HTTP errors raised by the framework itself (unknown route, unparsable JSON, …). */
+function codeForHttpStatus(status: number): string {
+  if (status === 400) return 'VALIDATION_FAILED';
+  if (status === 401) return 'UNAUTHORIZED';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 405) return 'METHOD_NOT_ALLOWED';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  return status >= 500 ? 'INTERNAL_ERROR' : `HTTP_${status}`;
+}
+
+/** Builds the problem body for any thrown value. */
+export function toProblem(exception: unknown, instance: string): ProblemDetails {
+  if (exception instanceof MobileClawError) {
+    const status = HTTP_STATUS_BY_CODE[exception.code] ?? 500;
+    return {
+      type: `urn:mobileclaw:error:${exception.code}`,
+      title: TITLES[exception.code] ?? exception.code,
+      status,
+      detail: exception.message,
+      instance,
+      code: exception.code,
+      ...(exception.deviceId !== undefined && { deviceId: exception.deviceId }),
+      ...(exception.requestId !== undefined && { requestId: exception.requestId }),
+      ...(exception.deviceCode !== undefined && { deviceCode: exception.deviceCode }),
+      ...(exception.fieldErrors !== undefined && { errors: exception.fieldErrors }),
+    };
+  }
+  let status: number = HttpStatus.INTERNAL_SERVER_ERROR;
+  let detail = 'internal error';
+  if (exception instanceof HttpException) {
+    status = exception.getStatus();
+    const response = exception.getResponse();
+    const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
+    detail = Array.isArray(message) ? message.join('; ') : String(message ?? exception.message);
+  } else if (isHttpError(exception)) {
+    // body-parser errors (malformed JSON, body over the limit) carry their own status.
+    status = exception.status;
+    detail = exception.type === 'entity.parse.failed' ? `request body is not valid JSON: ${exception.message}` : exception.message;
+  }
+  const code = codeForHttpStatus(status);
+  return { type: `urn:mobileclaw:error:${code}`, title: TITLES[code] ?? 'Error', status, detail, instance, code };
+}
+
+function isHttpError(value: unknown): value is { status: number; message: string; type?: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'number' && (value as { status: number }).status >= 400 && (value as { status: number }).status < 600;
+}
+
+/**
+ * Turns every error into one documented JSON body: RFC 9457 problem details
+ * (`application/problem+json`) with a stable `code`.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const problem = toProblem(exception, request.originalUrl ?? request.url);
+    if (problem.status >= 500 && !(exception instanceof MobileClawError)) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (problem.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
+    response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+  }
+}

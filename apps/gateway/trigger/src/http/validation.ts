@@ -1,0 +1,30 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { MobileClawError, type FieldError } from '@mobileclaw/domain';
+
+/** Flattens class-validator errors into `{field, message}` pairs (dotted paths). */
+export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...toFieldErrors(error.children ?? [], field)];
+  });
+}
+
+/**
+ * Validates a plain object (a JSON body or a query) against a class-validator DTO. Unknown
+ * properties are errors, so that a misspelt argument never goes unnoticed.
+ * @throws MobileClawError `VALIDATION_FAILED` with every field error listed.
+ */
+export function validateDto<T extends object>(dto: new () => T, input: unknown): T {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new MobileClawError('VALIDATION_FAILED', 'request body must be a JSON object', { fieldErrors: [{ field: '', message: 'must be a JSON object' }] });
+  }
+  const instance = plainToInstance(dto, input);
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const fieldErrors = toFieldErrors(errors);
+    throw new MobileClawError('VALIDATION_FAILED', `invalid request: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors });
+  }
+  return instance;
+}

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+/** Lints `code` as if it were the file `filePath` and returns the messages of the boundary rules. */
+function lintAs(filePath: string, code: string): { ruleId: string | null; message: string }[] {
+  const run = spawnSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', filePath], {
+    cwd: root,
+    input: code,
+    encoding: 'utf8',
+    env: { ...process.env, NX_DAEMON: 'false' },
+  });
+  expect(run.stdout).not.toBe('');
+  // The Nx rule silently skips itself without a project graph: fail loudly instead.
+  expect(run.stderr).not.toContain('No cached ProjectGraph');
+  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];
+  return result.messages;
+}
+
+describe('layer boundaries are enforced by lint (trigger → case → domain ← infrastructure)', () => {
+  it('fails a domain file that imports infrastructure', () => {
+    const messages = lintAs('libs/domain/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/infrastructure';\nexport const x = DeviceHub;\n");
+    expect(messages.map((m) => m.ruleId)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('fails a domain file that does I/O or uses Nest', () => {
+    const messages = lintAs('libs/domain/src/boundary-canary.ts', "import { Socket } from 'node:net';\nimport { Controller } from '@nestjs/common';\nexport const x = [Socket, Controller];\n");
+    expect(messages.filter((m) => m.ruleId === 'no-restricted-imports')).toHaveLength(2);
+  });
+
+  it('fails a trigger file that imports infrastructure directly', () => {
+    const messages = lintAs('apps/gateway/trigger/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/infrastructure';\nexport const y = DeviceHub;\n");
+    expect(messages).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('type:trigger') })]);
+  });
+
+  it('fails the simulator if it imports the gateway side', () => {
+    const messages = lintAs('apps/simulator/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const z = MobileClawError;\n");
+    expect(messages.map((m) => m.ruleId)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('accepts infrastructure depending on the domain', () => {
+    expect(lintAs('libs/infrastructure/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const ok = MobileClawError;\n")).toEqual([]);
+  });
+});
