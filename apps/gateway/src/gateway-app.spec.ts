@@ -64,7 +64,7 @@ async function uiTree(gw: RunningGateway): Promise<UiNode[]> {
 describe('gateway REST API over the simulated phone', () => {
   it('lists the phone, takes a real PNG and turns on Wi-Fi by clicking through Settings', async () => {
     const gw = await start();
-    const list = await (await fetch(url(gw, '/api/devices'))).json();
+    const list: Json = await (await fetch(url(gw, '/api/devices'))).json();
     expect(list.devices).toHaveLength(1);
     expect(list.devices[0]).toMatchObject({ deviceId: 'sim-1', status: 'online', queueLength: 0, screen: { width: 1080, height: 2400 } });
     expect(typeof list.devices[0].connectedAt).toBe('string');
@@ -129,7 +129,7 @@ describe('gateway REST API over the simulated phone', () => {
     expect(extra.body.errors).toEqual([{ field: 'sudo', message: 'property sudo should not exist' }]);
 
     const negative = await command(gw, { command: 'swipe', x1: -1, y1: 0, x2: 'a', y2: 5, durationMs: 0 });
-    expect(negative.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['durationMs', 'x1', 'x2', 'x2']);
+    expect(negative.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['durationMs', 'x1', 'x2']);
 
     const malformed = await command(gw, '{"command": "click",');
     expect(malformed.status).toBe(400);
@@ -140,7 +140,7 @@ describe('gateway REST API over the simulated phone', () => {
 
     const badQuery = await fetch(url(gw, '/api/devices/sim-1/screenshot?format=gif&maxWidth=abc'));
     expect(badQuery.status).toBe(400);
-    expect(((await badQuery.json()).errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['format', 'maxWidth']);
+    expect((((await badQuery.json()) as Json).errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['format', 'maxWidth']);
   });
 
   it('maps device failures to their HTTP status and code, and the phone keeps working', async () => {
@@ -206,7 +206,7 @@ describe('gateway REST API over the simulated phone', () => {
     await first.close();
     const second = await start({ MOBILECLAW_DATA_DIR: dir, MOBILECLAW_SIM: 'off' });
     expect(second.deviceToken).toBe(stored);
-    expect((await (await fetch(url(second, '/api/devices'))).json()).devices).toEqual([]);
+    expect(((await (await fetch(url(second, '/api/devices'))).json()) as Json).devices).toEqual([]);
   });
 
   it('requires the bearer API token when one is configured', async () => {
@@ -214,7 +214,7 @@ describe('gateway REST API over the simulated phone', () => {
     const anonymous = await fetch(url(gw, '/api/devices'));
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await anonymous.json()).code).toBe('UNAUTHORIZED');
+    expect(((await anonymous.json()) as Json).code).toBe('UNAUTHORIZED');
     const wrong = await fetch(url(gw, '/api/devices'), { headers: { authorization: 'Bearer nope' } });
     expect(wrong.status).toBe(401);
     const right = await fetch(url(gw, '/api/devices'), { headers: { authorization: 'Bearer api-token-0123456789' } });

@@ -1,3 +1,4 @@
+import { parseJsonLine } from './parse-json-line';
 import { DEVICE_ID_PATTERN, FRAME_TYPES, type Frame, type FrameType } from './frames';
 
 /** Outcome of {@link decodeFrame}: a typed frame, or why the line is not one. */
@@ -88,7 +89,7 @@ const KNOWN_TYPES = new Set<string>(FRAME_TYPES);
 export function decodeFrame(line: Buffer | string): DecodeResult {
   let value: unknown;
   try {
-    value = JSON.parse(typeof line === 'string' ? line : line.toString('utf8'));
+    value = typeof line === 'string' ? JSON.parse(line) : parseJsonLine(line);
   } catch {
     return fail('malformed JSON');
   }
@@ -108,18 +109,37 @@ export function encodeFrame(frame: Frame): string {
   return JSON.stringify(frame) + '\n';
 }
 
-const REQUEST_ID_IN_HEAD = /"requestId"\s*:\s*"((?:[^"\\]|\\.){1,256})"/;
+/** After a top-level `"requestId"` key: `: "<string of 1-256 raw chars>"` (sticky, from the key's end). */
+const REQUEST_ID_VALUE = /\s*:\s*"((?:[^"\\]|\\.){1,256})"/y;
 
 /**
- * Finds the `requestId` in the first bytes of a frame that was too large to decode (so that its
- * caller can get `PAYLOAD_TOO_LARGE` at once). Returns undefined when none is visible.
+ * Finds the top-level `requestId` in the first bytes of a frame that was too large to decode (so
+ * that its caller can get `PAYLOAD_TOO_LARGE` at once). A `"requestId"` key nested deeper (e.g. in
+ * `data`) is ignored. Returns undefined when none is visible.
  */
 export function peekRequestId(head: Buffer): string | undefined {
-  const match = REQUEST_ID_IN_HEAD.exec(head.toString('utf8'));
-  if (!match) return undefined;
-  try {
-    return JSON.parse(`"${match[1]}"`) as string;
-  } catch {
-    return undefined;
+  const text = head.toString('utf8');
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (end >= text.length) return undefined;
+      if (depth === 1 && end - i === 10 && text.startsWith('requestId', i + 1)) {
+        REQUEST_ID_VALUE.lastIndex = end + 1;
+        const match = REQUEST_ID_VALUE.exec(text);
+        if (match) {
+          try {
+            return JSON.parse(`"${match[1]}"`) as string;
+          } catch {
+            return undefined;
+          }
+        }
+      }
+      i = end;
+    } else if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') depth -= 1;
   }
+  return undefined;
 }

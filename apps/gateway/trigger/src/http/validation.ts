@@ -21,7 +21,7 @@ export function validateDto<T extends object>(dto: new () => T, input: unknown):
     throw new MobileClawError('VALIDATION_FAILED', 'request body must be a JSON object', { fieldErrors: [{ field: '', message: 'must be a JSON object' }] });
   }
   const instance = plainToInstance(dto, input);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true });
   if (errors.length > 0) {
     const fieldErrors = toFieldErrors(errors);
     throw new MobileClawError('VALIDATION_FAILED', `invalid request: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors });

@@ -1,0 +1,43 @@
+import { CliUsageError, parseCli } from './cli-config';
+
+const noFile = (path: string): string => {
+  throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+};
+
+describe('parseCli', () => {
+  it('uses defaults with a token flag', () => {
+    expect(parseCli(['--token', 'T'], {}, noFile)).toEqual({
+      host: '127.0.0.1',
+      port: 7397,
+      token: 'T',
+      devices: 1,
+      prefix: 'phone-',
+      latencyMs: 0,
+      width: 1080,
+      height: 2400,
+      densityDpi: 420,
+      verbose: false,
+    });
+  });
+
+  it('reads every option', () => {
+    const argv = ['--port', '9000', '--host', '10.0.0.2', '--token', 'T', '--devices', '3', '--prefix', 'lab.', '--latency', '25', '--width', '720', '--height', '1600', '--verbose'];
+    expect(parseCli(argv, {}, noFile)).toMatchObject({ port: 9000, host: '10.0.0.2', devices: 3, prefix: 'lab.', latencyMs: 25, width: 720, height: 1600, verbose: true });
+  });
+
+  it('takes the port and token from the environment, then the token from the data directory', () => {
+    expect(parseCli([], { MOBILECLAW_DEVICE_PORT: '7000', MOBILECLAW_DEVICE_TOKEN: 'envtok' }, noFile)).toMatchObject({ port: 7000, token: 'envtok' });
+    const read = jest.fn((path: string) => (path === '/data/device-token' ? '  filetok\n' : noFile(path)));
+    expect(parseCli([], { MOBILECLAW_DATA_DIR: '/data' }, read)).toMatchObject({ token: 'filetok' });
+    expect(parseCli([], {}, (path) => (path === '.mobileclaw/device-token' ? 'dflt' : noFile(path)))).toMatchObject({ token: 'dflt' });
+  });
+
+  it('refuses to run without a token and rejects bad options', () => {
+    expect(() => parseCli([], {}, noFile)).toThrow(/no device token/);
+    expect(() => parseCli(['--token', 'T', '--devices', '0'], {}, noFile)).toThrow(CliUsageError);
+    expect(() => parseCli(['--token', 'T', '--port', 'http'], {}, noFile)).toThrow(/--port/);
+    expect(() => parseCli(['--token', 'T', '--prefix', 'bad prefix '], {}, noFile)).toThrow(/--prefix/);
+    expect(() => parseCli(['--nope'], {}, noFile)).toThrow(CliUsageError);
+    expect(parseCli(['--help'], {}, noFile)).toBe('help');
+  });
+});

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEVICE_ID_PATTERN } from '@mobileclaw/protocol';
+
+export const USAGE = `Usage: mobileclaw-sim [options]
+
+Starts simulated Android phones that connect to a MobileClaw gateway (wire protocol v1) and
+reconnect whenever the connection is lost.
+
+Options:
+  --host <host>      gateway host (default 127.0.0.1)
+  --port <port>      gateway device port (default $MOBILECLAW_DEVICE_PORT or 7397)
+  --token <token>    device token (default $MOBILECLAW_DEVICE_TOKEN, else the file
+                     \${MOBILECLAW_DATA_DIR:-.mobileclaw}/device-token)
+  --devices <n>      number of phones (default 1)
+  --prefix <prefix>  device id prefix; phones are <prefix>1, <prefix>2, ... (default phone-; the gateway's embedded phone is sim-1)
+  --latency <ms>     delay added before every reply (default 0)
+  --width <px>       screen width in portrait (default 1080)
+  --height <px>      screen height in portrait (default 2400)
+  --density <dpi>    screen density (default 420)
+  --verbose          print diagnostics to stderr
+  --help             show this help
+`;
+
+/** What the CLI runs, after defaults and validation. */
+export interface CliConfig {
+  host: string;
+  port: number;
+  token: string;
+  devices: number;
+  prefix: string;
+  latencyMs: number;
+  width: number;
+  height: number;
+  densityDpi: number;
+  verbose: boolean;
+}
+
+/** A usage problem: print `message` and exit with status 2. */
+export class CliUsageError extends Error {
+  override name = 'CliUsageError';
+}
+
+function int(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max)
+    throw new CliUsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** The token from the data directory's `device-token` file, or undefined if there is none. */
+function tokenFromFile(env: NodeJS.ProcessEnv, read: (path: string) => string): string | undefined {
+  const path = join(env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw', 'device-token');
+  try {
+    const token = read(path).trim();
+    return token === '' ? undefined : token;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CliUsageError(`cannot read the device token from ${path}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Parses the command line. Returns `'help'` for `--help`; throws {@link CliUsageError} for a bad
+ * option or when no token can be found (flag, env `MOBILECLAW_DEVICE_TOKEN`, or the token file).
+ */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: string) => string = (p) => readFileSync(p, 'utf8')): CliConfig | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        token: { type: 'string' },
+        devices: { type: 'string' },
+        prefix: { type: 'string' },
+        latency: { type: 'string' },
+        width: { type: 'string' },
+        height: { type: 'string' },
+        density: { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new CliUsageError((err as Error).message);
+  }
+  if (values.help) return 'help';
+  const port = int(values.port ?? env['MOBILECLAW_DEVICE_PORT'], 'port', 7397, 1, 65535);
+  const devices = int(values.devices, 'devices', 1, 1, 100000);
+  const prefix = values.prefix ?? 'phone-';
+  if (!DEVICE_ID_PATTERN.test(`${prefix}${devices}`)) throw new CliUsageError(`--prefix ${JSON.stringify(prefix)} gives device ids outside [A-Za-z0-9._:-]{1,128}`);
+  const token = values.token ?? (env['MOBILECLAW_DEVICE_TOKEN'] || undefined) ?? tokenFromFile(env, read);
+  if (token === undefined || token === '') {
+    const dir = env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw';
+    throw new CliUsageError(`no device token: pass --token, set MOBILECLAW_DEVICE_TOKEN, or start the gateway once so that it writes ${join(dir, 'device-token')}`);
+  }
+  return {
+    host: values.host ?? '127.0.0.1',
+    port,
+    token,
+    devices,
+    prefix,
+    latencyMs: int(values.latency, 'latency', 0, 0, 3_600_000),
+    width: int(values.width, 'width', 1080, 1, 10000),
+    height: int(values.height, 'height', 2400, 1, 10000),
+    densityDpi: int(values.density, 'density', 420, 1, 2000),
+    verbose: values.verbose ?? false,
+  };
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * `mobileclaw-sim`: runs N simulated phones against a gateway until SIGINT/SIGTERM.
+ * Exit status: 0 after a signal, 1 when the gateway refuses a phone (e.g. UNAUTHORIZED), 2 for a
+ * usage error or a missing token.
+ */
+import { CliUsageError, parseCli, USAGE, type CliConfig } from './cli-config';
+import { GatewayRefusedError, SimulatedPhone } from './simulated-phone';
+
+function run(config: CliConfig): void {
+  const address = `${config.host}:${config.port}`;
+  let stopping = false;
+  const log = config.verbose ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+  const phones = Array.from({ length: config.devices }, (_, i) => {
+    const phone = new SimulatedPhone({
+      host: config.host,
+      port: config.port,
+      token: config.token,
+      deviceId: `${config.prefix}${i + 1}`,
+      screen: { width: config.width, height: config.height, densityDpi: config.densityDpi },
+      reconnect: true,
+      faults: { latencyMs: config.latencyMs },
+      ...(log ? { log } : {}),
+    });
+    phone.on('welcome', (welcome) => process.stdout.write(`${phone.deviceId} connected to ${address} (session ${welcome.sessionId})\n`));
+    phone.on('close', () => {
+      if (!stopping) process.stderr.write(`${phone.deviceId} disconnected from ${address}; reconnecting\n`);
+    });
+    return phone;
+  });
+
+  const stopAll = async (code: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(phones.map((p) => p.stop()));
+    process.exitCode = code;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll(0));
+
+  process.stdout.write(`starting ${config.devices} simulated phone(s) for ${address}\n`);
+  for (const phone of phones) {
+    phone.start().catch((err: Error) => {
+      if (stopping) return;
+      process.stderr.write(`${phone.deviceId}: ${err.message}\n`);
+      if (err instanceof GatewayRefusedError) void stopAll(1);
+    });
+  }
+}
+
+function main(): void {
+  let config: CliConfig | 'help';
+  try {
+    config = parseCli(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof CliUsageError)) throw err;
+    process.stderr.write(`mobileclaw-sim: ${err.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (config === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  run(config);
+}
+
+main();

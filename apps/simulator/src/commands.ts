@@ -1,0 +1,106 @@
+/**
+ * Validates an `action` frame's arguments and runs it on a {@link PhoneUi}. Shared by the network
+ * phone and by tests that want the wire behaviour without a socket.
+ */
+import { PhoneError } from './phone-error';
+import type { PhoneUi } from './phone-ui';
+import { renderScreenshot } from './screenshot';
+
+/** Every command the simulated phone performs (announced as `capabilities` in hello). */
+export const COMMANDS = ['open', 'click', 'long_press', 'swipe', 'input', 'back', 'home', 'screenshot', 'ui_tree'] as const;
+
+export type CommandName = (typeof COMMANDS)[number];
+
+/** The body of a `response` frame (without `type`/`requestId`). */
+export type CommandReply =
+  | { status: 'success'; data: Record<string, unknown> }
+  | { status: 'error'; error: { code: string; message: string } };
+
+/** An action as received: `command` plus its arguments at the top level, optional `frameId`. */
+export interface CommandRequest {
+  command: string;
+  frameId?: unknown;
+  [arg: string]: unknown;
+}
+
+function num(args: CommandRequest, key: string): number {
+  const value = args[key];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be a finite number, got ${describe(value)}`);
+  return value;
+}
+
+function optionalNum(args: CommandRequest, key: string, min: number, max = Number.POSITIVE_INFINITY): number | undefined {
+  if (args[key] === undefined) return undefined;
+  const value = num(args, key);
+  if (value < min || value > max) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function str(args: CommandRequest, key: string, allowEmpty: boolean): string {
+  const value = args[key];
+  if (typeof value !== 'string' || (!allowEmpty && value === '')) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be a ${allowEmpty ? '' : 'non-empty '}string, got ${describe(value)}`);
+  return value;
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 40) ?? typeof value;
+}
+
+async function dispatch(ui: PhoneUi, args: CommandRequest): Promise<Record<string, unknown>> {
+  switch (args.command as CommandName) {
+    case 'open':
+      return ui.open(str(args, 'app', false));
+    case 'click':
+      return ui.click(num(args, 'x'), num(args, 'y'));
+    case 'long_press': {
+      const x = num(args, 'x');
+      const y = num(args, 'y');
+      optionalNum(args, 'durationMs', 0);
+      return ui.longPress(x, y);
+    }
+    case 'swipe': {
+      const [x1, y1, x2, y2] = [num(args, 'x1'), num(args, 'y1'), num(args, 'x2'), num(args, 'y2')];
+      optionalNum(args, 'durationMs', 0);
+      return ui.swipe(x1, y1, x2, y2);
+    }
+    case 'input': {
+      const text = str(args, 'text', true);
+      if (args['clear'] !== undefined && typeof args['clear'] !== 'boolean') throw new PhoneError('INVALID_ARGUMENT', `"clear" must be a boolean, got ${describe(args['clear'])}`);
+      return ui.input(text, args['clear'] === true);
+    }
+    case 'back':
+      return ui.back();
+    case 'home':
+      return ui.home();
+    case 'screenshot': {
+      const format = args['format'] ?? 'png';
+      if (format !== 'png' && format !== 'jpeg') throw new PhoneError('INVALID_ARGUMENT', `"format" must be "png" or "jpeg", got ${describe(format)}`);
+      const quality = optionalNum(args, 'quality', 1, 100);
+      const maxWidth = optionalNum(args, 'maxWidth', 1);
+      return { ...(await renderScreenshot(ui, { format, ...(quality === undefined ? {} : { quality }), ...(maxWidth === undefined ? {} : { maxWidth }) })) };
+    }
+    case 'ui_tree':
+      return { ...ui.uiTree() };
+    default:
+      throw new PhoneError('UNSUPPORTED_COMMAND', `command ${describe(args.command)} is not supported; supported: ${COMMANDS.join(', ')}`);
+  }
+}
+
+/**
+ * Runs one command. Never throws: refusals become `{status: 'error', error: {code, message}}` with
+ * INVALID_ARGUMENT, UNSUPPORTED_COMMAND, APP_NOT_FOUND, NO_FOCUSED_INPUT, OUT_OF_BOUNDS or
+ * STALE_FRAME (checked first when `frameId` is given), and an unexpected failure is INTERNAL_ERROR.
+ */
+export async function runCommand(ui: PhoneUi, args: CommandRequest): Promise<CommandReply> {
+  try {
+    if (!(COMMANDS as readonly string[]).includes(args.command)) throw new PhoneError('UNSUPPORTED_COMMAND', `command ${describe(args.command)} is not supported; supported: ${COMMANDS.join(', ')}`);
+    if (args.frameId !== undefined) {
+      if (typeof args.frameId !== 'string') throw new PhoneError('INVALID_ARGUMENT', `"frameId" must be a string, got ${describe(args.frameId)}`);
+      ui.checkFrame(args.frameId);
+    }
+    return { status: 'success', data: await dispatch(ui, args) };
+  } catch (err) {
+    if (err instanceof PhoneError) return { status: 'error', error: { code: err.code, message: err.message } };
+    return { status: 'error', error: { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) } };
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * @mobileclaw/simulator: a simulated Android phone speaking wire protocol v1 (docs/protocol.md).
+ * {@link SimulatedPhone} is the networked device; {@link PhoneUi} is its pure UI state machine.
+ */
+export { SimulatedPhone, GatewayRefusedError, DEFAULT_FAULTS, CLIENT_INFO, type FaultOptions, type SimulatedPhoneOptions } from './simulated-phone';
+export {
+  PhoneUi,
+  FRAME_HISTORY,
+  findNode,
+  type PhoneUiOptions,
+  type Rotation,
+  type ScreenGeometry,
+  type FrameGeometry,
+  type UiTreeResult,
+  type HitInfo,
+} from './phone-ui';
+export { PhoneError, type PhoneErrorCode } from './phone-error';
+export { runCommand, COMMANDS, type CommandName, type CommandReply, type CommandRequest } from './commands';
+export { renderScreenshot, type ScreenshotOptions, type ScreenshotResult } from './screenshot';
+export { APPS, CONTACTS, resolveAddress, type PhoneState, type ChatMessage, type ScreenName } from './screens';
+export type { UiNode, Bounds } from './view';

@@ -1,0 +1,203 @@
+/**
+ * Draws a view tree as SVG (rasterised by sharp/librsvg in screenshot.ts). Each view is drawn
+ * inside its own bounds, parents before children, so the picture matches `ui_tree` exactly.
+ */
+import { ellipsize, ellipsizeStart, textWidth } from './text-metrics';
+import type { Paint, View } from './view';
+
+const FONT = "'DejaVu Sans', sans-serif";
+
+// XML 1.0 forbids most C0 controls even as character references, and a lone surrogate is not
+// a character: either would make librsvg reject the whole document.
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Escapes text for SVG content and attributes; characters XML cannot carry become U+FFFD. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(NOT_XML, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function n(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
+
+interface TextOptions {
+  size: number;
+  color: string;
+  bold?: boolean;
+  anchor?: 'start' | 'middle';
+}
+
+function text(x: number, baseline: number, content: string, o: TextOptions): string {
+  const weight = o.bold ? ' font-weight="bold"' : '';
+  const anchor = o.anchor === 'middle' ? ' text-anchor="middle"' : '';
+  return `<text x="${n(x)}" y="${n(baseline)}" font-family="${FONT}" font-size="${n(o.size)}" fill="${o.color}"${weight}${anchor} xml:space="preserve">${escapeXml(content)}</text>`;
+}
+
+/** Baseline that centres a line of `size` px text vertically between top and bottom. */
+function centredBaseline(top: number, bottom: number, size: number): number {
+  return (top + bottom) / 2 + size * 0.36;
+}
+
+class SvgWriter {
+  private readonly parts: string[] = [];
+  private gradients = 0;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {}
+
+  push(s: string): void {
+    this.parts.push(s);
+  }
+
+  gradient(from: string, to: string): string {
+    const id = `g${++this.gradients}`;
+    this.parts.push(`<defs><linearGradient id="${id}" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>`);
+    return `url(#${id})`;
+  }
+
+  toString(): string {
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}">${this.parts.join('')}</svg>`;
+  }
+}
+
+function draw(out: SvgWriter, v: View): void {
+  paint(out, v, v.paint);
+  for (const child of v.children) draw(out, child);
+}
+
+function paint(out: SvgWriter, v: View, p: Paint): void {
+  const [l, t, r, b] = v.bounds;
+  const w = r - l;
+  const h = b - t;
+  const cx = (l + r) / 2;
+  const cy = (t + b) / 2;
+  switch (p.kind) {
+    case 'none':
+      return;
+    case 'fill': {
+      const fill = p.gradient ? out.gradient(p.gradient[0], p.gradient[1]) : p.color;
+      out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="${p.radius ?? 0}" fill="${fill}"/>`);
+      return;
+    }
+    case 'row':
+      out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" fill="#ffffff"/>`);
+      if (p.divider) out.push(`<rect x="${l}" y="${b - 2}" width="${w}" height="2" fill="#e8eaed"/>`);
+      return;
+    case 'text': {
+      const shown = ellipsize(v.text, p.size, w);
+      const x = p.align === 'middle' ? cx : l;
+      out.push(text(x, centredBaseline(t, b, p.size), shown, { size: p.size, color: p.color, bold: p.bold ?? false, anchor: p.align ?? 'start' }));
+      return;
+    }
+    case 'statusbar':
+      out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" fill="${p.color}"/>`);
+      return;
+    case 'navbar':
+      out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" fill="#000000"/>`);
+      return;
+    case 'nav-button': {
+      const s = h * 0.18;
+      const style = 'fill="none" stroke="#ffffff" stroke-width="5" stroke-linejoin="round"';
+      if (p.glyph === 'back') out.push(`<path d="M${n(cx + s)} ${n(cy - s)} L${n(cx - s)} ${n(cy)} L${n(cx + s)} ${n(cy + s)} Z" ${style}/>`);
+      else if (p.glyph === 'home') out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(s)}" ${style}/>`);
+      else out.push(`<rect x="${n(cx - s * 0.9)}" y="${n(cy - s * 0.9)}" width="${n(s * 1.8)}" height="${n(s * 1.8)}" rx="4" ${style}/>`);
+      return;
+    }
+    case 'up-button': {
+      const s = h * 0.16;
+      out.push(
+        `<path d="M${n(cx + s)} ${n(cy)} L${n(cx - s)} ${n(cy)} M${n(cx - s * 0.1)} ${n(cy - s * 0.9)} L${n(cx - s)} ${n(cy)} L${n(cx - s * 0.1)} ${n(cy + s * 0.9)}" fill="none" stroke="${p.color}" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>`,
+      );
+      return;
+    }
+    case 'battery': {
+      const bw = w * 0.8;
+      out.push(`<rect x="${n(l)}" y="${n(t)}" width="${n(bw)}" height="${n(h)}" rx="4" fill="none" stroke="${p.color}" stroke-width="3"/>`);
+      out.push(`<rect x="${n(l + 5)}" y="${n(t + 5)}" width="${n(bw - 10)}" height="${n(h - 10)}" fill="${p.color}"/>`);
+      out.push(`<rect x="${n(l + bw)}" y="${n(cy - h * 0.2)}" width="${n(w * 0.12)}" height="${n(h * 0.4)}" fill="${p.color}"/>`);
+      return;
+    }
+    case 'switch': {
+      const trackH = h * 0.42;
+      const trackW = trackH * 1.9;
+      const x0 = cx - trackW / 2;
+      const thumbR = trackH * 0.62;
+      if (v.checked) {
+        out.push(`<rect x="${n(x0)}" y="${n(cy - trackH / 2)}" width="${n(trackW)}" height="${n(trackH)}" rx="${n(trackH / 2)}" fill="${p.accent}" fill-opacity="0.45"/>`);
+        out.push(`<circle cx="${n(x0 + trackW - trackH / 2)}" cy="${n(cy)}" r="${n(thumbR)}" fill="${p.accent}"/>`);
+      } else {
+        out.push(`<rect x="${n(x0)}" y="${n(cy - trackH / 2)}" width="${n(trackW)}" height="${n(trackH)}" rx="${n(trackH / 2)}" fill="#bdc1c6"/>`);
+        out.push(`<circle cx="${n(x0 + trackH / 2)}" cy="${n(cy)}" r="${n(thumbR)}" fill="#f8f9fa" stroke="#9aa0a6" stroke-width="2"/>`);
+      }
+      return;
+    }
+    case 'edit': {
+      const border = v.focused ? p.accent : '#dadce0';
+      if (p.underline) {
+        out.push(`<rect x="${l}" y="${b - (v.focused ? 5 : 3)}" width="${w}" height="${v.focused ? 5 : 3}" fill="${border}"/>`);
+      } else {
+        out.push(`<rect x="${n(l + 1.5)}" y="${n(t + 1.5)}" width="${n(w - 3)}" height="${n(h - 3)}" rx="${n(h / 2)}" fill="#ffffff" stroke="${border}" stroke-width="${v.focused ? 4 : 3}"/>`);
+      }
+      const pad = p.underline ? 0 : Math.min(h / 2, p.size);
+      const room = w - 2 * pad - p.size * 0.4;
+      const baseline = centredBaseline(t, b, p.size);
+      if (v.text === '') {
+        out.push(text(l + pad, baseline, ellipsize(v.hint ?? '', p.size, room), { size: p.size, color: '#80868b' }));
+      } else {
+        // Like a real field scrolled to its cursor: the end of the text stays visible.
+        out.push(text(l + pad, baseline, ellipsizeStart(v.text, p.size, room), { size: p.size, color: '#202124' }));
+      }
+      if (v.focused) {
+        const x = l + pad + Math.min(room, textWidth(v.text, p.size)) + 2;
+        out.push(`<rect x="${n(x)}" y="${n(cy - p.size * 0.7)}" width="4" height="${n(p.size * 1.4)}" fill="${p.accent}"/>`);
+      }
+      return;
+    }
+    case 'button': {
+      const fill = v.enabled ? p.color : '#dadce0';
+      out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="${n(Math.min(h / 2, w / 2))}" fill="${fill}"/>`);
+      out.push(text(cx, centredBaseline(t, b, p.size), ellipsize(v.text, p.size, w - p.size), { size: p.size, color: p.textColor, bold: true, anchor: 'middle' }));
+      return;
+    }
+    case 'icon': {
+      const labelSize = p.size * 0.25;
+      const top = t + Math.max(0, (h - p.size - labelSize * 1.8) / 2);
+      out.push(`<rect x="${n(cx - p.size / 2)}" y="${n(top)}" width="${n(p.size)}" height="${n(p.size)}" rx="${n(p.size * 0.28)}" fill="${p.color}"/>`);
+      out.push(text(cx, top + p.size * 0.5 + p.size * 0.18, p.glyph, { size: p.size * 0.5, color: '#ffffff', bold: true, anchor: 'middle' }));
+      out.push(text(cx, top + p.size + labelSize * 1.45, ellipsize(v.text, labelSize, w), { size: labelSize, color: '#ffffff', anchor: 'middle' }));
+      return;
+    }
+    case 'avatar': {
+      const radius = Math.min(w, h) / 2;
+      out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(radius)}" fill="${p.color}"/>`);
+      out.push(text(cx, cy + radius * 0.36, p.glyph, { size: radius, color: '#ffffff', anchor: 'middle' }));
+      return;
+    }
+    case 'bubble': {
+      const fill = p.mine ? p.accent : '#e8eaed';
+      const color = p.mine ? '#ffffff' : '#202124';
+      out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="${n(Math.min(h / 2, p.size * 1.2))}" fill="${fill}"/>`);
+      p.lines.forEach((line, i) => {
+        const top = t + p.padY + i * p.lineHeight;
+        out.push(text(l + p.padX, centredBaseline(top, top + p.lineHeight, p.size), line, { size: p.size, color }));
+      });
+      return;
+    }
+  }
+}
+
+/** An SVG document of `width`x`height` px showing the views (first = bottom-most). */
+export function renderSvg(views: readonly View[], width: number, height: number): string {
+  const out = new SvgWriter(width, height);
+  out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
+  for (const v of views) draw(out, v);
+  return out.toString();
+}

@@ -1,0 +1,162 @@
+/**
+ * The simulated phone's view hierarchy: one tree per frame, rebuilt from the UI state on every
+ * query, used alike for `ui_tree`, hit-testing and drawing, so the three can never disagree.
+ */
+
+/** `[left, top, right, bottom]` in device px of the current rotation; right/bottom exclusive. */
+export type Bounds = [number, number, number, number];
+
+/** One node of `ui_tree` data (wire protocol v1). */
+export interface UiNode {
+  /** Stable within a screen layout, e.g. `app/list/row_wifi/switch`. */
+  id: string;
+  /** Android class name, e.g. `android.widget.Switch`. */
+  class: string;
+  text: string;
+  desc: string;
+  /** e.g. `com.android.settings:id/switch_widget`; '' when the view has none. */
+  resourceId: string;
+  package: string;
+  bounds: Bounds;
+  clickable: boolean;
+  focusable: boolean;
+  editable: boolean;
+  checkable: boolean;
+  checked: boolean;
+  enabled: boolean;
+  focused: boolean;
+  scrollable: boolean;
+  selected: boolean;
+  /** Only on editable nodes: the placeholder shown while the text is empty. */
+  hint?: string;
+  children: UiNode[];
+}
+
+/** How a view is drawn (see svg-renderer.ts). */
+export type Paint =
+  | { kind: 'none' }
+  | { kind: 'fill'; color: string; radius?: number; gradient?: [string, string] }
+  | { kind: 'text'; size: number; color: string; bold?: boolean; align?: 'start' | 'middle' }
+  | { kind: 'statusbar'; color: string; dark: boolean }
+  | { kind: 'navbar' }
+  | { kind: 'nav-button'; glyph: 'back' | 'home' | 'recents' }
+  | { kind: 'up-button'; color: string }
+  | { kind: 'battery'; color: string }
+  | { kind: 'switch'; accent: string }
+  | { kind: 'edit'; size: number; accent: string; underline?: boolean }
+  | { kind: 'button'; size: number; color: string; textColor: string }
+  | { kind: 'icon'; color: string; glyph: string; size: number }
+  | { kind: 'avatar'; color: string; glyph: string }
+  | { kind: 'bubble'; mine: boolean; size: number; accent: string; lines: string[]; padX: number; padY: number; lineHeight: number }
+  | { kind: 'row'; divider: boolean };
+
+/** Internal view: a UiNode plus drawing and behaviour. */
+export interface View {
+  id: string;
+  cls: string;
+  pkg: string;
+  bounds: Bounds;
+  text: string;
+  desc: string;
+  resourceId: string;
+  clickable: boolean;
+  editable: boolean;
+  checkable: boolean;
+  checked: boolean;
+  enabled: boolean;
+  focused: boolean;
+  scrollable: boolean;
+  selected: boolean;
+  hint?: string;
+  paint: Paint;
+  /** What a click (or long press) does; absent on views that only display. */
+  onClick?: () => void;
+  /** Editable views: the key of the text field they edit in the screen's state. */
+  field?: string;
+  /** Scrollable views: scrolls by whole items (positive = towards the end); returns whether it moved. */
+  onScroll?: (items: number) => boolean;
+  /** Scrollable views: typical item height in px, to turn a swipe distance into items. */
+  itemHeight?: number;
+  children: View[];
+}
+
+/** Props accepted by {@link view}; everything not given defaults to false/''. */
+export type ViewProps = Partial<Omit<View, 'id' | 'bounds' | 'children' | 'cls' | 'pkg'>> & { children?: View[] };
+
+/** Creates a view; ids are `parentId/key` so they are stable for a given layout. */
+export function view(parentId: string, key: string, cls: string, pkg: string, bounds: Bounds, props: ViewProps = {}): View {
+  return {
+    id: parentId === '' ? key : `${parentId}/${key}`,
+    cls,
+    pkg,
+    bounds: bounds.map((n) => Math.round(n)) as Bounds,
+    text: '',
+    desc: '',
+    resourceId: '',
+    clickable: false,
+    editable: false,
+    checkable: false,
+    checked: false,
+    enabled: true,
+    focused: false,
+    scrollable: false,
+    selected: false,
+    paint: { kind: 'none' },
+    children: [],
+    ...props,
+  };
+}
+
+export function contains(bounds: Bounds, x: number, y: number): boolean {
+  return x >= bounds[0] && x < bounds[2] && y >= bounds[1] && y < bounds[3];
+}
+
+/**
+ * The deepest matching view under (x, y). Later siblings are drawn on top of earlier ones (a
+ * floating button over a list), so they are tried first, as Android dispatches touches.
+ */
+export function hitTest(roots: readonly View[], x: number, y: number, match: (v: View) => boolean): View | null {
+  for (let i = roots.length - 1; i >= 0; i--) {
+    const v = roots[i] as View;
+    if (!contains(v.bounds, x, y)) continue;
+    const inner = hitTest(v.children, x, y, match);
+    if (inner) return inner;
+    if (match(v)) return v;
+  }
+  return null;
+}
+
+/** Depth-first search for the first view satisfying `match`. */
+export function findView(roots: readonly View[], match: (v: View) => boolean): View | null {
+  for (const v of roots) {
+    if (match(v)) return v;
+    const inner = findView(v.children, match);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/** The wire form of a view (drops drawing and behaviour). */
+export function toUiNode(v: View): UiNode {
+  const node: UiNode = {
+    id: v.id,
+    class: v.cls,
+    text: v.text,
+    desc: v.desc,
+    resourceId: v.resourceId,
+    package: v.pkg,
+    bounds: [...v.bounds],
+    clickable: v.clickable,
+    focusable: v.clickable || v.editable,
+    editable: v.editable,
+    checkable: v.checkable,
+    checked: v.checked,
+    enabled: v.enabled,
+    focused: v.focused,
+    scrollable: v.scrollable,
+    selected: v.selected,
+    children: v.children.map(toUiNode),
+  };
+  if (v.editable) node.hint = v.hint ?? '';
+  return node;
+}

@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { decodeFrame, encodeFrame, peekRequestId } from './decode-frame';
+import { FRAME_TYPES, type Frame } from './frames';
+import { LineFrameDecoder } from './line-frame-decoder';
+
+interface Vector {
+  name: string;
+  line: string;
+  expect: { ok: true; type: string } | { ok: false; code: 'PROTOCOL_ERROR'; requestId?: string };
+}
+
+const VECTORS_PATH = resolve(__dirname, '../../../docs/protocol-vectors.json');
+const file = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as { version: number; description: string; vectors: Vector[] };
+const vectors = file.vectors;
+const valid = vectors.filter((v) => v.expect.ok);
+
+describe('docs/protocol-vectors.json', () => {
+  it('is version 1 with at least 40 uniquely named vectors of the documented shape', () => {
+    expect(file.version).toBe(1);
+    expect(file.description.length).toBeGreaterThan(0);
+    expect(vectors.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(vectors.map((v) => v.name)).size).toBe(vectors.length);
+    for (const v of vectors) {
+      expect(typeof v.line).toBe('string');
+      expect(v.line).not.toContain('\n');
+      const keys = Object.keys(v.expect).sort();
+      if (v.expect.ok) expect(keys).toEqual(['ok', 'type']);
+      else expect(keys).toEqual(v.expect.requestId === undefined ? ['code', 'ok'] : ['code', 'ok', 'requestId']);
+    }
+  });
+
+  it('has a valid vector for every frame type and invalid vectors with and without requestId', () => {
+    const types = new Set(valid.map((v) => (v.expect as { type: string }).type));
+    expect([...types].sort()).toEqual([...FRAME_TYPES].sort());
+    const invalid = vectors.filter((v) => !v.expect.ok);
+    expect(invalid.some((v) => !v.expect.ok && v.expect.requestId !== undefined)).toBe(true);
+    expect(invalid.some((v) => !v.expect.ok && v.expect.requestId === undefined)).toBe(true);
+  });
+});
+
+describe('decodeFrame', () => {
+  it.each(vectors.map((v) => [v.name, v] as const))('%s', (_name, v) => {
+    for (const input of [v.line, Buffer.from(v.line, 'utf8')]) {
+      const result = decodeFrame(input);
+      if (v.expect.ok) {
+        if (!result.ok) throw new Error(`expected a "${v.expect.type}" frame, got: ${result.reason}`);
+        expect(result.frame.type).toBe(v.expect.type);
+        expect(result.frame).toEqual(JSON.parse(v.line));
+      } else {
+        expect(result.ok).toBe(false);
+        if (result.ok) return;
+        expect(result.code).toBe(v.expect.code);
+        expect(result.requestId).toBe(v.expect.requestId);
+        expect(result.reason.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('never throws on arbitrary prefixes of valid frames', () => {
+    for (const v of valid) {
+      for (let end = 0; end < v.line.length; end += 7) {
+        const result = decodeFrame(v.line.slice(0, end));
+        expect(typeof result.ok).toBe('boolean');
+      }
+    }
+  });
+
+  it('keeps unicode text exactly (CJK, emoji with ZWJ, RTL, quotes, backslashes)', () => {
+    const text = '你好 👩‍👩‍👧 🇯🇵 مرحبا שלום "q" \\ 100%';
+    const result = decodeFrame(Buffer.from(JSON.stringify({ type: 'action', requestId: 'r1', command: 'input', text }), 'utf8'));
+    expect(result.ok && result.frame.type === 'action' && result.frame['text']).toBe(text);
+  });
+
+  it('reports the reason of a failure', () => {
+    expect(decodeFrame('{"type":"ping"')).toMatchObject({ ok: false, reason: 'malformed JSON' });
+    expect(decodeFrame('[]')).toMatchObject({ ok: false, reason: 'frame is not a JSON object' });
+    expect(decodeFrame('{}')).toMatchObject({ ok: false, reason: 'frame has no "type"' });
+    expect(decodeFrame('{"type":"reply","requestId":"r1"}')).toMatchObject({ ok: false, reason: 'unknown frame type "reply"', requestId: 'r1' });
+    expect(decodeFrame('{"type":"action","requestId":"r1"}')).toMatchObject({ ok: false, reason: 'action: "command" must be a non-empty string', requestId: 'r1' });
+  });
+});
+
+describe('encodeFrame', () => {
+  it.each(valid.map((v) => [v.name, v] as const))('round-trips %s', (_name, v) => {
+    const decoded = decodeFrame(v.line);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    const line = encodeFrame(decoded.frame);
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.indexOf('\n')).toBe(line.length - 1);
+    const again = decodeFrame(line.slice(0, -1));
+    expect(again).toEqual({ ok: true, frame: decoded.frame });
+  });
+
+  it('writes compact JSON, one line, escaping newlines inside strings', () => {
+    const frame: Frame = { type: 'action', requestId: 'r1', command: 'input', text: 'a\nb\r\n"c" 世界 👋' };
+    const line = encodeFrame(frame);
+    expect(line).toBe('{"type":"action","requestId":"r1","command":"input","text":"a\\nb\\r\\n\\"c\\" 世界 👋"}\n');
+    expect(line.split('\n')).toHaveLength(2);
+  });
+
+  it('goes through LineFrameDecoder and decodeFrame unchanged', () => {
+    const frames: Frame[] = [
+      { type: 'ping', ts: 1767225600000 },
+      { type: 'response', requestId: 'r1', status: 'success', data: { text: '世界 👋 "x"\n' } },
+      { type: 'event', event: 'screen', data: { width: 2400, height: 1080, rotation: 1 } },
+    ];
+    const out: Frame[] = [];
+    const decoder = new LineFrameDecoder({
+      maxFrameBytes: 1024,
+      onFrame: (line) => {
+        const result = decodeFrame(line);
+        if (result.ok) out.push(result.frame);
+      },
+      onOversized: () => undefined,
+    });
+    const bytes = Buffer.from(frames.map(encodeFrame).join(''), 'utf8');
+    for (let i = 0; i < bytes.length; i += 1) decoder.push(bytes.subarray(i, i + 1));
+    expect(out).toEqual(frames);
+  });
+});
+
+describe('peekRequestId', () => {
+  const head = (text: string) => Buffer.from(text, 'utf8');
+
+  it('finds the requestId at the start of a frame', () => {
+    expect(peekRequestId(head('{"type":"response","requestId":"a1b2c3d4-1","status":"success","data":{"base64":"iVBOR'))).toBe('a1b2c3d4-1');
+  });
+
+  it('allows whitespace around the colon', () => {
+    expect(peekRequestId(head('{ "type" : "response" , "requestId" :\t"r-7" , "data": {'))).toBe('r-7');
+  });
+
+  it('unescapes escaped quotes, backslashes and \\u escapes', () => {
+    expect(peekRequestId(head('{"type":"response","requestId":"a\\"b\\\\c","data":{'))).toBe('a"b\\c');
+    expect(peekRequestId(head('{"type":"response","requestId":"\\u4e16-\\ud83d\\udc4b","data":{'))).toBe('世-👋');
+    expect(peekRequestId(head('{"type":"response","requestId":"世界-👋","data":{'))).toBe('世界-👋');
+  });
+
+  it('returns undefined when there is no requestId', () => {
+    expect(peekRequestId(head('{"type":"event","event":"log","data":{"text":"xxxxxxxx'))).toBeUndefined();
+    expect(peekRequestId(head(''))).toBeUndefined();
+    expect(peekRequestId(head('garbage without any json'))).toBeUndefined();
+  });
+
+  it('returns undefined when the requestId lies beyond the head', () => {
+    const frame = JSON.stringify({ type: 'response', status: 'success', data: { base64: 'A'.repeat(10_000) }, requestId: 'late-1' });
+    expect(peekRequestId(Buffer.from(frame, 'utf8').subarray(0, 4096))).toBeUndefined();
+    expect(peekRequestId(Buffer.from(frame, 'utf8'))).toBe('late-1');
+  });
+
+  it('returns undefined when the head ends inside the requestId', () => {
+    expect(peekRequestId(head('{"type":"response","requestId":"a1b2c3'))).toBeUndefined();
+    expect(peekRequestId(head('{"type":"response","requestId":"a1b2\\'))).toBeUndefined();
+    expect(peekRequestId(head('{"type":"response","requestId":'))).toBeUndefined();
+  });
+
+  it('ignores a "requestId" key nested below the top level', () => {
+    expect(peekRequestId(head('{"type":"response","status":"success","data":{"requestId":"other","x":[{"requestId":"deep"}]},"requestId":"top"}'))).toBe('top');
+    expect(peekRequestId(head('{"type":"response","status":"success","data":{"requestId":"other","base64":"AAAA'))).toBeUndefined();
+  });
+
+  it('is not fooled by "requestId" or braces inside string values', () => {
+    expect(peekRequestId(head('{"type":"event","event":"requestId","data":{"t":"\\"requestId\\":\\"fake\\" }}{"},"requestId":"r9"}'))).toBe('r9');
+    expect(peekRequestId(head('{"type":"response","text":"} {\\"requestId\\":\\"fake\\"","status":"s'))).toBeUndefined();
+  });
+
+  it('returns undefined for a non-string or empty requestId', () => {
+    expect(peekRequestId(head('{"type":"response","requestId":17,"status":"success"}'))).toBeUndefined();
+    expect(peekRequestId(head('{"type":"response","requestId":"","status":"success"}'))).toBeUndefined();
+  });
+
+  it('accepts ids up to 256 chars and skips longer ones', () => {
+    expect(peekRequestId(head(`{"requestId":"${'r'.repeat(256)}","data":{`))).toBe('r'.repeat(256));
+    expect(peekRequestId(head(`{"requestId":"${'r'.repeat(257)}","data":{`))).toBeUndefined();
+  });
+
+  it('copes with a head cut inside a multi-byte character', () => {
+    const bytes = Buffer.from('{"type":"response","requestId":"r1","data":{"text":"世', 'utf8');
+    expect(peekRequestId(bytes.subarray(0, bytes.length - 1))).toBe('r1');
+  });
+
+  it('finds the id in the head LineFrameDecoder reports for an oversized reply', () => {
+    const seen: (string | undefined)[] = [];
+    const decoder = new LineFrameDecoder({ maxFrameBytes: 1024, headBytes: 64, onFrame: () => undefined, onOversized: (h) => seen.push(peekRequestId(h)) });
+    const reply = JSON.stringify({ type: 'response', requestId: 'big-1', status: 'success', data: { base64: 'A'.repeat(5000) } });
+    decoder.push(Buffer.from(reply + '\n', 'utf8'));
+    expect(seen).toEqual(['big-1']);
+  });
+});
