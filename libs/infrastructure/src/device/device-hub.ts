@@ -31,6 +31,7 @@ export interface DeviceHubStats {
 }
 
 const KNOWN_COMMANDS = new Set<string>(COMMAND_NAMES);
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /**
  * The gateway's device registry and the transport-independent adapter of the
@@ -94,8 +95,11 @@ export class DeviceHub extends MobileClawService implements SessionHost {
       );
     }
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
-    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-      return Promise.reject(new MobileClawError('VALIDATION_FAILED', 'timeoutMs must be a positive number', { deviceId, fieldErrors: [{ field: 'timeoutMs', message: 'must be > 0' }] }));
+    // Node timers hold at most 2^31-1 ms; a larger deadline would fire at once.
+    if (!(timeoutMs > 0) || timeoutMs > MAX_TIMEOUT_MS) {
+      return Promise.reject(
+        new MobileClawError('VALIDATION_FAILED', `timeoutMs must be between 1 and ${MAX_TIMEOUT_MS}`, { deviceId, fieldErrors: [{ field: 'timeoutMs', message: `must be 1-${MAX_TIMEOUT_MS} ms` }] }),
+      );
     }
     if (options.signal?.aborted) return Promise.reject(new MobileClawError('ABORTED', 'aborted before it was sent', { deviceId }));
     if (session.congested) return Promise.reject(new MobileClawError('DEVICE_BUSY', `device ${deviceId} is not reading its socket`, { deviceId }));

@@ -513,6 +513,9 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(JSON.stringify(device)).not.toContain(TOKEN);
       expect(() => gw.hub.getDevice('nope')).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_FOUND' }));
       await expect(gw.hub.execute('list-1', { command: 'fly' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      for (const timeoutMs of [0, -5, Number.NaN, 2 ** 31]) {
+        await expect(gw.hub.execute('list-1', { command: 'home' }, { timeoutMs })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      }
     });
   });
 });
