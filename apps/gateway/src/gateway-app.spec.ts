@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filter, firstValueFrom } from 'rxjs';
 import type { UiNode } from '@mobileclaw/domain';
+import { DeviceHub } from '@mobileclaw/infrastructure';
 import { startGateway, type RunningGateway } from './gateway-app';
 
 const dirs: string[] = [];
@@ -119,7 +121,9 @@ describe('gateway REST API over the simulated phone', () => {
     expect(missing.status).toBe(400);
     expect(missing.type).toContain('application/problem+json');
     expect(missing.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', type: 'urn:mobileclaw:error:VALIDATION_FAILED' });
-    expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(['y']);
+    expect(missing.body.errors).toEqual([{ field: 'y', message: 'y must be an integer number' }]);
+    const wrongType = await command(gw, { command: 'open' });
+    expect(wrongType.body.errors).toEqual([{ field: 'app', message: 'app must be a string' }]);
 
     const unknown = await command(gw, { command: 'teleport' });
     expect(unknown.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
@@ -178,6 +182,30 @@ describe('gateway REST API over the simulated phone', () => {
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('STALE_FRAME');
 
+    expect((await command(gw, { command: 'home' })).status).toBe(200);
+  });
+
+  it('withdraws the command when the HTTP client goes away, freeing the phone at once', async () => {
+    const gw = await start();
+    const sim = gw.simulator!;
+    sim.faults.neverReply = true;
+    const hub = gw.app.get(DeviceHub);
+    const sent = new Promise<void>((resolve) => sim.once('action', () => resolve()));
+    const client = new AbortController();
+    const call = fetch(url(gw, '/api/devices/sim-1/commands'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ command: 'home', timeoutMs: 20_000 }),
+      signal: client.signal,
+    }).catch((err: Error) => err.name);
+    await sent;
+    expect(gw.app.get(DeviceHub).getDevice('sim-1').status).toBe('busy');
+    const idle = firstValueFrom(hub.events$.pipe(filter((e) => e.type === 'device.status' && e.status === 'online')));
+    client.abort();
+    expect(await call).toBe('AbortError');
+    await idle;
+    expect(hub.stats().pending).toBe(0);
+    sim.faults.neverReply = false;
     expect((await command(gw, { command: 'home' })).status).toBe(200);
   });
 

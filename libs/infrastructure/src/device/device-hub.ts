@@ -150,7 +150,7 @@ export class DeviceHub extends MobileClawService implements SessionHost {
   accept(transport: FrameTransport): DeviceSession {
     const session = new DeviceSession(this, transport);
     if (this.shuttingDown) {
-      session.close('SHUTTING_DOWN', 'gateway is shutting down', true);
+      session.close('SHUTTING_DOWN', 'no new connections accepted', true);
       return session;
     }
     this.handshaking.add(session);
@@ -176,8 +176,8 @@ export class DeviceHub extends MobileClawService implements SessionHost {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
     clearInterval(this.heartbeatTimer);
-    for (const session of [...this.handshaking]) session.close('SHUTTING_DOWN', 'gateway is shutting down');
-    for (const session of [...this.sessions.values()]) session.close('SHUTTING_DOWN', 'gateway is shutting down');
+    for (const session of [...this.handshaking]) session.close('SHUTTING_DOWN', 'all sessions are being closed');
+    for (const session of [...this.sessions.values()]) session.close('SHUTTING_DOWN', 'all sessions are being closed');
     this.events.complete();
   }
 
@@ -232,6 +232,11 @@ export class DeviceHub extends MobileClawService implements SessionHost {
   deviceEvent(session: DeviceSession, event: string, data: Record<string, unknown>): void {
     this.counters.deviceEvents += 1;
     this.emit({ type: 'device.event', deviceId: session.deviceId, event, data, at: new Date().toISOString() });
+  }
+
+  refused(session: DeviceSession, code: string, message: string): void {
+    const claimed = session.deviceId || 'unknown device';
+    this.logger.warn(`refused connection from ${session.transport.remoteAddress ?? 'unknown'} (${claimed}): ${code} ${message}`);
   }
 
   // ---- internals ------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ export interface SessionHost {
   statusChanged(session: DeviceSession): void;
   heartbeat(session: DeviceSession, rttMs: number): void;
   deviceEvent(session: DeviceSession, event: string, data: Record<string, unknown>): void;
+  /** A connection was refused before or at its hello (wrong token, version, malformed, too slow). */
+  refused(session: DeviceSession, code: string, message: string): void;
 }
 
 type SessionState = 'handshake' | 'open' | 'closed';
@@ -255,6 +257,7 @@ export class DeviceSession {
 
   private refuse(code: string, message: string): void {
     if (this.state === 'closed') return;
+    this.host.refused(this, code, message);
     this.send({ type: 'error', code, message });
     this.close('DEVICE_DISCONNECTED', message);
   }

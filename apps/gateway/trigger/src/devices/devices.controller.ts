@@ -1,14 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { COMMAND_NAMES, MobileClawService, type Command, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { validateDto } from '../http/validation';
 import { COMMAND_DTOS, CommandBaseDto, ScreenshotOptionsDto } from './command.dto';
 
 /** An AbortSignal that fires when the HTTP client goes away before the answer (the command is then withdrawn). */
-function clientGone(request: Request, response: Response): AbortSignal {
+function clientGone(response: Response): AbortSignal {
   const controller = new AbortController();
-  request.on('close', () => {
-    if (!response.writableEnded) controller.abort();
+  // The response closes when the connection does; unfinished means nobody will read the answer.
+  // (The request's own 'close' fires as soon as its body is read, so it cannot tell.)
+  response.on('close', () => {
+    if (!response.writableFinished) controller.abort();
   });
   return controller.signal;
 }
@@ -40,11 +42,11 @@ export class DevicesController {
    */
   @Post(':deviceId/commands')
   @HttpCode(200)
-  async execute(@Param('deviceId') deviceId: string, @Body() body: unknown, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<CommandResult> {
+  async execute(@Param('deviceId') deviceId: string, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<CommandResult> {
     const name = (body as { command?: unknown } | null)?.command;
     const dto = typeof name === 'string' && (COMMAND_NAMES as string[]).includes(name) ? COMMAND_DTOS[name as CommandName] : CommandBaseDto;
     const { timeoutMs, frameId, ...command } = validateDto(dto, body);
-    return this.mobileClaw.execute(deviceId, command as Command, { timeoutMs, frameId, signal: clientGone(request, response) });
+    return this.mobileClaw.execute(deviceId, command as Command, { timeoutMs, frameId, signal: clientGone(response) });
   }
 
   /**
@@ -52,9 +54,9 @@ export class DevicesController {
    * with their `Content-Type`; headers `X-Frame-Id`, `X-Request-Id`, `X-Screen-Width/Height` (px).
    */
   @Get(':deviceId/screenshot')
-  async screenshot(@Param('deviceId') deviceId: string, @Query() query: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async screenshot(@Param('deviceId') deviceId: string, @Query() query: unknown, @Res() response: Response): Promise<void> {
     const options = validateDto(ScreenshotOptionsDto, query);
-    const result = await this.mobileClaw.execute<ScreenshotData>(deviceId, { command: 'screenshot', ...options }, { signal: clientGone(request, response) });
+    const result = await this.mobileClaw.execute<ScreenshotData>(deviceId, { command: 'screenshot', ...options }, { signal: clientGone(response) });
     const { mime, base64, frameId, width, height } = result.data;
     const image = Buffer.from(base64, 'base64');
     response.setHeader('Content-Type', mime);

@@ -2,11 +2,17 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { MobileClawError, type FieldError } from '@mobileclaw/domain';
 
-/** Flattens class-validator errors into `{field, message}` pairs (dotted paths). */
+/**
+ * Flattens class-validator errors into one `{field, message}` per field (dotted paths). The message
+ * is the field's most basic failed rule: class-validator runs decorators bottom-up, so the last
+ * failed constraint is the topmost decorator — the type check ("must be an integer number") in our
+ * DTOs, rather than a range rule that a wrong type also fails.
+ */
 export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    const messages = Object.values(error.constraints ?? {});
+    const own = messages.length > 0 ? [{ field, message: messages[messages.length - 1] }] : [];
     return [...own, ...toFieldErrors(error.children ?? [], field)];
   });
 }
@@ -21,7 +27,7 @@ export function validateDto<T extends object>(dto: new () => T, input: unknown):
     throw new MobileClawError('VALIDATION_FAILED', 'request body must be a JSON object', { fieldErrors: [{ field: '', message: 'must be a JSON object' }] });
   }
   const instance = plainToInstance(dto, input);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true, stopAtFirstError: true });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length > 0) {
     const fieldErrors = toFieldErrors(errors);
     throw new MobileClawError('VALIDATION_FAILED', `invalid request: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors });
