@@ -139,6 +139,10 @@ describe('gateway REST API over the simulated phone', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('VALIDATION_FAILED');
 
+    const latin1 = await fetch(url(gw, '/api/devices/sim-1/commands'), { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{"command":"home"}' });
+    expect(latin1.status).toBe(415);
+    expect(((await latin1.json()) as Json).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+
     const notObject = await command(gw, '[1,2]');
     expect(notObject.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
 

@@ -53,6 +53,7 @@ const TITLES: Record<string, string> = {
   TIMEOUT: 'Device did not answer in time',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported request encoding',
   INTERNAL_ERROR: 'Internal error',
 };
 
@@ -63,6 +64,7 @@ function codeForHttpStatus(status: number): string {
   if (status === 404) return 'NOT_FOUND';
   if (status === 405) return 'METHOD_NOT_ALLOWED';
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
   return status >= 500 ? 'INTERNAL_ERROR' : `HTTP_${status}`;
 }
 
