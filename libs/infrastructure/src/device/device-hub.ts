@@ -94,6 +94,15 @@ export class DeviceHub extends MobileClawService implements SessionHost {
         }),
       );
     }
+    const capabilities = session.hello?.capabilities;
+    if (capabilities !== undefined && capabilities.length > 0 && !capabilities.includes(command.command)) {
+      return Promise.reject(
+        new MobileClawError('VALIDATION_FAILED', `device ${deviceId} does not support "${command.command}" (it supports ${capabilities.join(', ')})`, {
+          deviceId,
+          fieldErrors: [{ field: 'command', message: `not among the device's capabilities: ${capabilities.join(', ')}` }],
+        }),
+      );
+    }
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
     // Node timers hold at most 2^31-1 ms; a larger deadline would fire at once.
     if (!(timeoutMs > 0) || timeoutMs > MAX_TIMEOUT_MS) {

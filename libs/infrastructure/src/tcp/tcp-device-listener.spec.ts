@@ -514,8 +514,14 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(() => gw.hub.getDevice('nope')).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_FOUND' }));
       await expect(gw.hub.execute('list-1', { command: 'fly' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       for (const timeoutMs of [0, -5, Number.NaN, 2 ** 31]) {
-        await expect(gw.hub.execute('list-1', { command: 'home' }, { timeoutMs })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+        await expect(gw.hub.execute('list-1', { command: 'click', x: 1, y: 1 }, { timeoutMs })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       }
+      // A command the phone did not announce in its hello never reaches it.
+      await expect(gw.hub.execute('list-1', { command: 'ui_tree' })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'device list-1 does not support "ui_tree" (it supports click)',
+      });
+      expect(gw.hub.stats().pending).toBe(0);
     });
   });
 });
