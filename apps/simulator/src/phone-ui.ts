@@ -12,7 +12,7 @@ import {
   type ScreenName,
 } from './screens';
 import { renderSvg } from './svg-renderer';
-import { contains, hitTest, findView, toUiNode, type Bounds, type UiNode, type View } from './view';
+import { contains, hitTest, findNode, toUiNode, type Bounds, type UiNode, type View } from './view';
 
 /** Android `Surface.ROTATION_*`: quarter turns; 1 and 3 are landscape for a portrait phone. */
 export type Rotation = 0 | 1 | 2 | 3;
@@ -226,7 +226,7 @@ export class PhoneUi {
   /** `input {text, clear?}`: types into the focused editable (replacing its text when `clear`). Throws NO_FOCUSED_INPUT. */
   input(text: string, clear = false): { text: string } {
     const entry = this.top();
-    const focused = entry.focus === null ? null : findView(this.views(), (v) => v.editable && v.field === entry.focus);
+    const focused = entry.focus === null ? null : findNode(this.views(), (v) => v.editable && v.field === entry.focus);
     if (!focused?.field) throw new PhoneError('NO_FOCUSED_INPUT', 'no editable field has the focus; click one first');
     const value = clear ? text : (entry.fields[focused.field] ?? '') + text;
     entry.fields[focused.field] = value;
@@ -316,12 +316,4 @@ function positiveInt(n: number, name: string): number {
   return n;
 }
 
-/** Depth-first search of a wire tree. */
-export function findNode(nodes: readonly UiNode[], match: (node: UiNode) => boolean): UiNode | null {
-  for (const node of nodes) {
-    if (match(node)) return node;
-    const inner = findNode(node.children, match);
-    if (inner) return inner;
-  }
-  return null;
-}
+export { findNode };

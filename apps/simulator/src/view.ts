@@ -126,11 +126,11 @@ export function hitTest(roots: readonly View[], x: number, y: number, match: (v:
   return null;
 }
 
-/** Depth-first search for the first view satisfying `match`. */
-export function findView(roots: readonly View[], match: (v: View) => boolean): View | null {
-  for (const v of roots) {
-    if (match(v)) return v;
-    const inner = findView(v.children, match);
+/** Depth-first search for the first node satisfying `match`, in a view tree or a wire (`ui_tree`) tree. */
+export function findNode<T extends { children: readonly T[] }>(roots: readonly T[], match: (node: T) => boolean): T | null {
+  for (const node of roots) {
+    if (match(node)) return node;
+    const inner = findNode(node.children, match);
     if (inner) return inner;
   }
   return null;

@@ -166,11 +166,6 @@ export class DeviceHub extends MobileClawService implements SessionHost {
     return session;
   }
 
-  /** True while connections are accepted. */
-  get accepting(): boolean {
-    return !this.shuttingDown;
-  }
-
   stats(): DeviceHubStats {
     let pending = 0;
     for (const session of this.sessions.values()) pending += session.pendingCount;

@@ -68,11 +68,6 @@ export class TcpDeviceListener {
     return address.port;
   }
 
-  /** Number of open phone sockets (handshaking ones included). */
-  get connectionCount(): number {
-    return this.sockets.size;
-  }
-
   /**
    * Starts listening. @param port TCP port (0 = any free one) @param host interface, default all.
    * @throws Error (e.g. `EADDRINUSE`) when the port cannot be bound.
