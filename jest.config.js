@@ -12,6 +12,7 @@ const source = {
   domain: 'libs/domain',
   protocol: 'libs/protocol',
   infrastructure: 'libs/infrastructure',
+  'gateway-case': 'apps/gateway/case',
   'gateway-trigger': 'apps/gateway/trigger',
   simulator: 'apps/simulator',
   gateway: 'apps/gateway',

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'VALIDATION_FAILED',
   'ABORTED',
   'UNSUPPORTED_VERSION',
+  'TASK_NOT_FOUND',
+  'TASK_STATE_CONFLICT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

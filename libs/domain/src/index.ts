@@ -3,3 +3,4 @@ export * from './commands';
 export * from './results';
 export * from './device';
 export * from './mobileclaw.service';
+export * from './task';

@@ -29,6 +29,7 @@ export interface UiNode {
   package?: string;
   bounds: [number, number, number, number];
   clickable?: boolean;
+  longClickable?: boolean;
   focusable?: boolean;
   editable?: boolean;
   checkable?: boolean;

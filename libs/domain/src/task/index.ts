@@ -1,0 +1,4 @@
+export * from './task';
+export * from './planner';
+export * from './ui-elements';
+export * from './task.repository';

@@ -1,0 +1,54 @@
+import type { ScreenInfo, UiNode } from '../results';
+import type { PlanDecision, StepResult } from './task';
+import type { UiElement } from './ui-elements';
+
+/** One earlier step, as a planner sees it. */
+export interface PlannerHistoryEntry {
+  index: number;
+  decision: PlanDecision;
+  result?: StepResult;
+}
+
+/** The current screen, as a planner sees it. */
+export interface PlannerObservation {
+  frameId?: string;
+  screen: ScreenInfo;
+  /** Compact indexed element list (see {@link toUiElements}); password text is never included. */
+  elements: UiElement[];
+  /** Foreground package, when known. */
+  package?: string;
+  /** Full-resolution screenshot; planners downscale it themselves if they send it anywhere. */
+  screenshot?: { mime: string; width: number; height: number; base64: string };
+}
+
+export interface PlanningContext {
+  taskId: string;
+  deviceId: string;
+  goal: string;
+  /** 0-based index of the step being planned. */
+  stepIndex: number;
+  maxSteps: number;
+  observation: PlannerObservation;
+  history: PlannerHistoryEntry[];
+  /** Fires when the task is canceled; planners must stop (e.g. abort their HTTP request). */
+  signal: AbortSignal;
+}
+
+/**
+ * The port that decides the next step of a task. Adapters live in `@mobileclaw/infrastructure`
+ * (rule-based, OpenAI-compatible LLM). Abstract class so that it doubles as the Nest DI token.
+ */
+export abstract class Planner {
+  /** Shown on tasks, e.g. `rule-based` or `llm:gpt-4o`. */
+  abstract readonly name: string;
+
+  /**
+   * Decides one step: an action, `done` or `fail`.
+   * @throws MobileClawError `ABORTED` when `ctx.signal` fires; any other error fails the task with
+   *   code `PLANNER_ERROR` and the error's message.
+   */
+  abstract plan(ctx: PlanningContext): Promise<PlanDecision>;
+}
+
+/** Flattened UI nodes for the planner to read; a convenience for planners that need the raw tree. */
+export type { UiNode };

@@ -1,0 +1,181 @@
+import type { BackCommand, ClickCommand, HomeCommand, InputCommand, LongPressCommand, OpenCommand, SwipeCommand } from '../commands';
+import type { ErrorCode } from '../errors';
+import type { ScreenInfo } from '../results';
+
+/**
+ * Task model of the agent workflow (issue 3): a goal run on one phone as observe → plan → act → record
+ * steps. Times are ISO-8601 strings; durations are ms; coordinates are device px.
+ */
+export type TaskStatus =
+  | 'queued'
+  | 'running'
+  | 'input_required'
+  | 'completed'
+  | 'failed'
+  | 'canceled'
+  | 'interrupted';
+
+export const TASK_STATUSES: readonly TaskStatus[] = [
+  'queued',
+  'running',
+  'input_required',
+  'completed',
+  'failed',
+  'canceled',
+  'interrupted',
+];
+
+/** Statuses a task never leaves. */
+export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'canceled', 'interrupted'];
+
+export function isTerminalTaskStatus(status: TaskStatus): boolean {
+  return TERMINAL_TASK_STATUSES.includes(status);
+}
+
+/** The actions an agent may take on a phone (the observing commands are the loop's own). */
+export type AgentAction =
+  | OpenCommand
+  | ClickCommand
+  | LongPressCommand
+  | SwipeCommand
+  | InputCommand
+  | BackCommand
+  | HomeCommand;
+
+export const AGENT_ACTION_NAMES: readonly AgentAction['command'][] = [
+  'open',
+  'click',
+  'long_press',
+  'swipe',
+  'input',
+  'back',
+  'home',
+];
+
+/** Why an action needs a human's approval before it runs (paying, deleting, messaging a new recipient…). */
+export interface ApprovalRequest {
+  reason: string;
+}
+
+/** What a planner decided for one step. */
+export type PlanDecision =
+  | {
+      type: 'action';
+      action: AgentAction;
+      reasoning: string;
+      /** Index of the {@link UiElement} the action targets, when it targets one. */
+      elementIndex?: number;
+      /** Present when this action must wait for a human's approval. */
+      approval?: ApprovalRequest;
+    }
+  | { type: 'done'; summary: string; reasoning: string }
+  | { type: 'fail'; reason: string; reasoning: string };
+
+/** Task-level failure codes, beside the command {@link ErrorCode}s a failed step can end a task with. */
+export type TaskErrorCode = ErrorCode | 'PLANNER_ERROR' | 'MAX_STEPS' | 'APPROVAL_DENIED' | 'CANCELED' | 'INTERRUPTED';
+
+export interface TaskError {
+  code: TaskErrorCode;
+  message: string;
+}
+
+export interface Task {
+  taskId: string;
+  deviceId: string;
+  goal: string;
+  status: TaskStatus;
+  /** Step budget; the task fails with `MAX_STEPS` when it runs out. */
+  maxSteps: number;
+  /** Name of the planner that runs it, e.g. `rule-based` or `llm:qwen-vl-max`. */
+  planner: string;
+  createdAt: string;
+  startedAt?: string;
+  endedAt?: string;
+  /** The planner's summary, when `completed`. */
+  summary?: string;
+  /** Why it failed, was canceled or interrupted. */
+  error?: TaskError;
+  /** 1-based place in the phone's task queue, while `queued`. */
+  queuePosition?: number;
+  /** The action waiting for approval, while `input_required`. */
+  pendingAction?: { stepIndex: number; action: AgentAction; reason: string };
+  stepCount: number;
+}
+
+/** What the loop saw before planning a step. */
+export interface StepObservation {
+  /** The frame the action was planned on (from the `screenshot` result). */
+  frameId?: string;
+  /** URL of the full-resolution screenshot, e.g. `/api/tasks/{taskId}/steps/{index}/screenshot`. */
+  screenshotUrl?: string;
+  screenshotMime?: string;
+  screen: ScreenInfo;
+  /** Number of entries in the compact element list the planner got. */
+  elementCount: number;
+  /** Package of the foreground app, when the UI tree tells. */
+  package?: string;
+}
+
+export interface StepResult {
+  status: 'success' | 'error' | 'denied' | 'canceled';
+  errorCode?: string;
+  message?: string;
+  /**
+   * True when the next observation confirms the effect (text present, switch toggled, app opened),
+   * false when it contradicts it, absent when it cannot tell.
+   */
+  verified?: boolean;
+}
+
+/** Phase durations of one step, in ms. */
+export interface StepTimings {
+  /** Time the phone spent capturing the screenshot and UI tree (as it reports). */
+  captureMs: number;
+  /** Round-trip time of the observation minus capture: the wire and the gateway. */
+  transferMs: number;
+  planningMs: number;
+  actionMs: number;
+}
+
+export interface TaskStep {
+  taskId: string;
+  /** 0-based. */
+  index: number;
+  startedAt: string;
+  endedAt?: string;
+  observation?: StepObservation;
+  plan?: PlanDecision;
+  result?: StepResult;
+  timings: StepTimings;
+}
+
+export type TaskEventType =
+  | 'task.accepted'
+  | 'task.queued'
+  | 'task.started'
+  | 'step.started'
+  | 'step.observed'
+  | 'step.planned'
+  | 'step.acted'
+  | 'task.input_required'
+  | 'task.completed'
+  | 'task.failed'
+  | 'task.canceled'
+  | 'task.interrupted';
+
+/** Terminal event types: the event stream of a task ends after one of them. */
+export const TERMINAL_TASK_EVENT_TYPES: readonly TaskEventType[] = [
+  'task.completed',
+  'task.failed',
+  'task.canceled',
+  'task.interrupted',
+];
+
+/** One progress event; `id` increases by one per task, from 1, with no gaps. */
+export interface TaskEvent {
+  taskId: string;
+  id: number;
+  type: TaskEventType;
+  at: string;
+  data: Record<string, unknown>;
+}

@@ -1,0 +1,149 @@
+import type { UiNode } from '../results';
+
+/**
+ * One entry of the compact element list a planner reads (droidrun/mobile-mcp style): the actionable
+ * or readable nodes of a UI tree, numbered in document order. Bounds are `[left, top, right, bottom]`
+ * and `center` is `[x, y]`, in device px.
+ */
+export interface UiElement {
+  /** 0-based position in the list; planners refer to elements by it. */
+  index: number;
+  /** The node's `id` in the `ui_tree` result. */
+  nodeId: string;
+  /** Short class name, e.g. `Switch`, `EditText`, `TextView`. */
+  type: string;
+  /** Visible text; for a node with no own text, its descendants' texts joined by ` · `. Never set for password fields. */
+  text?: string;
+  /** Content description (accessibility label). */
+  desc?: string;
+  resourceId?: string;
+  bounds: [number, number, number, number];
+  center: [number, number];
+  clickable?: boolean;
+  longClickable?: boolean;
+  editable?: boolean;
+  checkable?: boolean;
+  checked?: boolean;
+  scrollable?: boolean;
+  password?: boolean;
+  focused?: boolean;
+  selected?: boolean;
+  /** Present (false) only when the node is disabled. */
+  enabled?: boolean;
+}
+
+/** Separator between descendant texts merged into one element's `text`. */
+export const UI_TEXT_SEPARATOR = ' · ';
+
+function shortClass(className: string | undefined): string {
+  if (!className) return 'View';
+  const dot = className.lastIndexOf('.');
+  return dot === -1 ? className : className.slice(dot + 1);
+}
+
+function hasArea(b: [number, number, number, number]): boolean {
+  return b[2] > b[0] && b[3] > b[1];
+}
+
+function label(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function isActionable(n: UiNode): boolean {
+  return !!(n.clickable || n.longClickable || n.editable || n.checkable || n.scrollable);
+}
+
+/** Texts of `node`'s descendants that are not actionable themselves (they get their own entries). */
+function collectTexts(node: UiNode, out: string[], consumed: Set<UiNode>): void {
+  for (const child of node.children ?? []) {
+    if (isActionable(child) || !hasArea(child.bounds)) continue;
+    const text = child.password ? undefined : label(child.text) ?? label(child.desc);
+    if (text) {
+      out.push(text);
+      consumed.add(child);
+    }
+    collectTexts(child, out, consumed);
+  }
+}
+
+/**
+ * Turns a `ui_tree` (protocol node schema) into the compact, indexed element list planners read.
+ *
+ * Kept: nodes with a non-empty area that are actionable (clickable, long-clickable, editable,
+ * checkable or scrollable), and nodes with text or a content description that no actionable ancestor
+ * already took as its label. An actionable node without own text is labelled by its non-actionable
+ * descendants' texts joined by {@link UI_TEXT_SEPARATOR}. Password fields never carry `text`.
+ * Order is document (depth-first) order; `center` is the integer centre of `bounds` (px).
+ */
+export function toUiElements(nodes: UiNode[]): UiElement[] {
+  const out: UiElement[] = [];
+  const consumed = new Set<UiNode>();
+  const visit = (node: UiNode): void => {
+    if (hasArea(node.bounds) && !consumed.has(node)) {
+      const actionable = isActionable(node);
+      let text = node.password ? undefined : label(node.text);
+      const desc = label(node.desc);
+      if (actionable && !text && !node.password && !node.editable) {
+        const texts: string[] = [];
+        collectTexts(node, texts, consumed);
+        if (texts.length > 0) text = texts.join(UI_TEXT_SEPARATOR);
+      }
+      if (actionable || text || desc) out.push(toElement(node, out.length, text, desc));
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  for (const node of nodes) visit(node);
+  return out;
+}
+
+function toElement(node: UiNode, index: number, text: string | undefined, desc: string | undefined): UiElement {
+  const [l, t, r, b] = node.bounds;
+  const element: UiElement = {
+    index,
+    nodeId: node.id,
+    type: shortClass(node.class),
+    bounds: [l, t, r, b],
+    center: [Math.floor((l + r) / 2), Math.floor((t + b) / 2)],
+  };
+  if (text !== undefined) element.text = text;
+  if (desc !== undefined) element.desc = desc;
+  const resourceId = label(node.resourceId);
+  if (resourceId) element.resourceId = resourceId;
+  if (node.clickable) element.clickable = true;
+  if (node.longClickable) element.longClickable = true;
+  if (node.editable) element.editable = true;
+  if (node.checkable) {
+    element.checkable = true;
+    element.checked = !!node.checked;
+  }
+  if (node.scrollable) element.scrollable = true;
+  if (node.password) element.password = true;
+  if (node.focused) element.focused = true;
+  if (node.selected) element.selected = true;
+  if (node.enabled === false) element.enabled = false;
+  return element;
+}
+
+/**
+ * One line per element for a prompt or a log, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked (860,220,1080,420)`.
+ * Password fields show `password` and never their text.
+ */
+export function formatUiElement(e: UiElement): string {
+  const parts = [`[${e.index}]`, e.type];
+  if (e.text !== undefined) parts.push(JSON.stringify(e.text));
+  if (e.desc !== undefined) parts.push(`desc=${JSON.stringify(e.desc)}`);
+  if (e.resourceId !== undefined) parts.push(`id=${e.resourceId}`);
+  const flags: string[] = [];
+  if (e.clickable) flags.push('clickable');
+  if (e.longClickable) flags.push('long-clickable');
+  if (e.editable) flags.push('editable');
+  if (e.password) flags.push('password');
+  if (e.checkable) flags.push(e.checked ? 'checked' : 'unchecked');
+  if (e.scrollable) flags.push('scrollable');
+  if (e.focused) flags.push('focused');
+  if (e.selected) flags.push('selected');
+  if (e.enabled === false) flags.push('disabled');
+  parts.push(...flags, `(${e.bounds.join(',')})`);
+  return parts.join(' ');
+}
