@@ -72,7 +72,16 @@ export type PlanDecision =
   | { type: 'fail'; reason: string; reasoning: string };
 
 /** Task-level failure codes, beside the command {@link ErrorCode}s a failed step can end a task with. */
-export type TaskErrorCode = ErrorCode | 'PLANNER_ERROR' | 'MAX_STEPS' | 'APPROVAL_DENIED' | 'CANCELED' | 'INTERRUPTED';
+export type TaskErrorCode =
+  | ErrorCode
+  /** The planner threw (bad LLM answer after retries, LLM endpoint down, …). */
+  | 'PLANNER_ERROR'
+  /** The planner decided the goal cannot be reached (`fail`). */
+  | 'GOAL_FAILED'
+  | 'MAX_STEPS'
+  | 'APPROVAL_DENIED'
+  | 'CANCELED'
+  | 'INTERRUPTED';
 
 export interface TaskError {
   code: TaskErrorCode;
@@ -153,6 +162,7 @@ export type TaskEventType =
   | 'task.accepted'
   | 'task.queued'
   | 'task.started'
+  | 'task.resumed'
   | 'step.started'
   | 'step.observed'
   | 'step.planned'

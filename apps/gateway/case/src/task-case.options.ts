@@ -1,0 +1,34 @@
+import type { RetentionPolicy } from '@mobileclaw/domain';
+
+/** Settings of the task workflow. Durations in ms. */
+export interface TaskCaseOptions {
+  /** Step budget when a task does not give one. Default 25. */
+  defaultMaxSteps: number;
+  /** Largest `maxSteps` a caller may ask for. Default 200. */
+  maxStepsLimit: number;
+  /** Deadline of each observe/act command; default: the gateway's command timeout. */
+  commandTimeoutMs?: number;
+  /** The task fails after this many action errors in a row (the planner sees each one). Default 3. */
+  maxConsecutiveActionErrors: number;
+  /** Longest goal text, in characters. Default 2000. */
+  maxGoalLength: number;
+  /** Waiting tasks per phone; one more is refused with `DEVICE_BUSY`. Default 100. */
+  maxQueuedPerDevice: number;
+  /** History kept; pruned at start-up and every `pruneIntervalMs`. */
+  retention: RetentionPolicy;
+  /** Default 3 600 000 (1 h). */
+  pruneIntervalMs: number;
+}
+
+export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
+  defaultMaxSteps: 25,
+  maxStepsLimit: 200,
+  maxConsecutiveActionErrors: 3,
+  maxGoalLength: 2000,
+  maxQueuedPerDevice: 100,
+  retention: { maxTasks: 1000 },
+  pruneIntervalMs: 3_600_000,
+};
+
+/** DI token of the {@link TaskCaseOptions}. */
+export const TASK_CASE_OPTIONS = Symbol('TASK_CASE_OPTIONS');

@@ -1,0 +1,331 @@
+import {
+  MobileClawError,
+  isMobileClawError,
+  toUiElements,
+  type CommandResult,
+  type MobileClawService,
+  type PlanDecision,
+  type Planner,
+  type PlannerHistoryEntry,
+  type ScreenshotData,
+  type StepObservation,
+  type StepResult,
+  type Task,
+  type TaskError,
+  type TaskRepository,
+  type TaskStep,
+  type UiElement,
+  type UiNode,
+  type UiTreeData,
+} from '@mobileclaw/domain';
+import { approvalFor } from './approval-policy';
+import { verifyAction, type ScreenSnapshot } from './step-verification';
+import type { TaskCaseOptions } from './task-case.options';
+import type { TaskJournal } from './task-journal';
+
+/** Why a run stopped early: canceled by a caller, or interrupted by the gateway's shutdown. */
+export type StopReason = { kind: 'cancel'; message: string } | { kind: 'shutdown'; message: string };
+
+interface Observation {
+  step: StepObservation;
+  elements: UiElement[];
+  screenshot: ScreenshotData;
+  captureMs: number;
+  transferMs: number;
+}
+
+/** Command errors after which the loop cannot go on: the phone is gone or the gateway is closing. */
+const FATAL_COMMAND_ERRORS = new Set(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
+
+const now = (): string => new Date().toISOString();
+
+/**
+ * RunTask (issue 3): runs one task's observe → plan → act → record loop on its phone until the planner
+ * says `done`/`fail`, the step budget runs out, the task is canceled, or a fatal device error. Talks only
+ * to ports: {@link MobileClawService}, {@link Planner}, {@link TaskRepository} (through {@link TaskJournal}).
+ * Every state change is stored before it is published. Resolves with the final task; never rejects.
+ */
+export class TaskRunner {
+  private readonly abort = new AbortController();
+  private stopReason?: StopReason;
+  private approval?: { resolve: (approve: boolean) => void };
+  private history: PlannerHistoryEntry[] = [];
+
+  constructor(
+    private task: Task,
+    private readonly devices: MobileClawService,
+    private readonly planner: Planner,
+    private readonly repository: TaskRepository,
+    private readonly journal: TaskJournal,
+    private readonly options: TaskCaseOptions,
+  ) {}
+
+  get current(): Task {
+    return this.task;
+  }
+
+  /** Aborts the in-flight command or planner call; the run ends `canceled` (or `interrupted`). */
+  stop(reason: StopReason): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.abort.abort(new MobileClawError('ABORTED', reason.message));
+    this.approval?.resolve(false);
+  }
+
+  /**
+   * Answers the pending approval.
+   * @throws MobileClawError `TASK_STATE_CONFLICT` when the task is not waiting for one.
+   */
+  decide(approve: boolean): void {
+    if (!this.approval || this.task.status !== 'input_required') {
+      throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is ${this.task.status}, not waiting for approval`);
+    }
+    this.approval.resolve(approve);
+  }
+
+  async run(): Promise<Task> {
+    try {
+      await this.setStatus({ status: 'running', startedAt: now(), queuePosition: undefined }, 'task.started', {});
+      await this.loop();
+    } catch (err) {
+      await this.finishOnError(err);
+    }
+    await this.journal.flush(this.task.taskId);
+    return this.task;
+  }
+
+  private async loop(): Promise<void> {
+    let before: ScreenSnapshot | undefined;
+    let lastStep: TaskStep | undefined;
+    let actionErrors = 0;
+    for (let index = 0; index < this.task.maxSteps; index++) {
+      const step: TaskStep = {
+        taskId: this.task.taskId,
+        index,
+        startedAt: now(),
+        timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
+      };
+      await this.journal.record(this.task.taskId, 'step.started', { index });
+
+      const observed = await this.observe(index);
+      step.observation = observed.step;
+      step.timings.captureMs = observed.captureMs;
+      step.timings.transferMs = observed.transferMs;
+      const screen: ScreenSnapshot = { elements: observed.elements, package: observed.step.package };
+      const verifiedStep = before && lastStep ? await this.verifyPrevious(lastStep, before, screen) : undefined;
+      this.task = { ...this.task, stepCount: index + 1 };
+      await this.journal.updateTask(this.task);
+      await this.journal.saveStep(step);
+      await this.journal.record(this.task.taskId, 'step.observed', {
+        index,
+        observation: observed.step,
+        timings: { captureMs: step.timings.captureMs, transferMs: step.timings.transferMs },
+        ...(verifiedStep ? { verifiedStep } : {}),
+      });
+
+      const decision = await this.plan(index, observed, step);
+      step.plan = decision;
+      await this.journal.saveStep(step);
+      await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });
+
+      if (decision.type === 'done') {
+        await this.endStep(step, { status: 'success' });
+        await this.finish('completed', 'task.completed', { summary: decision.summary }, { summary: decision.summary });
+        return;
+      }
+      if (decision.type === 'fail') {
+        await this.endStep(step, { status: 'success' });
+        const error: TaskError = { code: 'GOAL_FAILED', message: decision.reason };
+        await this.finish('failed', 'task.failed', { error }, { error });
+        return;
+      }
+
+      const approval = approvalFor(decision, observed.elements);
+      if (approval) {
+        const approved = await this.waitForApproval(index, decision, approval.reason);
+        if (!approved) {
+          if (this.stopReason) throw this.abort.signal.reason;
+          await this.endStep(step, { status: 'denied', message: 'a human denied the action' });
+          const error: TaskError = { code: 'APPROVAL_DENIED', message: `a human denied: ${approval.reason}` };
+          await this.finish('canceled', 'task.canceled', { error }, { error });
+          return;
+        }
+      }
+
+      const result = await this.act(decision, observed, step);
+      await this.endStep(step, result);
+      this.history.push({ index, decision, result });
+      before = screen;
+      lastStep = step;
+      if (result.status === 'error') {
+        actionErrors++;
+        if (result.errorCode && FATAL_COMMAND_ERRORS.has(result.errorCode)) {
+          throw new MobileClawError(result.errorCode as never, result.message ?? result.errorCode);
+        }
+        if (actionErrors >= this.options.maxConsecutiveActionErrors) {
+          const error: TaskError = { code: (result.errorCode as TaskError['code']) ?? 'DEVICE_ERROR', message: `${actionErrors} actions failed in a row; last: ${result.message}` };
+          await this.finish('failed', 'task.failed', { error }, { error });
+          return;
+        }
+      } else {
+        actionErrors = 0;
+      }
+    }
+    const error: TaskError = { code: 'MAX_STEPS', message: `the goal was not reached within ${this.task.maxSteps} steps` };
+    await this.finish('failed', 'task.failed', { error }, { error });
+  }
+
+  /** Screenshot + UI tree; retried once when the screen geometry changed between the two. */
+  private async observe(index: number): Promise<Observation> {
+    for (let attempt = 0; ; attempt++) {
+      const shot = await this.devices.execute<ScreenshotData>(this.task.deviceId, { command: 'screenshot' }, this.commandOptions());
+      const tree = await this.devices.execute<UiTreeData>(this.task.deviceId, { command: 'ui_tree' }, this.commandOptions());
+      const shotScreen = shot.data.screen ?? { width: shot.data.width, height: shot.data.height };
+      const treeScreen = tree.data.screen ?? shotScreen;
+      const sameGeometry =
+        shotScreen.width === treeScreen.width && shotScreen.height === treeScreen.height && (shotScreen.rotation ?? 0) === (treeScreen.rotation ?? 0);
+      if (!sameGeometry && attempt === 0) continue;
+      const captureMs = phoneCaptureMs(shot) + phoneCaptureMs(tree);
+      const roundTripMs = shot.durationMs - shot.queuedMs + (tree.durationMs - tree.queuedMs);
+      const bytes = Buffer.from(shot.data.base64, 'base64');
+      await this.repository.saveScreenshot(this.task.taskId, index, { mime: shot.data.mime, bytes });
+      const elements = toUiElements(tree.data.nodes ?? []);
+      const step: StepObservation = {
+        frameId: shot.data.frameId ?? tree.data.frameId,
+        screenshotUrl: `/api/tasks/${encodeURIComponent(this.task.taskId)}/steps/${index}/screenshot`,
+        screenshotMime: shot.data.mime,
+        screen: { width: treeScreen.width, height: treeScreen.height, rotation: treeScreen.rotation ?? 0 },
+        elementCount: elements.length,
+      };
+      const pkg = foregroundPackage(tree.data.nodes ?? []);
+      if (pkg) step.package = pkg;
+      return { step, elements, screenshot: shot.data, captureMs, transferMs: Math.max(0, roundTripMs - captureMs) };
+    }
+  }
+
+  private async plan(index: number, observed: Observation, step: TaskStep): Promise<PlanDecision> {
+    const started = performance.now();
+    try {
+      return await this.planner.plan({
+        taskId: this.task.taskId,
+        deviceId: this.task.deviceId,
+        goal: this.task.goal,
+        stepIndex: index,
+        maxSteps: this.task.maxSteps,
+        observation: {
+          frameId: observed.step.frameId,
+          screen: observed.step.screen,
+          elements: observed.elements,
+          package: observed.step.package,
+          screenshot: { mime: observed.screenshot.mime, width: observed.screenshot.width, height: observed.screenshot.height, base64: observed.screenshot.base64 },
+        },
+        history: this.history.map((h) => structuredClone(h)),
+        signal: this.abort.signal,
+      });
+    } catch (err) {
+      if (this.stopReason) throw this.abort.signal.reason;
+      if (isMobileClawError(err)) throw err;
+      throw new PlannerError(err instanceof Error ? err.message : String(err));
+    } finally {
+      step.timings.planningMs = Math.round(performance.now() - started);
+    }
+  }
+
+  private async act(decision: Extract<PlanDecision, { type: 'action' }>, observed: Observation, step: TaskStep): Promise<StepResult> {
+    const started = performance.now();
+    try {
+      await this.devices.execute(this.task.deviceId, decision.action, { ...this.commandOptions(), frameId: observed.step.frameId });
+      return { status: 'success' };
+    } catch (err) {
+      if (this.stopReason) throw this.abort.signal.reason;
+      if (!isMobileClawError(err)) throw err;
+      return { status: 'error', errorCode: err.code, message: err.deviceCode ? `${err.deviceCode}: ${err.message}` : err.message };
+    } finally {
+      step.timings.actionMs = Math.round(performance.now() - started);
+    }
+  }
+
+  private async verifyPrevious(previous: TaskStep, before: ScreenSnapshot, after: ScreenSnapshot): Promise<{ index: number; verified: boolean } | undefined> {
+    if (!previous.result || previous.result.status !== 'success') return undefined;
+    const verified = verifyAction(previous.plan, before, after);
+    if (verified === undefined) return undefined;
+    previous.result = { ...previous.result, verified };
+    await this.journal.saveStep(previous);
+    const entry = this.history.find((h) => h.index === previous.index);
+    if (entry) entry.result = previous.result;
+    return { index: previous.index, verified };
+  }
+
+  private async waitForApproval(index: number, decision: Extract<PlanDecision, { type: 'action' }>, reason: string): Promise<boolean> {
+    const answer = new Promise<boolean>((resolve) => (this.approval = { resolve }));
+    const pendingAction = { stepIndex: index, action: decision.action, reason };
+    await this.setStatus({ status: 'input_required', pendingAction }, 'task.input_required', { pendingAction });
+    if (this.stopReason) return false;
+    const approved = await answer;
+    this.approval = undefined;
+    if (approved) await this.setStatus({ status: 'running', pendingAction: undefined }, 'task.resumed', { stepIndex: index });
+    return approved;
+  }
+
+  private async endStep(step: TaskStep, result: StepResult): Promise<void> {
+    step.result = result;
+    step.endedAt = now();
+    await this.journal.saveStep(step);
+    await this.journal.record(this.task.taskId, 'step.acted', { index: step.index, result, timings: step.timings });
+  }
+
+  private async finishOnError(err: unknown): Promise<void> {
+    if (this.stopReason) {
+      const { kind, message } = this.stopReason;
+      if (kind === 'shutdown') {
+        const error: TaskError = { code: 'INTERRUPTED', message };
+        await this.finish('interrupted', 'task.interrupted', { reason: message, status: 'interrupted' }, { error });
+      } else {
+        const error: TaskError = { code: 'CANCELED', message };
+        await this.finish('canceled', 'task.canceled', { error }, { error });
+      }
+      return;
+    }
+    const error: TaskError =
+      err instanceof PlannerError
+        ? { code: 'PLANNER_ERROR', message: err.message }
+        : isMobileClawError(err)
+          ? { code: err.code, message: err.message }
+          : { code: 'PLANNER_ERROR', message: err instanceof Error ? err.message : String(err) };
+    await this.finish('failed', 'task.failed', { error }, { error });
+  }
+
+  private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, patch: Partial<Task>): Promise<void> {
+    await this.setStatus({ ...patch, status, endedAt: now(), pendingAction: undefined, queuePosition: undefined }, type, { status, ...data });
+  }
+
+  private async setStatus(patch: Partial<Task>, type: Parameters<TaskJournal['record']>[1], data: Record<string, unknown>): Promise<void> {
+    const next: Task = { ...this.task, ...patch };
+    for (const key of Object.keys(next) as (keyof Task)[]) if (next[key] === undefined) delete next[key];
+    this.task = next;
+    await this.journal.updateAndRecord(next, type, data);
+  }
+
+  private commandOptions(): { signal: AbortSignal; timeoutMs?: number } {
+    return this.options.commandTimeoutMs === undefined ? { signal: this.abort.signal } : { signal: this.abort.signal, timeoutMs: this.options.commandTimeoutMs };
+  }
+}
+
+/** A planner failure (thrown error), as opposed to a device error. */
+class PlannerError extends Error {}
+
+function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): number {
+  const value = (result.data as unknown as { captureMs?: unknown }).captureMs;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+}
+
+/** The package of the first node that names one (the foreground app's root window). */
+function foregroundPackage(nodes: UiNode[]): string | undefined {
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const node = stack.shift()!;
+    if (node.package) return node.package;
+    if (node.children) stack.unshift(...node.children);
+  }
+  return undefined;
+}

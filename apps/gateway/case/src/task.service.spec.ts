@@ -1,0 +1,267 @@
+import { firstValueFrom, toArray } from 'rxjs';
+import { MobileClawError, Planner, type PlanDecision, type PlanningContext, type TaskEvent } from '@mobileclaw/domain';
+import { DEFAULT_TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
+import { TaskService } from './task.service';
+import { InMemoryTaskRepository } from './testing/in-memory-task.repository';
+import { ScriptedPhone } from './testing/scripted-phone';
+
+/** A planner that answers from a script, one decision per call, and records what it saw. */
+class ScriptedPlanner extends Planner {
+  readonly name = 'scripted';
+  readonly seen: PlanningContext[] = [];
+  constructor(private readonly script: ((ctx: PlanningContext) => PlanDecision | Promise<PlanDecision>)[]) {
+    super();
+  }
+  override async plan(ctx: PlanningContext): Promise<PlanDecision> {
+    this.seen.push(ctx);
+    const next = this.script[Math.min(ctx.stepIndex, this.script.length - 1)];
+    return next(ctx);
+  }
+}
+
+const tapWifi = (): PlanDecision => ({ type: 'action', action: { command: 'click', x: 50, y: 25 }, reasoning: 'tap the Wi-Fi switch', elementIndex: 0 });
+const done = (): PlanDecision => ({ type: 'done', summary: 'Wi-Fi is on', reasoning: 'the switch is checked' });
+
+function setup(script: ConstructorParameters<typeof ScriptedPlanner>[0], options: Partial<TaskCaseOptions> = {}, devices = ['phone-1']) {
+  const phone = new ScriptedPhone(devices);
+  const planner = new ScriptedPlanner(script);
+  const repository = new InMemoryTaskRepository();
+  const service = new TaskService(phone, planner, repository, { ...DEFAULT_TASK_CASE_OPTIONS, ...options });
+  return { phone, planner, repository, service };
+}
+
+async function finished(service: TaskService, taskId: string): Promise<TaskEvent[]> {
+  return firstValueFrom(service.events(taskId).pipe(toArray()));
+}
+
+describe('TaskService (RunTask loop)', () => {
+  it('observes, plans, acts and records each step until done, with gap-free events', async () => {
+    const { phone, service, repository, planner } = setup([tapWifi, done]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });
+    expect(task.status).toBe('running');
+    const events = await finished(service, task.taskId);
+    expect(events.map((e) => e.type)).toEqual([
+      'task.accepted',
+      'task.started',
+      'step.started',
+      'step.observed',
+      'step.planned',
+      'step.acted',
+      'step.started',
+      'step.observed',
+      'step.planned',
+      'step.acted',
+      'task.completed',
+    ]);
+    expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(phone.wifi).toBe(true);
+
+    const stored = await service.get(task.taskId);
+    expect(stored).toMatchObject({ status: 'completed', summary: 'Wi-Fi is on', stepCount: 2, planner: 'scripted' });
+    expect(stored.steps).toHaveLength(2);
+    const [first, second] = stored.steps;
+    expect(first.observation).toEqual({
+      frameId: 'f1',
+      screenshotUrl: `/api/tasks/${task.taskId}/steps/0/screenshot`,
+      screenshotMime: 'image/png',
+      screen: { width: 100, height: 200, rotation: 0 },
+      elementCount: 2,
+      package: 'com.android.settings',
+    });
+    // The switch flipped on the next observation: the click is verified.
+    expect(first.result).toEqual({ status: 'success', verified: true });
+    expect(first.timings.captureMs).toBe(3);
+    expect(first.timings.transferMs).toBe(5);
+    expect(second.plan).toEqual(done());
+    // The action carried the frame it was planned on.
+    expect(phone.calls.find((c) => c.command.command === 'click')).toEqual({ deviceId: 'phone-1', command: { command: 'click', x: 50, y: 25 }, frameId: 'f1' });
+    expect(Buffer.from((await repository.getScreenshot(task.taskId, 1))!.bytes).toString()).toBe('png-2');
+    // The planner saw the compact elements and, at step 1, the history of step 0.
+    expect(planner.seen[0].observation.elements[0]).toMatchObject({ index: 0, type: 'Switch', text: 'Wi-Fi', checked: false, center: [50, 25] });
+    expect(planner.seen[1].history).toEqual([{ index: 0, decision: tapWifi(), result: { status: 'success', verified: true } }]);
+    expect(events[7].data.verifiedStep).toEqual({ index: 0, verified: true });
+  });
+
+  it('verifies typed text, and marks an action unverified when the next screen contradicts it', async () => {
+    const typed = setup([() => ({ type: 'action', action: { command: 'input', text: 'hello 世界' }, reasoning: 'type' }), done]);
+    const t1 = await typed.service.start({ deviceId: 'phone-1', goal: 'type hello' });
+    await finished(typed.service, t1.taskId);
+    expect(typed.phone.field).toBe('hello 世界');
+    expect((await typed.service.get(t1.taskId)).steps[0].result).toEqual({ status: 'success', verified: true });
+
+    const missed = setup([tapWifi, done]);
+    missed.phone.inert = true;
+    const t2 = await missed.service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });
+    await finished(missed.service, t2.taskId);
+    expect((await missed.service.get(t2.taskId)).steps[0].result).toEqual({ status: 'success', verified: false });
+  });
+
+  it('queues a second task for a busy phone with its position, and refuses it when asked not to wait', async () => {
+    const { phone, service } = setup([tapWifi, done]);
+    phone.hangNextAction = true;
+    const started = new Promise<void>((resolve) => (phone.actionStarted = resolve));
+    const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
+    await started;
+    const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
+    const third = await service.start({ deviceId: 'phone-1', goal: 'third' });
+    expect(second).toMatchObject({ status: 'queued', queuePosition: 1 });
+    expect(third).toMatchObject({ status: 'queued', queuePosition: 2 });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x', onBusy: 'reject' })).rejects.toMatchObject({ code: 'DEVICE_BUSY' });
+
+    // Canceling the running task lets the queue move on: the second starts, the third moves up.
+    const canceled = await service.cancel(first.taskId);
+    expect(canceled).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    expect(phone.sawAbort).toBe(true);
+    const thirdEvents = await finished(service, third.taskId);
+    expect(thirdEvents.filter((e) => e.type === 'task.queued').map((e) => e.data.position)).toEqual([2, 1]);
+    expect((await service.get(second.taskId)).status).toBe('completed');
+    expect((await service.get(third.taskId)).status).toBe('completed');
+  });
+
+  it('cancels a queued task without running it', async () => {
+    const { phone, service } = setup([tapWifi, done]);
+    phone.hangNextAction = true;
+    const started = new Promise<void>((resolve) => (phone.actionStarted = resolve));
+    const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
+    await started;
+    const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
+    expect(await service.cancel(second.taskId)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    expect((await finished(service, second.taskId)).map((e) => e.type)).toEqual(['task.accepted', 'task.queued', 'task.canceled']);
+    await expect(service.cancel(second.taskId)).rejects.toMatchObject({ code: 'TASK_STATE_CONFLICT' });
+    await expect(service.cancel('nope')).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+    await service.cancel(first.taskId);
+  });
+
+  it('pauses a sensitive action for approval, then runs it when approved', async () => {
+    const { phone, service } = setup([
+      () => ({ ...(tapWifi() as Extract<PlanDecision, { type: 'action' }>), approval: { reason: 'sends money' } }),
+      done,
+    ]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'pay' });
+    const events: TaskEvent[] = [];
+    const waiting = new Promise<void>((resolve) =>
+      service.events(task.taskId).subscribe((e) => {
+        events.push(e);
+        if (e.type === 'task.input_required') resolve();
+      }),
+    );
+    await waiting;
+    const paused = await service.get(task.taskId);
+    expect(paused).toMatchObject({ status: 'input_required', pendingAction: { stepIndex: 0, action: { command: 'click', x: 50, y: 25 }, reason: 'sends money' } });
+    expect(phone.wifi).toBe(false);
+    await expect(service.approve('nope', true)).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+    expect(await service.approve(task.taskId, true)).toMatchObject({ status: 'running' });
+    await service.idle();
+    expect(phone.wifi).toBe(true);
+    expect(events.map((e) => e.type)).toContain('task.resumed');
+    expect((await service.get(task.taskId)).status).toBe('completed');
+    await expect(service.approve(task.taskId, true)).rejects.toMatchObject({ code: 'TASK_STATE_CONFLICT' });
+  });
+
+  it('ends the task canceled with APPROVAL_DENIED when a human denies, without acting', async () => {
+    const { phone, service } = setup([() => ({ type: 'action', action: { command: 'click', x: 50, y: 25 }, reasoning: 'r', approval: { reason: 'deletes' } })]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'delete' });
+    await new Promise<void>((resolve) => service.events(task.taskId).subscribe((e) => e.type === 'task.input_required' && resolve()));
+    const ended = await service.approve(task.taskId, false);
+    expect(ended).toMatchObject({ status: 'canceled', error: { code: 'APPROVAL_DENIED' } });
+    expect(phone.calls.some((c) => c.command.command === 'click')).toBe(false);
+    expect((await service.get(task.taskId)).steps[0].result).toEqual({ status: 'denied', message: 'a human denied the action' });
+  });
+
+  it('asks for approval on its own when the target element looks like a payment', async () => {
+    const { service } = setup([() => ({ type: 'action', action: { command: 'click', x: 50, y: 80 }, reasoning: 'r' })]);
+    const phone = (service as unknown as { devices: ScriptedPhone }).devices;
+    phone.field = 'Pay now';
+    const task = await service.start({ deviceId: 'phone-1', goal: 'buy' });
+    await new Promise<void>((resolve) => service.events(task.taskId).subscribe((e) => e.type === 'task.input_required' && resolve()));
+    expect((await service.get(task.taskId)).pendingAction?.reason).toContain('Pay now');
+    await service.cancel(task.taskId);
+    expect((await service.get(task.taskId)).status).toBe('canceled');
+  });
+
+  it('fails with the reason when the planner gives up, throws, or the budget runs out', async () => {
+    const gaveUp = setup([() => ({ type: 'fail', reason: 'no such app', reasoning: 'r' })]);
+    const t1 = await gaveUp.service.start({ deviceId: 'phone-1', goal: 'x' });
+    await finished(gaveUp.service, t1.taskId);
+    expect(await gaveUp.service.get(t1.taskId)).toMatchObject({ status: 'failed', error: { code: 'GOAL_FAILED', message: 'no such app' } });
+
+    const threw = setup([() => Promise.reject(new Error('model answered garbage 3 times'))]);
+    const t2 = await threw.service.start({ deviceId: 'phone-1', goal: 'x' });
+    await finished(threw.service, t2.taskId);
+    expect(await threw.service.get(t2.taskId)).toMatchObject({ status: 'failed', error: { code: 'PLANNER_ERROR', message: 'model answered garbage 3 times' } });
+
+    const budget = setup([() => ({ type: 'action', action: { command: 'back' }, reasoning: 'r' })]);
+    const t3 = await budget.service.start({ deviceId: 'phone-1', goal: 'x', maxSteps: 3 });
+    await finished(budget.service, t3.taskId);
+    expect(await budget.service.get(t3.taskId)).toMatchObject({ status: 'failed', stepCount: 3, error: { code: 'MAX_STEPS' } });
+  });
+
+  it('fails at once when the phone disconnects mid-task, and goes on after a recoverable device error', async () => {
+    const { phone, service } = setup([tapWifi, tapWifi, done]);
+    phone.failNextAction = new MobileClawError('DEVICE_ERROR', 'tap outside screen', { deviceCode: 'OUT_OF_BOUNDS' });
+    const task = await service.start({ deviceId: 'phone-1', goal: 'x' });
+    await finished(service, task.taskId);
+    const stored = await service.get(task.taskId);
+    expect(stored.steps[0].result).toEqual({ status: 'error', errorCode: 'DEVICE_ERROR', message: 'OUT_OF_BOUNDS: tap outside screen' });
+    expect(stored.status).toBe('completed');
+
+    const gone = setup([tapWifi]);
+    gone.phone.failNextAction = new MobileClawError('DEVICE_DISCONNECTED', 'phone-1 went away');
+    const t2 = await gone.service.start({ deviceId: 'phone-1', goal: 'x' });
+    await finished(gone.service, t2.taskId);
+    expect(await gone.service.get(t2.taskId)).toMatchObject({ status: 'failed', stepCount: 1, error: { code: 'DEVICE_DISCONNECTED' } });
+  });
+
+  it('validates input and refuses unknown phones', async () => {
+    const { service } = setup([done]);
+    await expect(service.start({ deviceId: 'phone-9', goal: 'x' })).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
+    await expect(service.start({ deviceId: 'phone-1', goal: '   ' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'goal', message: 'goal must not be empty' }] });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x', maxSteps: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x', maxSteps: 1.5 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('resumes an event stream exactly after a given id, and gives a late client the whole history and the end', async () => {
+    const { service } = setup([tapWifi, done]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'x' });
+    const all = await finished(service, task.taskId);
+    const resumed = await firstValueFrom(service.events(task.taskId, 4).pipe(toArray()));
+    expect(resumed.map((e) => e.id)).toEqual(all.slice(4).map((e) => e.id));
+    expect(resumed[0].id).toBe(5);
+    expect(await firstValueFrom(service.events(task.taskId, all.length).pipe(toArray()))).toEqual([]);
+    await expect(firstValueFrom(service.events('nope'))).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+  });
+
+  it('follows a running task live from a mid-stream id with no gap or duplicate', async () => {
+    const { phone, service } = setup([tapWifi, done]);
+    phone.hangNextAction = true;
+    const started = new Promise<void>((resolve) => (phone.actionStarted = resolve));
+    const task = await service.start({ deviceId: 'phone-1', goal: 'x' });
+    await started;
+    const collected = firstValueFrom(service.events(task.taskId, 2).pipe(toArray()));
+    await service.cancel(task.taskId);
+    const ids = (await collected).map((e) => e.id);
+    const all = (await finished(service, task.taskId)).map((e) => e.id);
+    expect(ids).toEqual(all.filter((id) => id > 2));
+  });
+
+  it('records running and queued tasks as interrupted on shutdown, and unfinished ones at start-up', async () => {
+    const { phone, service, repository } = setup([tapWifi, done]);
+    phone.hangNextAction = true;
+    const started = new Promise<void>((resolve) => (phone.actionStarted = resolve));
+    const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
+    await started;
+    const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
+    await service.onApplicationShutdown();
+    expect(await repository.getTask(first.taskId)).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' } });
+    expect(await repository.getTask(second.taskId)).toMatchObject({ status: 'interrupted' });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
+
+    // A task left `running` by a killed process is interrupted when the next one boots.
+    const crashed = setup([done]);
+    await crashed.repository.createTask({ taskId: 't-old', deviceId: 'phone-1', goal: 'g', status: 'running', maxSteps: 5, planner: 'p', createdAt: new Date().toISOString(), stepCount: 1 });
+    await crashed.service.onApplicationBootstrap();
+    expect(await crashed.repository.getTask('t-old')).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' } });
+    expect((await finished(crashed.service, 't-old')).map((e) => e.type)).toEqual(['task.interrupted']);
+    await crashed.service.onApplicationShutdown();
+  });
+});

@@ -1,0 +1,327 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Observable, defer, filter, takeWhile } from 'rxjs';
+import {
+  MobileClawError,
+  MobileClawService,
+  Planner,
+  TERMINAL_TASK_EVENT_TYPES,
+  TaskRepository,
+  isTerminalTaskStatus,
+  type Task,
+  type TaskEvent,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStep,
+} from '@mobileclaw/domain';
+import { TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
+import { TaskJournal } from './task-journal';
+import { TaskRunner } from './task-runner';
+
+/** Input of {@link TaskService.start}. */
+export interface StartTaskInput {
+  deviceId: string;
+  goal: string;
+  /** Step budget, 1…`maxStepsLimit`; default `defaultMaxSteps`. */
+  maxSteps?: number;
+  /** `queue` (default): wait behind the phone's running task. `reject`: fail with `DEVICE_BUSY` instead. */
+  onBusy?: 'queue' | 'reject';
+}
+
+/** A task with its recorded steps, as `GET /api/tasks/:id` returns it. */
+export type TaskWithSteps = Task & { steps: TaskStep[] };
+
+interface DeviceLane {
+  running?: TaskRunner;
+  waiting: Task[];
+}
+
+/**
+ * The task use cases (issue 3): start, cancel, approve, read and follow tasks. One task runs at a time
+ * per phone; the others wait in that phone's FIFO queue. Orchestration only: phones, planners and
+ * storage are ports.
+ */
+@Injectable()
+export class TaskService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(TaskService.name);
+  private readonly journal: TaskJournal;
+  private readonly lanes = new Map<string, DeviceLane>();
+  private readonly runners = new Map<string, TaskRunner>();
+  /** Each running task's loop; resolves with the final task. */
+  private readonly runs = new Map<string, Promise<Task>>();
+  private pruneTimer?: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    private readonly devices: MobileClawService,
+    private readonly planner: Planner,
+    private readonly repository: TaskRepository,
+    @Inject(TASK_CASE_OPTIONS) private readonly options: TaskCaseOptions,
+  ) {
+    this.journal = new TaskJournal(repository);
+  }
+
+  /** Marks tasks left unfinished by a crash or kill as `interrupted`, then prunes old history. */
+  async onApplicationBootstrap(): Promise<void> {
+    const interrupted = await this.repository.interruptUnfinished('the gateway stopped while the task was unfinished');
+    if (interrupted.length > 0) this.logger.warn(`marked ${interrupted.length} unfinished task(s) interrupted`);
+    await this.prune();
+    this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs);
+    this.pruneTimer.unref();
+  }
+
+  /** Interrupts running and queued tasks (recorded as `interrupted`) and waits for their records. */
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    const reason = 'the gateway shut down while the task was unfinished';
+    for (const lane of this.lanes.values()) {
+      for (const task of lane.waiting.splice(0)) {
+        await this.journal.updateAndRecord(endTask(task, 'interrupted', { code: 'INTERRUPTED', message: reason }), 'task.interrupted', { reason, status: 'interrupted' });
+      }
+    }
+    for (const runner of this.runners.values()) runner.stop({ kind: 'shutdown', message: reason });
+    await Promise.allSettled([...this.runs.values()]);
+    this.journal.complete();
+  }
+
+  /**
+   * Accepts a task for a phone: it starts at once when the phone is idle, or waits in the phone's queue.
+   * @returns the stored task (`running` or `queued` with `queuePosition`).
+   * @throws MobileClawError `VALIDATION_FAILED` (empty/too long goal, maxSteps out of range),
+   *   `DEVICE_NOT_FOUND` (the gateway has never seen the phone), `DEVICE_BUSY` (`onBusy: 'reject'` and the
+   *   phone runs a task, or its queue is full), `SHUTTING_DOWN`.
+   */
+  async start(input: StartTaskInput): Promise<Task> {
+    if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
+    const goal = input.goal.trim();
+    const maxSteps = input.maxSteps ?? this.options.defaultMaxSteps;
+    const fieldErrors = [];
+    if (!goal) fieldErrors.push({ field: 'goal', message: 'goal must not be empty' });
+    if (goal.length > this.options.maxGoalLength) fieldErrors.push({ field: 'goal', message: `goal must be at most ${this.options.maxGoalLength} characters` });
+    if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > this.options.maxStepsLimit) {
+      fieldErrors.push({ field: 'maxSteps', message: `maxSteps must be an integer from 1 to ${this.options.maxStepsLimit}` });
+    }
+    if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
+    this.devices.getDevice(input.deviceId);
+
+    const lane = this.lane(input.deviceId);
+    const busy = lane.running !== undefined || lane.waiting.length > 0;
+    if (busy && input.onBusy === 'reject') {
+      throw new MobileClawError('DEVICE_BUSY', `device ${input.deviceId} is running task ${lane.running?.current.taskId ?? lane.waiting[0]?.taskId}`, { deviceId: input.deviceId });
+    }
+    if (lane.waiting.length >= this.options.maxQueuedPerDevice) {
+      throw new MobileClawError('DEVICE_BUSY', `device ${input.deviceId} already has ${lane.waiting.length} tasks waiting`, { deviceId: input.deviceId });
+    }
+    const task: Task = {
+      taskId: globalThis.crypto.randomUUID(),
+      deviceId: input.deviceId,
+      goal,
+      status: 'queued',
+      maxSteps,
+      planner: this.planner.name,
+      createdAt: new Date().toISOString(),
+      stepCount: 0,
+    };
+    await this.repository.createTask(task);
+    await this.journal.record(task.taskId, 'task.accepted', { task });
+    if (busy) {
+      lane.waiting.push(task);
+      task.queuePosition = lane.waiting.length;
+      await this.journal.updateAndRecord(task, 'task.queued', { position: task.queuePosition });
+      return structuredClone(task);
+    }
+    const runner = this.launch(task, lane);
+    await this.journal.flush(task.taskId);
+    return structuredClone(runner.current);
+  }
+
+  /**
+   * Cancels a task: a queued one leaves the queue, a running one has its in-flight command aborted on
+   * the phone. Resolves when the task is recorded `canceled`.
+   * @throws MobileClawError `TASK_NOT_FOUND`, `TASK_STATE_CONFLICT` (already finished).
+   */
+  async cancel(taskId: string, reason = 'canceled by a caller'): Promise<Task> {
+    const runner = this.runners.get(taskId);
+    if (runner) {
+      runner.stop({ kind: 'cancel', message: reason });
+      return this.waitForEnd(taskId);
+    }
+    for (const lane of this.lanes.values()) {
+      const at = lane.waiting.findIndex((t) => t.taskId === taskId);
+      if (at === -1) continue;
+      const [task] = lane.waiting.splice(at, 1);
+      const ended = endTask(task, 'canceled', { code: 'CANCELED', message: reason });
+      await this.journal.updateAndRecord(ended, 'task.canceled', { status: 'canceled', error: ended.error });
+      await this.renumber(lane);
+      return ended;
+    }
+    const task = await this.repository.getTask(taskId);
+    if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+    throw new MobileClawError('TASK_STATE_CONFLICT', `task ${taskId} is already ${task.status}`);
+  }
+
+  /**
+   * Answers a task waiting in `input_required`: approve runs the pending action, deny ends the task
+   * `canceled` with `APPROVAL_DENIED`. Resolves with the task after the answer is recorded.
+   * @throws MobileClawError `TASK_NOT_FOUND`, `TASK_STATE_CONFLICT` (not waiting for approval).
+   */
+  async approve(taskId: string, approve: boolean): Promise<Task> {
+    const runner = this.runners.get(taskId);
+    if (!runner) {
+      const task = await this.repository.getTask(taskId);
+      if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+      throw new MobileClawError('TASK_STATE_CONFLICT', `task ${taskId} is ${task.status}, not waiting for approval`);
+    }
+    runner.decide(approve);
+    if (!approve) return this.waitForEnd(taskId);
+    await this.journal.flush(taskId);
+    return structuredClone(runner.current);
+  }
+
+  /** @throws MobileClawError `TASK_NOT_FOUND`. */
+  async get(taskId: string): Promise<TaskWithSteps> {
+    const task = this.runners.get(taskId)?.current ?? (await this.repository.getTask(taskId));
+    if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+    return { ...structuredClone(task), steps: await this.repository.listSteps(taskId) };
+  }
+
+  /** @throws MobileClawError `VALIDATION_FAILED` for a bad cursor. */
+  list(query: TaskQuery): Promise<TaskPage> {
+    return this.repository.listTasks(query);
+  }
+
+  /** @throws MobileClawError `TASK_NOT_FOUND`. */
+  async screenshot(taskId: string, stepIndex: number): Promise<{ mime: string; bytes: Uint8Array }> {
+    const image = await this.repository.getScreenshot(taskId, stepIndex);
+    if (!image) throw new MobileClawError('TASK_NOT_FOUND', `no screenshot for step ${stepIndex} of task ${taskId}`);
+    return image;
+  }
+
+  /**
+   * A task's events with `id > afterId`: first replayed from the store, then live, with no gap and no
+   * duplicate, completing after the terminal event (at once if the task already ended).
+   * @throws MobileClawError `TASK_NOT_FOUND` (on subscription).
+   */
+  events(taskId: string, afterId = 0): Observable<TaskEvent> {
+    return defer(() => {
+      let last = afterId;
+      const buffered: TaskEvent[] = [];
+      let replaying = true;
+      // Subscribe to live events before reading the store, so that nothing falls between the two.
+      const live$ = this.journal.events$.pipe(filter((e) => e.taskId === taskId));
+      return new Observable<TaskEvent>((subscriber) => {
+        const liveSub = live$.subscribe((event) => {
+          if (replaying) buffered.push(event);
+          else if (event.id > last) {
+            last = event.id;
+            subscriber.next(event);
+          }
+        });
+        const replay = async (): Promise<void> => {
+          // Writes already queued for the task land first, so a finished task's store holds its end.
+          await this.journal.flush(taskId);
+          const task = await this.repository.getTask(taskId);
+          if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+          for (const event of await this.repository.listEvents(taskId, afterId)) {
+            if (event.id <= last) continue;
+            last = event.id;
+            subscriber.next(event);
+          }
+          replaying = false;
+          for (const event of buffered.splice(0)) {
+            if (event.id <= last) continue;
+            last = event.id;
+            subscriber.next(event);
+          }
+          if (isTerminalTaskStatus(task.status)) subscriber.complete();
+        };
+        replay().catch((err) => subscriber.error(err));
+        return () => liveSub.unsubscribe();
+      });
+    }).pipe(takeWhile((e) => !TERMINAL_TASK_EVENT_TYPES.includes(e.type), true));
+  }
+
+  /** Live events of every task (for dashboards). */
+  get allEvents$(): Observable<TaskEvent> {
+    return this.journal.events$;
+  }
+
+  /** Waits until no task is running or queued (tests, evaluation). */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.allSettled([...this.runs.values()]);
+  }
+
+  private lane(deviceId: string): DeviceLane {
+    let lane = this.lanes.get(deviceId);
+    if (!lane) {
+      lane = { waiting: [] };
+      this.lanes.set(deviceId, lane);
+    }
+    return lane;
+  }
+
+  private launch(task: Task, lane: DeviceLane): TaskRunner {
+    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options);
+    lane.running = runner;
+    this.runners.set(task.taskId, runner);
+    const run = runner
+      .run()
+      .catch((err: unknown) => {
+        this.logger.error(`task ${task.taskId} crashed: ${err instanceof Error ? err.stack : String(err)}`);
+        return runner.current;
+      })
+      .finally(() => {
+        this.runners.delete(task.taskId);
+        this.runs.delete(task.taskId);
+        lane.running = undefined;
+        void this.next(lane, task.deviceId);
+      });
+    this.runs.set(task.taskId, run);
+    return runner;
+  }
+
+  private async next(lane: DeviceLane, deviceId: string): Promise<void> {
+    if (this.closing || lane.running) return;
+    const task = lane.waiting.shift();
+    if (!task) {
+      this.lanes.delete(deviceId);
+      return;
+    }
+    this.launch(task, lane);
+    await this.renumber(lane);
+  }
+
+  /** Tells each waiting task its new place after the queue moved. */
+  private async renumber(lane: DeviceLane): Promise<void> {
+    for (const [i, task] of lane.waiting.entries()) {
+      if (task.queuePosition === i + 1) continue;
+      task.queuePosition = i + 1;
+      await this.journal.updateAndRecord(task, 'task.queued', { position: task.queuePosition });
+    }
+  }
+
+  private async waitForEnd(taskId: string): Promise<Task> {
+    const run = this.runs.get(taskId);
+    if (run) return structuredClone(await run);
+    const task = await this.repository.getTask(taskId);
+    if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+    return task;
+  }
+
+  private async prune(): Promise<void> {
+    try {
+      const removed = await this.repository.prune(this.options.retention);
+      if (removed > 0) this.logger.log(`pruned ${removed} old task(s)`);
+    } catch (err) {
+      this.logger.error(`pruning failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+function endTask(task: Task, status: Task['status'], error: Task['error']): Task {
+  const ended: Task = { ...task, status, endedAt: new Date().toISOString(), error };
+  delete ended.queuePosition;
+  delete ended.pendingAction;
+  return ended;
+}
+

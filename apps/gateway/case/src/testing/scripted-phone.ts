@@ -1,0 +1,94 @@
+import { Subject } from 'rxjs';
+import {
+  MobileClawError,
+  MobileClawService,
+  type Command,
+  type CommandResult,
+  type DeviceEvent,
+  type DeviceInfo,
+  type ExecuteOptions,
+  type UiNode,
+} from '@mobileclaw/domain';
+
+/**
+ * A tiny phone behind the {@link MobileClawService} port for case-layer tests: one screen with a
+ * Wi-Fi switch and a text field. Real phones are covered by the gateway's end-to-end tests.
+ */
+export class ScriptedPhone extends MobileClawService {
+  readonly events$ = new Subject<DeviceEvent>();
+  readonly calls: { deviceId: string; command: Command; frameId?: string }[] = [];
+  wifi = false;
+  field = '';
+  frame = 0;
+  /** When set, the next action (not observation) waits until its signal aborts. */
+  hangNextAction = false;
+  /** Resolves when a hanging action has started. */
+  actionStarted?: () => void;
+  /** Error to throw for the next action. */
+  failNextAction?: MobileClawError;
+  sawAbort = false;
+  /** When true, actions succeed but change nothing (a tap that missed). */
+  inert = false;
+
+  constructor(readonly deviceIds: string[] = ['phone-1']) {
+    super();
+  }
+
+  override async execute<T>(deviceId: string, command: Command, options: ExecuteOptions = {}): Promise<CommandResult<T>> {
+    if (!this.deviceIds.includes(deviceId)) throw new MobileClawError('DEVICE_NOT_FOUND', `no device ${deviceId}`, { deviceId });
+    if (options.signal?.aborted) throw new MobileClawError('ABORTED', 'aborted');
+    this.calls.push({ deviceId, command, frameId: options.frameId });
+    const base = { requestId: `r${this.calls.length}`, deviceId, command: command.command, status: 'success' as const, durationMs: 5, queuedMs: 1 };
+    if (command.command === 'screenshot') {
+      this.frame++;
+      return { ...base, data: { mime: 'image/png', width: 100, height: 200, base64: Buffer.from(`png-${this.frame}`).toString('base64'), frameId: `f${this.frame}`, screen: { width: 100, height: 200, rotation: 0 }, captureMs: 2 } as T };
+    }
+    if (command.command === 'ui_tree') {
+      return { ...base, data: { frameId: `f${this.frame}`, screen: { width: 100, height: 200, rotation: 0 }, nodes: this.nodes(), captureMs: 1 } as T };
+    }
+    if (this.failNextAction) {
+      const err = this.failNextAction;
+      this.failNextAction = undefined;
+      throw err;
+    }
+    if (this.hangNextAction) {
+      this.hangNextAction = false;
+      await new Promise<void>((_, reject) => {
+        options.signal?.addEventListener('abort', () => {
+          this.sawAbort = true;
+          reject(new MobileClawError('ABORTED', 'aborted'));
+        });
+        this.actionStarted?.();
+      });
+    }
+    if (this.inert) return { ...base, data: {} as T };
+    if (command.command === 'click' && command.y < 50) this.wifi = !this.wifi;
+    if (command.command === 'input') this.field = command.text;
+    return { ...base, data: {} as T };
+  }
+
+  override listDevices(): DeviceInfo[] {
+    return this.deviceIds.map((id) => this.getDevice(id));
+  }
+
+  override getDevice(deviceId: string): DeviceInfo {
+    if (!this.deviceIds.includes(deviceId)) throw new MobileClawError('DEVICE_NOT_FOUND', `no device ${deviceId}`, { deviceId });
+    const at = new Date(0).toISOString();
+    return { deviceId, status: 'online', capabilities: [], sessionId: 's1', connectedAt: at, lastSeenAt: at, queueLength: 0 };
+  }
+
+  private nodes(): UiNode[] {
+    return [
+      {
+        id: 'n0',
+        class: 'android.widget.FrameLayout',
+        package: 'com.android.settings',
+        bounds: [0, 0, 100, 200],
+        children: [
+          { id: 'n1', class: 'android.widget.Switch', text: 'Wi-Fi', package: 'com.android.settings', bounds: [0, 0, 100, 50], clickable: true, checkable: true, checked: this.wifi },
+          { id: 'n2', class: 'android.widget.EditText', text: this.field, package: 'com.android.settings', bounds: [0, 60, 100, 100], clickable: true, editable: true },
+        ],
+      },
+    ];
+  }
+}
