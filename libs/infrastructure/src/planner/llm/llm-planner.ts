@@ -1,0 +1,120 @@
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { Planner, type PlanDecision, type PlannerObservation, type PlanningContext } from '@mobileclaw/domain';
+import { ChatCompletionClient, abortedError, type ModelReply } from './chat-completion-client';
+import { CoordinateSpace } from './coordinate-space';
+import { withLlmPlannerDefaults, type LlmPlannerOptions, type ResolvedLlmPlannerOptions } from './llm-planner.options';
+import { PLANNER_SYSTEM_PROMPT, buildUserPrompt } from './planner-prompt';
+import { PLANNER_TOOLS } from './planner-tools';
+import { downscaleScreenshot, type ModelImage } from './screenshot-downscale';
+import { ToolCallError, decodeToolCall, type ToolCallScope } from './tool-call-decoder';
+
+/** Text sent back to the model after an answer without a tool call. */
+const NO_TOOL_CALL_FEEDBACK = 'Your answer had no tool call. Answer with exactly one tool call (one of the provided tools).';
+
+/** Text sent back for the tool calls after the first one in an answer; only the first is ever used. */
+const EXTRA_CALL_FEEDBACK = 'Not run: only the first tool call of an answer is used.';
+
+/**
+ * Planner adapter for any OpenAI-compatible Chat Completions endpoint with tool calling (OpenAI, Qwen via
+ * DashScope compatible mode, Zhipu GLM, DeepSeek, vLLM, Ollama), through the official `openai` package.
+ *
+ * Each step is one conversation: a system message with the rules, and a user message with the goal, the
+ * step and budget, the history, the screen size and coordinate space, the indexed element list and — with
+ * `vision` — a JPEG copy of the screenshot whose long side is at most `maxImageSide` px. The model answers
+ * with one tool call (see {@link PLANNER_TOOLS}); coordinates it gives in the image map back to device px.
+ * A malformed answer (no tool call, unknown tool, bad JSON, invalid or missing argument, unknown element)
+ * is sent back with the reason, as a `tool` message for that call id, up to `maxAttempts` answers per step.
+ */
+export class LlmPlanner extends Planner {
+  /** `llm:<model>`. */
+  readonly name: string;
+  private readonly options: ResolvedLlmPlannerOptions;
+  private readonly client: ChatCompletionClient;
+
+  /** @throws RangeError when an option is invalid (see {@link withLlmPlannerDefaults}). */
+  constructor(options: LlmPlannerOptions) {
+    super();
+    this.options = withLlmPlannerDefaults(options);
+    this.name = `llm:${this.options.model}`;
+    this.client = new ChatCompletionClient(this.options);
+  }
+
+  /**
+   * Asks the model for the next step.
+   * @throws MobileClawError `ABORTED` when `ctx.signal` fires.
+   * @throws Error when the API fails (HTTP status named, after the SDK's retries), times out, or gives no
+   *   valid tool call in `maxAttempts` answers (the last reason named).
+   */
+  async plan(ctx: PlanningContext): Promise<PlanDecision> {
+    if (ctx.signal.aborted) throw abortedError(ctx.signal);
+    const image = await this.modelImage(ctx.observation);
+    if (ctx.signal.aborted) throw abortedError(ctx.signal);
+    const screen = ctx.observation.screen;
+    const space = image ? CoordinateSpace.ofImage(image, screen) : CoordinateSpace.ofScreen(screen);
+    const scope: ToolCallScope = { elements: ctx.observation.elements, space };
+    const text = buildUserPrompt(ctx, space, image !== undefined);
+    const content: ChatCompletionContentPart[] | string = image
+      ? [
+          { type: 'text', text },
+          { type: 'image_url', image_url: { url: image.dataUrl } },
+        ]
+      : text;
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: PLANNER_SYSTEM_PROMPT },
+      { role: 'user', content },
+    ];
+
+    const problems: string[] = [];
+    for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      const reply = await this.client.complete(messages, PLANNER_TOOLS, ctx.signal);
+      const call = reply.toolCalls[0];
+      if (!call) {
+        problems.push(`answer ${attempt}: no tool call${reply.finishReason ? ` (finish_reason ${reply.finishReason})` : ''}`);
+        if (reply.content?.trim()) messages.push({ role: 'assistant', content: reply.content });
+        messages.push({ role: 'user', content: NO_TOOL_CALL_FEEDBACK });
+        continue;
+      }
+      try {
+        return decodeToolCall(call.name, call.arguments, scope);
+      } catch (err) {
+        if (!(err instanceof ToolCallError)) throw err;
+        problems.push(`answer ${attempt}: ${call.name || '(no name)'}: ${err.message}`);
+        messages.push(...this.feedback(reply, err));
+      }
+    }
+    throw new Error(
+      `${this.name} gave no valid tool call in ${this.options.maxAttempts} answer${this.options.maxAttempts === 1 ? '' : 's'} — ${problems.join('; ')}`,
+    );
+  }
+
+  /** The model's answer echoed back, then a `tool` message per call: the error for the first, "not run" for the rest. */
+  private feedback(reply: ModelReply, error: ToolCallError): ChatCompletionMessageParam[] {
+    const assistant: ChatCompletionMessageParam = {
+      role: 'assistant',
+      content: reply.content,
+      tool_calls: reply.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+    return [
+      assistant,
+      ...reply.toolCalls.map(
+        (call, i): ChatCompletionMessageParam => ({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: i === 0 ? `Error: ${error.message}. Call one tool again with corrected arguments.` : EXTRA_CALL_FEEDBACK,
+        }),
+      ),
+    ];
+  }
+
+  private async modelImage(observation: PlannerObservation): Promise<ModelImage | undefined> {
+    if (!this.options.vision || !observation.screenshot) return undefined;
+    return downscaleScreenshot(observation.screenshot, this.options.maxImageSide, this.options.jpegQuality);
+  }
+}

@@ -1,0 +1,120 @@
+import { formatUiElement, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type PlanningContext, type UiElement } from '@mobileclaw/domain';
+import type { CoordinateSpace } from './coordinate-space';
+
+/** Longest reasoning or message text quoted from an earlier step, in characters. */
+const HISTORY_TEXT_LIMIT = 160;
+
+/** The system message: the model's role and the rules of a step. */
+export const PLANNER_SYSTEM_PROMPT = [
+  'You operate an Android phone for a user, one step at a time, to achieve the user\'s goal.',
+  'Each turn you get the goal, the steps taken so far with their results, the current screen as an indexed ' +
+    'list of UI elements ([n] type "text" desc=… flags (left,top,right,bottom)), and sometimes a screenshot.',
+  'Rules:',
+  '- Answer with exactly one tool call; it is one step. Never answer with plain text.',
+  '- Prefer element_index over coordinates. Use x/y only for a target no listed element covers, in the ' +
+    'coordinate space the user message states.',
+  '- To type, first tap the input field (one step), then call type_text (the next step).',
+  '- To find something not on screen, swipe in a scrollable element or open the app that has it.',
+  '- Check the result of your previous step on the current screen before the next one; do not repeat a step ' +
+    'that had no effect, try another way.',
+  '- Set needs_approval (with approval_reason) on any action that pays or buys, deletes data, sends a message ' +
+    'or email to a recipient not contacted before, or changes security or account settings.',
+  '- Call done when the current screen shows the goal achieved; call fail when it cannot be achieved.',
+  '- Password fields are marked "password"; their text is never shown. Do not guess passwords.',
+].join('\n');
+
+/** A compact one-line description of an action, with coordinates shown in `space`. */
+export function describeAction(action: AgentAction, space: CoordinateSpace): string {
+  const at = (x: number, y: number): string => `(${space.fromDevice(x, y).join(',')})`;
+  switch (action.command) {
+    case 'click':
+      return `tap ${at(action.x, action.y)}`;
+    case 'long_press':
+      return `long_press ${at(action.x, action.y)}`;
+    case 'swipe':
+      return `swipe ${at(action.x1, action.y1)}→${at(action.x2, action.y2)}`;
+    case 'input':
+      return `type_text ${JSON.stringify(action.text)}${action.clear ? ' (clear)' : ''}`;
+    case 'open':
+      return `open_app ${action.app}`;
+    case 'back':
+    case 'home':
+      return action.command;
+  }
+}
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > HISTORY_TEXT_LIMIT ? `${oneLine.slice(0, HISTORY_TEXT_LIMIT - 1)}…` : oneLine;
+}
+
+function describeDecision(decision: PlanDecision, space: CoordinateSpace): string {
+  switch (decision.type) {
+    case 'done':
+      return `done: ${shorten(decision.summary)}`;
+    case 'fail':
+      return `fail: ${shorten(decision.reason)}`;
+    case 'action': {
+      const target = decision.elementIndex === undefined ? '' : ` on element [${decision.elementIndex}] of that screen`;
+      return `${describeAction(decision.action, space)}${target}`;
+    }
+  }
+}
+
+/** One line per earlier step: `#n action → result — reasoning`. */
+export function formatHistoryEntry(entry: PlannerHistoryEntry, space: CoordinateSpace): string {
+  const result = entry.result;
+  let outcome = 'no result';
+  if (result) {
+    outcome = result.status;
+    if (result.errorCode) outcome += ` ${result.errorCode}`;
+    if (result.message) outcome += `: ${shorten(result.message)}`;
+    if (result.verified !== undefined) outcome += result.verified ? ' (effect confirmed)' : ' (effect NOT seen on screen)';
+  }
+  const reasoning = entry.decision.reasoning ? ` — ${shorten(entry.decision.reasoning)}` : '';
+  return `#${entry.index + 1} ${describeDecision(entry.decision, space)} → ${outcome}${reasoning}`;
+}
+
+/** An element as listed to the model: bounds in `space`, and never a password field's text. */
+export function formatElementForModel(element: UiElement, space: CoordinateSpace): string {
+  const shown: UiElement = { ...element, bounds: space.boundsFromDevice(element.bounds) };
+  if (element.password) delete shown.text;
+  return formatUiElement(shown);
+}
+
+/**
+ * The text of the step's user message: goal, step/budget, history, screen and coordinate space, elements.
+ * @param space the coordinate space the model reads and answers in (the image's when a screenshot is attached).
+ */
+export function buildUserPrompt(ctx: PlanningContext, space: CoordinateSpace, withImage: boolean): string {
+  const { observation } = ctx;
+  const lines = [`Goal: ${ctx.goal}`, `Step ${ctx.stepIndex + 1} of at most ${ctx.maxSteps}.`, ''];
+  if (ctx.history.length === 0) {
+    lines.push('Steps so far: none.');
+  } else {
+    lines.push('Steps so far (oldest first):', ...ctx.history.map((entry) => formatHistoryEntry(entry, space)));
+  }
+  lines.push('');
+  const screen = `${observation.screen.width}x${observation.screen.height} px`;
+  if (withImage) {
+    lines.push(
+      `Screen: ${screen}; the attached screenshot is ${space.size.width}x${space.size.height} px.`,
+      `Coordinate space: the screenshot's pixels (x 0-${space.size.width - 1}, y 0-${space.size.height - 1}, ` +
+        'origin top-left). Element bounds below and any x/y you give are in this space.',
+    );
+  } else {
+    lines.push(
+      `Screen: ${screen}.`,
+      `Coordinate space: screen pixels (x 0-${space.size.width - 1}, y 0-${space.size.height - 1}, origin top-left). ` +
+        'Element bounds below and any x/y you give are in this space.',
+    );
+  }
+  if (observation.package) lines.push(`Foreground app: ${observation.package}`);
+  lines.push('');
+  if (observation.elements.length === 0) {
+    lines.push('UI elements: none found on this screen.');
+  } else {
+    lines.push('UI elements:', ...observation.elements.map((e) => formatElementForModel(e, space)));
+  }
+  return lines.join('\n');
+}
