@@ -1,0 +1,488 @@
+/*
+ * Durability design of the embedded task store.
+ *
+ * - One SQLite file (`<dataDir>/mobileclaw.db`) in WAL mode, one connection per process, every write
+ *   a single transaction that has committed before the returned promise resolves. A commit appends
+ *   to the `-wal` file; readers never block it and a crash at any point leaves the last committed
+ *   state (the WAL is replayed on the next open).
+ * - `synchronous=FULL` (default): each commit is fsynced, so committed rows survive a SIGKILL, an OS
+ *   crash and a power cut, which is what the port's "durable when the promise resolves" promises.
+ *   `synchronous=NORMAL` (option) skips that fsync: committed rows still survive a process crash or
+ *   SIGKILL (the data is in the OS page cache), only an OS crash or power cut can lose the last
+ *   transactions. The write rate here is a few rows per agent step, so FULL costs little.
+ * - Event ids are `max(id) + 1` of the task, read and written inside one IMMEDIATE transaction (the
+ *   write lock is taken before the read): no gaps, no duplicates, also across restarts and processes.
+ * - Screenshots are files beside the database, written to a temporary name and renamed (atomic); the
+ *   `screenshots` table row that points at a file is committed after the rename, so a row never points
+ *   at a half-written file. A crash between the two leaves at most an orphan file, which `prune` sweeps.
+ * - A record that cannot be decoded is reported (`onCorruptRecord`) and skipped by reads; it never
+ *   fails reads of other records.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { Statement } from 'better-sqlite3';
+import {
+  MobileClawError,
+  TASK_STATUSES,
+  TERMINAL_TASK_STATUSES,
+  TaskRepository,
+  type FieldError,
+  type RetentionPolicy,
+  type StoredImage,
+  type Task,
+  type TaskEvent,
+  type TaskEventType,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStep,
+} from '@mobileclaw/domain';
+import { isSafeFileName } from './safe-file-name';
+import { FileScreenshotStore, MemoryScreenshotStore, type ScreenshotStore } from './screenshot-store';
+import { openTaskDatabase, type TaskDatabase, type TaskDatabaseSynchronous } from './task-database';
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
+import {
+  CorruptRecordError,
+  eventFromRow,
+  parseTime,
+  stepFromRow,
+  stepToRow,
+  taskFromRow,
+  taskToRow,
+  type CorruptRecord,
+  type EventRow,
+  type StepRow,
+  type TaskRow,
+} from './task-records';
+
+/** Default file name of the database inside the data directory. */
+export const TASK_DATABASE_FILE_NAME = 'mobileclaw.db';
+/** Folder of the screenshot files inside the data directory: `screenshots/<taskId>/<index>.<png|jpg|bin>`. */
+export const SCREENSHOTS_DIR_NAME = 'screenshots';
+/** Largest page of {@link SqliteTaskRepository.listTasks}. */
+export const MAX_TASK_PAGE_SIZE = 200;
+
+interface CommonOptions {
+  /** Called once per stored record that cannot be decoded (skipped by reads). Default: logs an error. */
+  onCorruptRecord?: (record: CorruptRecord) => void;
+}
+
+/** A database file in `dataDir` (created with its parents when absent), screenshots beside it. */
+export interface SqliteTaskRepositoryFileOptions extends CommonOptions {
+  dataDir: string;
+  /** A plain file name inside `dataDir`. Default {@link TASK_DATABASE_FILE_NAME}. */
+  fileName?: string;
+  /** Default `FULL`; see {@link TaskDatabaseSynchronous}. */
+  synchronous?: TaskDatabaseSynchronous;
+  /** Wait for another connection's write lock, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** A private in-memory database and in-memory screenshots, gone on `close()` (tests). */
+export interface SqliteTaskRepositoryMemoryOptions extends CommonOptions {
+  memory: true;
+}
+
+export type SqliteTaskRepositoryOptions = SqliteTaskRepositoryFileOptions | SqliteTaskRepositoryMemoryOptions;
+
+interface ScreenshotRow {
+  mime: string;
+  file_name: string;
+}
+
+const UNFINISHED_STATUSES = TASK_STATUSES.filter((status) => !TERMINAL_TASK_STATUSES.includes(status));
+const STATUSES = new Set<string>(TASK_STATUSES);
+const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}$/;
+
+/**
+ * The SQLite adapter of the {@link TaskRepository} port (`better-sqlite3`). Create it with
+ * {@link SqliteTaskRepository.open}. Errors thrown (as rejections):
+ * - `VALIDATION_FAILED` (with `fieldErrors`) for an unsafe `taskId` (not 1–128 chars of
+ *   `[A-Za-z0-9._-]`, e.g. `../x`), unparseable times, a bad step index, mime type, page size,
+ *   status filter, retention policy or cursor;
+ * - `TASK_NOT_FOUND` when updating, adding steps, events or screenshots to a task that is not stored;
+ * - `TASK_STATE_CONFLICT` when creating a task whose id exists.
+ */
+export class SqliteTaskRepository extends TaskRepository {
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly listStatements = new Map<string, Statement>();
+  private readonly pendingWrites = new Set<Promise<unknown>>();
+
+  /**
+   * Opens (creating when absent) the store. File mode: `<dataDir>/<fileName>` plus
+   * `<dataDir>/screenshots/`. Synchronous; the database is migrated when it returns.
+   * @throws MobileClawError `VALIDATION_FAILED` when `fileName` is not a plain file name.
+   * @throws Error when the directory cannot be created or the database cannot be opened or migrated.
+   */
+  static open(options: SqliteTaskRepositoryOptions): SqliteTaskRepository {
+    const logger = new Logger('SqliteTaskRepository');
+    const report = options.onCorruptRecord ?? ((record: CorruptRecord) => logger.error(new CorruptRecordError(record).message));
+    if ('memory' in options && options.memory) {
+      return new SqliteTaskRepository(openTaskDatabase(':memory:'), new MemoryScreenshotStore(), ':memory:', report);
+    }
+    const fileOptions = options as SqliteTaskRepositoryFileOptions;
+    const fileName = fileOptions.fileName ?? TASK_DATABASE_FILE_NAME;
+    if (!isSafeFileName(fileName)) {
+      throw new MobileClawError('VALIDATION_FAILED', 'invalid options: fileName: must be a plain file name', {
+        fieldErrors: [{ field: 'fileName', message: 'fileName must be a plain file name such as mobileclaw.db' }],
+      });
+    }
+    mkdirSync(fileOptions.dataDir, { recursive: true });
+    const path = join(fileOptions.dataDir, fileName);
+    const synchronous = fileOptions.synchronous ?? 'FULL';
+    const db = openTaskDatabase(path, { synchronous, busyTimeoutMs: fileOptions.busyTimeoutMs });
+    const screenshots = new FileScreenshotStore(join(fileOptions.dataDir, SCREENSHOTS_DIR_NAME), { fsync: synchronous === 'FULL' });
+    return new SqliteTaskRepository(db, screenshots, path, report);
+  }
+
+  private constructor(
+    private readonly db: TaskDatabase,
+    private readonly screenshots: ScreenshotStore,
+    /** Path of the database file, or `:memory:`. */
+    readonly path: string,
+    private readonly report: (record: CorruptRecord) => void,
+  ) {
+    super();
+    this.statements = prepareStatements(db);
+  }
+
+  // ---- tasks ----------------------------------------------------------------------------------
+
+  /**
+   * @throws MobileClawError `VALIDATION_FAILED` for an invalid task, `TASK_STATE_CONFLICT` when
+   *   `task.taskId` already exists.
+   */
+  async createTask(task: Task): Promise<void> {
+    const row = taskToRow(task);
+    try {
+      this.statements.insertTask.run(row);
+    } catch (err) {
+      if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new MobileClawError('TASK_STATE_CONFLICT', `task ${task.taskId} already exists`, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  /** @throws MobileClawError `VALIDATION_FAILED` for an invalid task, `TASK_NOT_FOUND` when it is not stored. */
+  async updateTask(task: Task): Promise<void> {
+    const row = taskToRow(task);
+    if (this.statements.updateTask.run(row).changes === 0) throw taskNotFound(task.taskId);
+  }
+
+  /** The stored task, or undefined when absent (or corrupt, which is reported). */
+  async getTask(taskId: string): Promise<Task | undefined> {
+    const row = this.statements.getTask.get(taskId) as TaskRow | undefined;
+    return row && this.decodeAll([row], taskFromRow)[0];
+  }
+
+  /**
+   * A page of tasks, newest first (`createdAt` desc, then `taskId` desc), optionally of one phone
+   * and/or one status. `nextCursor` is present when more tasks follow.
+   * @throws MobileClawError `VALIDATION_FAILED` for `limit` outside 1–200 (integers), an unknown
+   *   `status`, or a `cursor` this store did not issue.
+   */
+  async listTasks(query: TaskQuery): Promise<TaskPage> {
+    const errors: FieldError[] = [];
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
+      errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
+    }
+    if (query.status !== undefined && !STATUSES.has(query.status)) {
+      errors.push({ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` });
+    }
+    throwIfInvalid(errors, 'invalid request');
+    const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
+    const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined);
+    const rows = statement.all({
+      deviceId: query.deviceId,
+      status: query.status,
+      createdAtMs: cursor?.createdAtMs,
+      taskId: cursor?.taskId,
+      limit: query.limit + 1,
+    }) as TaskRow[];
+    const pageRows = rows.slice(0, query.limit);
+    const last = pageRows[pageRows.length - 1];
+    return {
+      tasks: this.decodeAll(pageRows, taskFromRow),
+      ...(rows.length > query.limit ? { nextCursor: encodeTaskCursor({ createdAtMs: last.created_at, taskId: last.task_id }) } : {}),
+    };
+  }
+
+  // ---- steps ----------------------------------------------------------------------------------
+
+  /** @throws MobileClawError `VALIDATION_FAILED` for a bad index, `TASK_NOT_FOUND` for an unknown task. */
+  async saveStep(step: TaskStep): Promise<void> {
+    const row = stepToRow(step);
+    try {
+      this.statements.upsertStep.run(row);
+    } catch (err) {
+      if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw taskNotFound(step.taskId, err);
+      throw err;
+    }
+  }
+
+  /** Steps in index order; empty for an unknown task. Corrupt steps are reported and skipped. */
+  async listSteps(taskId: string): Promise<TaskStep[]> {
+    return this.decodeAll(this.statements.listSteps.all(taskId) as StepRow[], stepFromRow);
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  /**
+   * Appends `{type, at, data}` with id `max(id) + 1` of the task (1 for the first) in one immediate
+   * transaction. `at` defaults to now (ISO-8601).
+   * @throws MobileClawError `TASK_NOT_FOUND` for an unknown task, `VALIDATION_FAILED` for an
+   *   unparseable `at`.
+   */
+  async appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at: string = new Date().toISOString()): Promise<TaskEvent> {
+    requireTime(at, 'at');
+    const id = this.db.transaction(() => this.insertNextEvent(taskId, type, at, data)).immediate();
+    return { taskId, id, type, at, data };
+  }
+
+  /** Events with `id > afterId` (all when absent), in id order. Corrupt events are reported and skipped. */
+  async listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]> {
+    return this.decodeAll(this.statements.listEvents.all(taskId, afterId ?? 0) as EventRow[], eventFromRow);
+  }
+
+  // ---- screenshots ----------------------------------------------------------------------------
+
+  /**
+   * Stores the bytes as `screenshots/<taskId>/<stepIndex>.<png|jpg|bin>` (extension from the mime
+   * type; the exact mime type is kept in the database), replacing an earlier screenshot of the step.
+   * @throws MobileClawError `VALIDATION_FAILED` for an unsafe task id, a bad step index or mime type,
+   *   `TASK_NOT_FOUND` for an unknown task.
+   */
+  async saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void> {
+    const errors = screenshotKeyErrors(taskId, stepIndex);
+    if (typeof image?.mime !== 'string' || !MIME_TYPE.test(image.mime)) errors.push({ field: 'mime', message: 'mime must be a media type such as image/png' });
+    if (!(image?.bytes instanceof Uint8Array)) errors.push({ field: 'bytes', message: 'bytes must be a Uint8Array' });
+    throwIfInvalid(errors, 'invalid screenshot');
+    if (!this.statements.taskExists.get(taskId)) throw taskNotFound(taskId);
+    await this.track(this.writeScreenshot(taskId, stepIndex, image));
+  }
+
+  /**
+   * The screenshot of a step, or undefined when none is stored (or its file is missing).
+   * @throws MobileClawError `VALIDATION_FAILED` for an unsafe task id or a bad step index.
+   */
+  async getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined> {
+    throwIfInvalid(screenshotKeyErrors(taskId, stepIndex), 'invalid screenshot key');
+    const row = this.statements.getScreenshot.get(taskId, stepIndex) as ScreenshotRow | undefined;
+    if (!row) return undefined;
+    const bytes = await this.screenshots.read(taskId, row.file_name);
+    return bytes && { mime: row.mime, bytes };
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  /**
+   * In one transaction, every `queued`, `running` or `input_required` task becomes `interrupted`
+   * with `error {code: 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses
+   * `queuePosition` and `pendingAction`, and gets a `task.interrupted` event `{reason, status}`.
+   * A corrupt unfinished task is reported; its status columns are still set to `interrupted`.
+   * @returns the updated tasks, oldest first.
+   * @throws MobileClawError `VALIDATION_FAILED` for an unparseable `at`.
+   */
+  async interruptUnfinished(reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
+    const atMs = requireTime(at, 'at');
+    const corrupt: CorruptRecord[] = [];
+    const interrupted = this.db
+      .transaction(() => {
+        const updated: Task[] = [];
+        for (const row of this.statements.listUnfinished.all() as TaskRow[]) {
+          try {
+            const { queuePosition: _queuePosition, pendingAction: _pendingAction, ...rest } = taskFromRow(row);
+            const task: Task = { ...rest, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
+            this.statements.updateTask.run(taskToRow(task));
+            updated.push(task);
+          } catch (err) {
+            if (!(err instanceof CorruptRecordError) && !(err instanceof MobileClawError)) throw err;
+            corrupt.push(err instanceof CorruptRecordError ? err.record : { table: 'tasks', key: row.task_id, reason: err.message });
+            this.statements.setStatus.run({ task_id: row.task_id, status: 'interrupted', ended_at: atMs });
+          }
+          this.insertNextEvent(row.task_id, 'task.interrupted', at, { reason, status: 'interrupted' });
+        }
+        return updated;
+      })
+      .immediate();
+    corrupt.forEach((record) => this.report(record));
+    return interrupted;
+  }
+
+  /**
+   * Deletes finished tasks (`completed`, `failed`, `canceled`, `interrupted`) that ended more than
+   * `maxAgeMs` before `now` (their `createdAt` when they have no `endedAt`), and those beyond the
+   * newest `maxTasks` finished ones (by `createdAt`), with their steps, events and screenshot files.
+   * Unfinished tasks are never touched. Also removes screenshot folders of tasks that are not stored
+   * (left by a crash).
+   * @returns how many tasks were deleted.
+   * @throws MobileClawError `VALIDATION_FAILED` when `maxAgeMs` is not a number ≥ 0 or `maxTasks`
+   *   not an integer ≥ 0.
+   */
+  async prune(policy: RetentionPolicy, now: Date = new Date()): Promise<number> {
+    const errors: FieldError[] = [];
+    if (policy.maxAgeMs !== undefined && !(Number.isFinite(policy.maxAgeMs) && policy.maxAgeMs >= 0)) {
+      errors.push({ field: 'maxAgeMs', message: 'maxAgeMs must be a number of ms ≥ 0' });
+    }
+    if (policy.maxTasks !== undefined && !(Number.isSafeInteger(policy.maxTasks) && policy.maxTasks >= 0)) {
+      errors.push({ field: 'maxTasks', message: 'maxTasks must be an integer ≥ 0' });
+    }
+    throwIfInvalid(errors, 'invalid retention policy');
+    const deleted = this.db
+      .transaction(() => {
+        const ids = new Set<string>();
+        if (policy.maxAgeMs !== undefined) {
+          for (const row of this.statements.listEndedBefore.all(now.getTime() - policy.maxAgeMs) as { task_id: string }[]) ids.add(row.task_id);
+        }
+        if (policy.maxTasks !== undefined) {
+          for (const row of this.statements.listFinishedBeyond.all(policy.maxTasks) as { task_id: string }[]) ids.add(row.task_id);
+        }
+        for (const id of ids) this.statements.deleteTask.run(id);
+        return [...ids];
+      })
+      .immediate();
+    for (const taskId of deleted) await this.screenshots.removeTask(taskId);
+    for (const taskId of await this.screenshots.listTasks()) {
+      if (!this.statements.taskExists.get(taskId)) await this.screenshots.removeTask(taskId);
+    }
+    return deleted.length;
+  }
+
+  /** Waits for screenshot writes in progress, then closes the database. Further calls reject. Idempotent. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.pendingWrites]);
+    if (this.db.open) this.db.close();
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  /** Inserts the next event of a task; must run inside a transaction. */
+  private insertNextEvent(taskId: string, type: TaskEventType, at: string, data: Record<string, unknown>): number {
+    if (!this.statements.taskExists.get(taskId)) throw taskNotFound(taskId);
+    const { id } = this.statements.nextEventId.get(taskId) as { id: number };
+    this.statements.insertEvent.run({ task_id: taskId, id, type, at, data: JSON.stringify(data ?? {}) });
+    return id;
+  }
+
+  private async writeScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void> {
+    const fileName = `${stepIndex}.${fileExtension(image.mime)}`;
+    const previous = this.statements.getScreenshot.get(taskId, stepIndex) as ScreenshotRow | undefined;
+    await this.screenshots.write(taskId, fileName, image.bytes);
+    try {
+      this.statements.upsertScreenshot.run({ task_id: taskId, step_index: stepIndex, mime: image.mime, file_name: fileName, byte_size: image.bytes.byteLength });
+    } catch (err) {
+      if (sqliteCode(err) !== 'SQLITE_CONSTRAINT_FOREIGNKEY') throw err;
+      await this.screenshots.removeTask(taskId);
+      throw taskNotFound(taskId, err);
+    }
+    if (previous && previous.file_name !== fileName) await this.screenshots.remove(taskId, previous.file_name);
+  }
+
+  private async track<T>(promise: Promise<T>): Promise<T> {
+    this.pendingWrites.add(promise);
+    try {
+      return await promise;
+    } finally {
+      this.pendingWrites.delete(promise);
+    }
+  }
+
+  /** Decodes rows, reporting and skipping corrupt ones. */
+  private decodeAll<R, T>(rows: R[], decode: (row: R) => T): T[] {
+    const decoded: T[] = [];
+    for (const row of rows) {
+      try {
+        decoded.push(decode(row));
+      } catch (err) {
+        if (!(err instanceof CorruptRecordError)) throw err;
+        this.report(err.record);
+      }
+    }
+    return decoded;
+  }
+
+  /** The listing statement for one combination of filters, prepared once. */
+  private listStatement(byDevice: boolean, byStatus: boolean, afterCursor: boolean): Statement {
+    const key = `${+byDevice}${+byStatus}${+afterCursor}`;
+    let statement = this.listStatements.get(key);
+    if (!statement) {
+      const conditions = [
+        ...(byDevice ? ['device_id = @deviceId'] : []),
+        ...(byStatus ? ['status = @status'] : []),
+        ...(afterCursor ? ['(created_at, task_id) < (@createdAtMs, @taskId)'] : []),
+      ];
+      const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+      statement = this.db.prepare(`SELECT * FROM tasks ${where} ORDER BY created_at DESC, task_id DESC LIMIT @limit`);
+      this.listStatements.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+function prepareStatements(db: TaskDatabase) {
+  const finished = TERMINAL_TASK_STATUSES.map((status) => `'${status}'`).join(', ');
+  const unfinished = UNFINISHED_STATUSES.map((status) => `'${status}'`).join(', ');
+  return {
+    insertTask: db.prepare(
+      'INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, data) VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @data)',
+    ),
+    updateTask: db.prepare(
+      'UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at, data = @data WHERE task_id = @task_id',
+    ),
+    setStatus: db.prepare('UPDATE tasks SET status = @status, ended_at = @ended_at WHERE task_id = @task_id'),
+    getTask: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
+    taskExists: db.prepare('SELECT 1 FROM tasks WHERE task_id = ?').pluck(),
+    listUnfinished: db.prepare(`SELECT * FROM tasks WHERE status IN (${unfinished}) ORDER BY created_at, task_id`),
+    listEndedBefore: db.prepare(`SELECT task_id FROM tasks WHERE status IN (${finished}) AND COALESCE(ended_at, created_at) < ?`),
+    listFinishedBeyond: db.prepare(
+      `SELECT task_id FROM tasks WHERE status IN (${finished}) ORDER BY created_at DESC, task_id DESC LIMIT -1 OFFSET ?`,
+    ),
+    deleteTask: db.prepare('DELETE FROM tasks WHERE task_id = ?'),
+    upsertStep: db.prepare('INSERT INTO steps (task_id, idx, data) VALUES (@task_id, @idx, @data) ON CONFLICT (task_id, idx) DO UPDATE SET data = excluded.data'),
+    listSteps: db.prepare('SELECT * FROM steps WHERE task_id = ? ORDER BY idx'),
+    nextEventId: db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM events WHERE task_id = ?'),
+    insertEvent: db.prepare('INSERT INTO events (task_id, id, type, at, data) VALUES (@task_id, @id, @type, @at, @data)'),
+    listEvents: db.prepare('SELECT * FROM events WHERE task_id = ? AND id > ? ORDER BY id'),
+    getScreenshot: db.prepare('SELECT mime, file_name FROM screenshots WHERE task_id = ? AND step_index = ?'),
+    upsertScreenshot: db.prepare(
+      `INSERT INTO screenshots (task_id, step_index, mime, file_name, byte_size) VALUES (@task_id, @step_index, @mime, @file_name, @byte_size)
+       ON CONFLICT (task_id, step_index) DO UPDATE SET mime = excluded.mime, file_name = excluded.file_name, byte_size = excluded.byte_size`,
+    ),
+  };
+}
+
+function fileExtension(mime: string): 'png' | 'jpg' | 'bin' {
+  const type = mime.toLowerCase();
+  if (type === 'image/png') return 'png';
+  if (type === 'image/jpeg' || type === 'image/jpg') return 'jpg';
+  return 'bin';
+}
+
+function screenshotKeyErrors(taskId: string, stepIndex: number): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!isSafeFileName(taskId)) errors.push({ field: 'taskId', message: 'taskId must be 1–128 characters of [A-Za-z0-9._-], starting with a letter or digit' });
+  if (!Number.isSafeInteger(stepIndex) || stepIndex < 0) errors.push({ field: 'stepIndex', message: 'stepIndex must be an integer ≥ 0' });
+  return errors;
+}
+
+/** @returns ms since the epoch. @throws MobileClawError `VALIDATION_FAILED` when `value` is not an ISO-8601 time. */
+function requireTime(value: string, field: string): number {
+  const ms = parseTime(value);
+  throwIfInvalid(ms === undefined ? [{ field, message: `${field} must be an ISO-8601 time` }] : [], 'invalid request');
+  return ms as number;
+}
+
+function throwIfInvalid(errors: FieldError[], what: string): void {
+  if (errors.length === 0) return;
+  throw new MobileClawError('VALIDATION_FAILED', `${what}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors: errors });
+}
+
+function taskNotFound(taskId: string, cause?: unknown): MobileClawError {
+  return new MobileClawError('TASK_NOT_FOUND', `task ${taskId} is not stored`, cause === undefined ? {} : { cause });
+}
+
+function sqliteCode(err: unknown): string | undefined {
+  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}

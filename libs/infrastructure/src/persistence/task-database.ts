@@ -1,0 +1,118 @@
+import Database from 'better-sqlite3';
+
+/** The connection type of `better-sqlite3`. */
+export type TaskDatabase = Database.Database;
+
+/**
+ * How hard each commit waits for the disk (SQLite `PRAGMA synchronous`, in WAL mode):
+ * - `FULL`: every commit is fsynced to the WAL before it returns; committed rows survive a process
+ *   kill, an OS crash and a power cut.
+ * - `NORMAL`: a commit is written to the WAL (OS page cache) without fsync; committed rows survive a
+ *   process crash or SIGKILL, only an OS crash or power cut can lose the last transactions (never
+ *   corrupts the database). Fsync happens at checkpoints.
+ */
+export type TaskDatabaseSynchronous = 'FULL' | 'NORMAL';
+
+export interface TaskDatabaseOptions {
+  /** Default `FULL`. */
+  synchronous?: TaskDatabaseSynchronous;
+  /** How long a write waits for another connection's lock before failing with `SQLITE_BUSY`, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
+export const TASK_SCHEMA_VERSION = 1;
+
+/**
+ * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
+ * new ones; never edit a released one. Times are integer ms since the epoch in `*_at` columns of
+ * `tasks` (for ordering and retention) and the exact ISO-8601 strings inside the JSON documents.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE tasks (
+    task_id    TEXT PRIMARY KEY NOT NULL,
+    device_id  TEXT NOT NULL,
+    status     TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    ended_at   INTEGER,
+    data       TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX tasks_by_created ON tasks (created_at DESC, task_id DESC);
+  CREATE INDEX tasks_by_device ON tasks (device_id, created_at DESC, task_id DESC);
+  CREATE INDEX tasks_by_status ON tasks (status, created_at DESC, task_id DESC);
+
+  CREATE TABLE steps (
+    task_id TEXT NOT NULL REFERENCES tasks (task_id) ON DELETE CASCADE,
+    idx     INTEGER NOT NULL,
+    data    TEXT NOT NULL,
+    PRIMARY KEY (task_id, idx)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE events (
+    task_id TEXT NOT NULL REFERENCES tasks (task_id) ON DELETE CASCADE,
+    id      INTEGER NOT NULL,
+    type    TEXT NOT NULL,
+    at      TEXT NOT NULL,
+    data    TEXT NOT NULL,
+    PRIMARY KEY (task_id, id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE screenshots (
+    task_id    TEXT NOT NULL REFERENCES tasks (task_id) ON DELETE CASCADE,
+    step_index INTEGER NOT NULL,
+    mime       TEXT NOT NULL,
+    file_name  TEXT NOT NULL,
+    byte_size  INTEGER NOT NULL,
+    PRIMARY KEY (task_id, step_index)
+  ) STRICT, WITHOUT ROWID;
+  `,
+];
+
+/**
+ * Opens (creating when absent) the task database at `path` (`:memory:` for a private in-memory one),
+ * sets the connection pragmas and migrates the schema to {@link TASK_SCHEMA_VERSION}.
+ * Pragmas: `journal_mode=WAL` (file databases), `synchronous` per options, `foreign_keys=ON`,
+ * `busy_timeout`.
+ * @throws Error when the file cannot be opened, is not a SQLite database, or has a schema newer than
+ *   this code knows.
+ */
+export function openTaskDatabase(path: string, options: TaskDatabaseOptions = {}): TaskDatabase {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  try {
+    if (path !== ':memory:') {
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal_mode WAL refused (got ${String(mode)})`);
+    }
+    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+    migrateTaskDatabase(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw new Error(`cannot open task database ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * Applies the missing migrations in one immediate transaction (the version is read under the write
+ * lock, so two processes opening the same file migrate once), ending with the `user_version` bump:
+ * a crash leaves the database at its old version or the new one.
+ * @returns the version before migrating.
+ * @throws Error when the database's version is newer than {@link TASK_SCHEMA_VERSION}.
+ */
+export function migrateTaskDatabase(db: TaskDatabase): number {
+  return db
+    .transaction(() => {
+      const from = Number(db.pragma('user_version', { simple: true }));
+      if (from > TASK_SCHEMA_VERSION) {
+        throw new Error(`schema version ${from} is newer than this gateway supports (${TASK_SCHEMA_VERSION})`);
+      }
+      for (let version = from + 1; version <= TASK_SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version - 1]);
+      if (from !== TASK_SCHEMA_VERSION) db.pragma(`user_version = ${TASK_SCHEMA_VERSION}`);
+      return from;
+    })
+    .immediate();
+}
