@@ -2,17 +2,25 @@ import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common
 import { DEFAULT_TASK_CASE_OPTIONS, TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskService } from './task.service';
 
+export interface TaskCaseModuleOptions {
+  options?: Partial<TaskCaseOptions>;
+  /** Modules that provide the ports, when they are not global. */
+  imports?: DynamicModule['imports'];
+  /** Register `TaskService` globally (the gateway does, so that the trigger layer sees it). */
+  isGlobal?: boolean;
+}
+
 /**
  * The task workflow as a Nest module. The host provides the ports it needs — `MobileClawService`,
  * `Planner` and `TaskRepository` — globally or through `imports`.
  */
 @Module({})
 export class TaskCaseModule {
-  static forRoot(options: Partial<TaskCaseOptions> = {}, imports: DynamicModule['imports'] = []): DynamicModule {
+  static forRoot({ options = {}, imports = [], isGlobal = false }: TaskCaseModuleOptions = {}): DynamicModule {
     const optionsProvider: FactoryProvider<TaskCaseOptions> = {
       provide: TASK_CASE_OPTIONS,
       useFactory: () => ({ ...DEFAULT_TASK_CASE_OPTIONS, ...options }),
     };
-    return { module: TaskCaseModule, imports, providers: [optionsProvider, TaskService], exports: [TaskService] };
+    return { module: TaskCaseModule, global: isGlobal, imports, providers: [optionsProvider, TaskService], exports: [TaskService] };
   }
 }

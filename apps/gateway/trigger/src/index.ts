@@ -5,3 +5,6 @@ export * from './http/api-token.guard';
 export * from './http/problem-details.filter';
 export * from './http/validation';
 export * from './http/health.controller';
+export * from './http/sse-stream';
+export * from './tasks/task.dto';
+export * from './tasks/tasks.controller';

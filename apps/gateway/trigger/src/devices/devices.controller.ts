@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { COMMAND_NAMES, MobileClawService, type Command, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
 import { COMMAND_DTOS, CommandBaseDto, ScreenshotOptionsDto } from './command.dto';
 
@@ -27,6 +28,23 @@ export class DevicesController {
   @Get()
   list(): { devices: DeviceInfo[] } {
     return { devices: this.mobileClaw.listDevices() };
+  }
+
+  /**
+   * `GET /api/devices/events` — Server-Sent Events for dashboards: first `devices` (data `{devices}`,
+   * the current list), then every device event live under its type (`device.connected`,
+   * `device.disconnected`, `device.status`, `device.heartbeat` with `rttMs`, …). Ids count per stream.
+   */
+  @Get('events')
+  deviceEvents(@Req() request: Request, @Res() response: Response): void {
+    const stream = new SseStream(request, response);
+    let id = 0;
+    stream.send('devices', { devices: this.mobileClaw.listDevices() }, ++id);
+    const subscription = this.mobileClaw.events$.subscribe({
+      next: (event) => stream.send(event.type, event, ++id),
+      complete: () => stream.close(),
+    });
+    stream.onClose(() => subscription.unsubscribe());
   }
 
   /** `GET /api/devices/:deviceId` → DeviceInfo. @throws DEVICE_NOT_FOUND (404). */

@@ -28,9 +28,13 @@ export class ApiTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.expected === undefined) return true;
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
+    const request = context.switchToHttp().getRequest<Request>();
+    const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(.+)$/i.exec(header);
     if (match && timingSafeEqual(digest(match[1].trim()), this.expected)) return true;
+    // EventSource and <img> cannot send headers: GETs may carry the token as `?access_token=` (RFC 6750 §2.3).
+    const query = request.method === 'GET' ? request.query['access_token'] : undefined;
+    if (!match && typeof query === 'string' && query && timingSafeEqual(digest(query), this.expected)) return true;
     throw new MobileClawError('UNAUTHORIZED', match ? 'invalid API token' : 'missing "Authorization: Bearer <token>" header');
   }
 }
