@@ -14,7 +14,7 @@ export interface UiElement {
   type: string;
   /** Visible text; for a node with no own text, its descendants' texts joined by ` · `. Never set for password fields. */
   text?: string;
-  /** Content description (accessibility label). */
+  /** Content description (accessibility label); omitted when it equals `text`. */
   desc?: string;
   resourceId?: string;
   bounds: [number, number, number, number];
@@ -54,6 +54,17 @@ function isActionable(n: UiNode): boolean {
   return !!(n.clickable || n.longClickable || n.editable || n.checkable || n.scrollable);
 }
 
+/**
+ * Whether an unlabelled node takes its descendants' texts as its label: a control the user taps
+ * (a settings row, a card, a tab). Not a scroll container (a list is a region, and its rows'
+ * section headers and field labels must stay elements of their own), not an editable field (its
+ * neighbours are not its value), and not a node that has a content description (as with TalkBack,
+ * the description is then the whole label).
+ */
+function takesDescendantLabels(n: UiNode): boolean {
+  return !!(n.clickable || n.longClickable || n.checkable) && !n.editable && !n.password && !label(n.desc);
+}
+
 /** Texts of `node`'s descendants that are not actionable themselves (they get their own entries). */
 function collectTexts(node: UiNode, out: string[], consumed: Set<UiNode>): void {
   for (const child of node.children ?? []) {
@@ -72,8 +83,10 @@ function collectTexts(node: UiNode, out: string[], consumed: Set<UiNode>): void 
  *
  * Kept: nodes with a non-empty area that are actionable (clickable, long-clickable, editable,
  * checkable or scrollable), and nodes with text or a content description that no actionable ancestor
- * already took as its label. An actionable node without own text is labelled by its non-actionable
- * descendants' texts joined by {@link UI_TEXT_SEPARATOR}. Password fields never carry `text`.
+ * already took as its label. A tappable node (clickable, long-clickable or checkable; not editable)
+ * with neither own text nor content description is labelled by its non-actionable descendants'
+ * texts joined by {@link UI_TEXT_SEPARATOR}; scroll containers and fields are never labelled that way,
+ * so list headers and field labels stay separate elements. Password fields never carry `text`.
  * Order is document (depth-first) order; `center` is the integer centre of `bounds` (px).
  */
 export function toUiElements(nodes: UiNode[]): UiElement[] {
@@ -84,12 +97,13 @@ export function toUiElements(nodes: UiNode[]): UiElement[] {
       const actionable = isActionable(node);
       let text = node.password ? undefined : label(node.text);
       const desc = label(node.desc);
-      if (actionable && !text && !node.password && !node.editable) {
+      if (actionable && !text && takesDescendantLabels(node)) {
         const texts: string[] = [];
         collectTexts(node, texts, consumed);
         if (texts.length > 0) text = texts.join(UI_TEXT_SEPARATOR);
       }
-      if (actionable || text || desc) out.push(toElement(node, out.length, text, desc));
+      // A description that repeats the text adds nothing for a reader.
+      if (actionable || text || desc) out.push(toElement(node, out.length, text, desc === text ? undefined : desc));
     }
     for (const child of node.children ?? []) visit(child);
   };
