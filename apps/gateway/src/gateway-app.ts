@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { dirname, join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -37,8 +37,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
   }
   app.disable('x-powered-by');
-  // The live execution page (apps/web): static files at `/`, revalidated on every load.
-  const webRoot = dirname(require.resolve('@mobileclaw/web/package.json'));
+  // The live execution page (apps/web, beside this app in the workspace): static files at `/`.
+  const webRoot = resolve(__dirname, '..', '..', 'web');
   for (const dir of ['public', 'dist']) app.useStaticAssets(join(webRoot, dir), { index: 'index.html', setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') });
   await app.listen(config.httpPort, config.httpHost);
   const httpPort = (app.getHttpServer().address() as { port: number }).port;
