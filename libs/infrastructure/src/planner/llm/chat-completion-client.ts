@@ -34,6 +34,12 @@ const RETRIED_STATUSES = (status: number): boolean => status === 408 || status =
  */
 const UNUSED_API_KEY = 'unused';
 
+/** Collaborators of the client that are not configuration. */
+export interface ChatCompletionClientDependencies {
+  /** The `fetch` the SDK sends with (e.g. one with a proxy dispatcher); default: the global `fetch`. */
+  fetch?: typeof globalThis.fetch;
+}
+
 /** Assembles a streamed completion (`chat.completion.chunk` deltas of choice 0) into a {@link ModelReply}. */
 export class ChatCompletionChunkAccumulator {
   private content = '';
@@ -118,7 +124,10 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 export class ChatCompletionClient {
   private readonly client: OpenAI;
 
-  constructor(private readonly options: ResolvedLlmPlannerOptions) {
+  constructor(
+    private readonly options: ResolvedLlmPlannerOptions,
+    dependencies: ChatCompletionClientDependencies = {},
+  ) {
     this.client = new OpenAI({
       baseURL: options.baseUrl,
       apiKey: options.apiKey ?? UNUSED_API_KEY,
@@ -130,6 +139,7 @@ export class ChatCompletionClient {
       maxRetries: options.maxRetries,
       timeout: options.timeoutMs,
       ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
     });
   }
 
@@ -196,17 +206,17 @@ export class ChatCompletionClient {
     if (err instanceof MobileClawError) return err;
     if (signal.aborted || err instanceof APIUserAbortError) return abortedError(signal);
     const where = `${this.options.baseUrl} (model ${this.options.model})`;
-    const tries = this.options.maxRetries + 1;
+    const tries = this.options.maxRetries === 0 ? '1 try' : `${this.options.maxRetries + 1} tries`;
     if (err instanceof APIConnectionTimeoutError) {
-      return new Error(`LLM request to ${where} timed out after ${this.options.timeoutMs} ms, ${tries} tries`, { cause: err });
+      return new Error(`LLM request to ${where} timed out after ${this.options.timeoutMs} ms (${tries})`, { cause: err });
     }
     if (err instanceof APIConnectionError) {
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      return new Error(`cannot reach the LLM API at ${where} after ${tries} tries: ${err.message}${cause}`, { cause: err });
+      return new Error(`cannot reach the LLM API at ${where} after ${tries}: ${err.message}${cause}`, { cause: err });
     }
     if (err instanceof APIError) {
       if (err.status === undefined) return new Error(`LLM API at ${where} reported an error: ${err.message}`, { cause: err });
-      const retried = RETRIED_STATUSES(err.status) && this.options.maxRetries > 0 ? ` after ${tries} tries` : '';
+      const retried = RETRIED_STATUSES(err.status) && this.options.maxRetries > 0 ? ` after ${tries}` : '';
       return new Error(`LLM API at ${where} answered HTTP ${err.status}${retried}: ${err.message}`, { cause: err });
     }
     return err instanceof Error ? err : new Error(String(err));

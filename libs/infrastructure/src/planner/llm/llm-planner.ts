@@ -3,7 +3,12 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { Planner, type PlanDecision, type PlannerObservation, type PlanningContext } from '@mobileclaw/domain';
-import { ChatCompletionClient, abortedError, type ModelReply } from './chat-completion-client';
+import {
+  ChatCompletionClient,
+  abortedError,
+  type ChatCompletionClientDependencies,
+  type ModelReply,
+} from './chat-completion-client';
 import { CoordinateSpace } from './coordinate-space';
 import { withLlmPlannerDefaults, type LlmPlannerOptions, type ResolvedLlmPlannerOptions } from './llm-planner.options';
 import { PLANNER_SYSTEM_PROMPT, buildUserPrompt } from './planner-prompt';
@@ -34,12 +39,15 @@ export class LlmPlanner extends Planner {
   private readonly options: ResolvedLlmPlannerOptions;
   private readonly client: ChatCompletionClient;
 
-  /** @throws RangeError when an option is invalid (see {@link withLlmPlannerDefaults}). */
-  constructor(options: LlmPlannerOptions) {
+  /**
+   * @param dependencies optional `fetch` for the SDK (default: the global one).
+   * @throws RangeError when an option is invalid (see {@link withLlmPlannerDefaults}).
+   */
+  constructor(options: LlmPlannerOptions, dependencies: ChatCompletionClientDependencies = {}) {
     super();
     this.options = withLlmPlannerDefaults(options);
     this.name = `llm:${this.options.model}`;
-    this.client = new ChatCompletionClient(this.options);
+    this.client = new ChatCompletionClient(this.options, dependencies);
   }
 
   /**
