@@ -1,6 +1,3 @@
 export * from './sqlite-task-repository';
-export * from './task-database';
-export * from './task-cursor';
+export { TASK_SCHEMA_VERSION, type TaskDatabaseSynchronous } from './task-database';
 export { CorruptRecordError, type CorruptRecord } from './task-records';
-export * from './screenshot-store';
-export * from './safe-file-name';

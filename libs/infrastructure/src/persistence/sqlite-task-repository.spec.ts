@@ -416,10 +416,10 @@ describe('SqliteTaskRepository', () => {
     });
   });
 
-  describe('unsafe task ids', () => {
+  describe('unsafe task ids (path traversal)', () => {
     const evil = ['../escape', '..', '.', 'a/b', 'a\\b', '/etc', '.hidden', '', 'x'.repeat(129), 'nul\u0000byte'];
 
-    it('are refused before anything is written, so no path leaves the screenshots folder', async () => {
+    it('are refused by writes before anything is written and found nowhere by reads', async () => {
       const repository = open();
       for (const taskId of evil) {
         const err = await rejection(repository.createTask(taskFixture({ taskId })));
@@ -427,9 +427,12 @@ describe('SqliteTaskRepository', () => {
         expect(err.fieldErrors?.map((e) => e.field)).toEqual(['taskId']);
         const save = await rejection(repository.saveScreenshot(taskId, 0, { mime: 'image/png', bytes: new Uint8Array([1]) }));
         expect(save.fieldErrors?.map((e) => e.field)).toEqual(['taskId']);
-        expect((await rejection(repository.getScreenshot(taskId, 0))).code).toBe('VALIDATION_FAILED');
+        expect(await repository.getScreenshot(taskId, 0)).toBeUndefined();
+        expect(await repository.getTask(taskId)).toBeUndefined();
       }
-      expect((await rejection(repository.getScreenshot('fine-id', -1))).fieldErrors?.map((e) => e.field)).toEqual(['stepIndex']);
+      const err = await rejection(repository.saveScreenshot('fine-id', -1, { mime: 'image/png', bytes: new Uint8Array([1]) }));
+      expect(err.fieldErrors?.map((e) => e.field)).toEqual(['stepIndex']);
+      expect(await repository.getScreenshot('fine-id', -1)).toBeUndefined();
       expect(readdirSync(dataDir.dir).sort()).toEqual(['mobileclaw.db', 'mobileclaw.db-shm', 'mobileclaw.db-wal']);
       expect(existsSync(join(dataDir.dir, '..', 'escape'))).toBe(false);
     });

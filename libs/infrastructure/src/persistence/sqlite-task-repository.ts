@@ -96,9 +96,9 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9
 
 /**
  * The SQLite adapter of the {@link TaskRepository} port (`better-sqlite3`). Create it with
- * {@link SqliteTaskRepository.open}. Errors thrown (as rejections):
+ * {@link SqliteTaskRepository.open}. Errors thrown (as rejections) by writes and queries:
  * - `VALIDATION_FAILED` (with `fieldErrors`) for an unsafe `taskId` (not 1–128 chars of
- *   `[A-Za-z0-9._-]`, e.g. `../x`), unparseable times, a bad step index, mime type, page size,
+ *   `[A-Za-z0-9._-]`, e.g. `../x`; such ids are never stored, so reads just find nothing), unparseable times, a bad step index, mime type, page size,
  *   status filter, retention policy or cursor;
  * - `TASK_NOT_FOUND` when updating, adding steps, events or screenshots to a task that is not stored;
  * - `TASK_STATE_CONFLICT` when creating a task whose id exists.
@@ -263,11 +263,11 @@ export class SqliteTaskRepository extends TaskRepository {
   }
 
   /**
-   * The screenshot of a step, or undefined when none is stored (or its file is missing).
-   * @throws MobileClawError `VALIDATION_FAILED` for an unsafe task id or a bad step index.
+   * The screenshot of a step, or undefined when none is stored (or its file is missing). An unsafe
+   * task id or a bad step index cannot have one: undefined, without touching the file system.
    */
   async getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined> {
-    throwIfInvalid(screenshotKeyErrors(taskId, stepIndex), 'invalid screenshot key');
+    if (screenshotKeyErrors(taskId, stepIndex).length > 0) return undefined;
     const row = this.statements.getScreenshot.get(taskId, stepIndex) as ScreenshotRow | undefined;
     if (!row) return undefined;
     const bytes = await this.screenshots.read(taskId, row.file_name);
