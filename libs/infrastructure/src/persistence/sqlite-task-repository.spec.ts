@@ -47,7 +47,7 @@ afterEach(async () => {
 
 describe('SqliteTaskRepository', () => {
   describe('opening', () => {
-    it('creates the data directory and a WAL database at schema version 1 with foreign keys', async () => {
+    it('creates the data directory and a WAL database at schema version 1 with its four tables', async () => {
       const nested = join(dataDir.dir, 'a', 'b');
       const repository = open({ dataDir: nested });
       expect(repository.path).toBe(join(nested, 'mobileclaw.db'));
