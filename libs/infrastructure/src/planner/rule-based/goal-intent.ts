@@ -1,0 +1,48 @@
+/**
+ * What the rule-based planner understood a goal to mean. A goal is one intent or several run in
+ * order ("open Settings and turn on Wi-Fi").
+ */
+export type GoalIntent =
+  /** Launch an app by name, or (when no app has that name) open the visible item with that label. */
+  | { kind: 'open'; name: string }
+  /** Tap the element labelled `target`. */
+  | { kind: 'tap'; target: string }
+  /** Type `text` into the field labelled `field` (or the focused / only field when absent). */
+  | { kind: 'type'; text: string; field?: string }
+  /** Set the switch of `setting` to `on`. */
+  | { kind: 'toggle'; setting: string; on: boolean }
+  /** Send `text` to `recipient` in the messaging app. */
+  | { kind: 'send_message'; recipient: string; text: string }
+  /** Load `url` in the browser. */
+  | { kind: 'open_url'; url: string }
+  | { kind: 'back' }
+  | { kind: 'home' };
+
+/** A short English description, e.g. `turn on "Wi-Fi"`, for reasons and summaries. */
+export function describeIntent(intent: GoalIntent): string {
+  switch (intent.kind) {
+    case 'open':
+      return `open ${JSON.stringify(intent.name)}`;
+    case 'tap':
+      return `tap ${JSON.stringify(intent.target)}`;
+    case 'type':
+      return intent.field === undefined
+        ? `type ${JSON.stringify(intent.text)}`
+        : `type ${JSON.stringify(intent.text)} into ${JSON.stringify(intent.field)}`;
+    case 'toggle':
+      return `turn ${intent.on ? 'on' : 'off'} ${JSON.stringify(intent.setting)}`;
+    case 'send_message':
+      return `send ${JSON.stringify(intent.text)} to ${JSON.stringify(intent.recipient)}`;
+    case 'open_url':
+      return `open ${JSON.stringify(intent.url)} in the browser`;
+    case 'back':
+      return 'go back';
+    case 'home':
+      return 'go to the home screen';
+  }
+}
+
+/** {@link describeIntent} for a whole goal: the intents joined by ", then ". */
+export function describeGoal(intents: readonly GoalIntent[]): string {
+  return intents.map(describeIntent).join(', then ');
+}

@@ -1,0 +1,93 @@
+import type { AgentAction, ApprovalRequest, StepResult, UiElement } from '@mobileclaw/domain';
+import { normalizeLabel } from './goal-text';
+import type { Screen } from './screen';
+import type { IntentMemory } from './task-memory';
+
+/** The previous step of the task, as the intent being planned sees it. */
+export interface LastStep {
+  action?: AgentAction;
+  result?: StepResult;
+  /** Whether the screen differs from the one that action was planned on; `undefined` when unknown. */
+  changed?: boolean;
+}
+
+/** Everything an intent's step function reads. */
+export interface StepInput {
+  screen: Screen;
+  memory: IntentMemory;
+  last?: LastStep;
+}
+
+/** What an intent's step function decided. */
+export type StepOutcome =
+  | { kind: 'act'; action: AgentAction; reasoning: string; element?: UiElement; approval?: ApprovalRequest }
+  | { kind: 'done'; summary: string }
+  | { kind: 'fail'; reason: string };
+
+/** Swipes tried, per intent, when looking for a target in a scrollable list. */
+export const MAX_SCROLLS = 6;
+
+export function done(summary: string): StepOutcome {
+  return { kind: 'done', summary };
+}
+
+export function fail(reason: string): StepOutcome {
+  return { kind: 'fail', reason };
+}
+
+/** A click at the element's centre (px). */
+export function click(element: UiElement, reasoning: string, approval?: ApprovalRequest): StepOutcome {
+  const outcome: StepOutcome = { kind: 'act', action: { command: 'click', x: element.center[0], y: element.center[1] }, reasoning, element };
+  if (approval) outcome.approval = approval;
+  return outcome;
+}
+
+/** Clicks `element` and remembers `label` as tapped by this intent. */
+export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest): StepOutcome {
+  memory.tapped.add(normalizeLabel(label));
+  return click(element, reasoning, approval);
+}
+
+export function wasTapped(memory: IntentMemory, label: string): boolean {
+  return memory.tapped.has(normalizeLabel(label));
+}
+
+/** Launches `pkg` and remembers it. */
+export function openApp(memory: IntentMemory, pkg: string, appLabel: string): StepOutcome {
+  memory.opened.add(pkg);
+  return { kind: 'act', action: { command: 'open', app: pkg }, reasoning: `Open the ${appLabel} app.` };
+}
+
+/** True when the last step was exactly `command` (and `app` for `open`) and the phone reported success. */
+export function lastSucceeded(last: LastStep | undefined, command: AgentAction['command'], app?: string): boolean {
+  if (!last?.action || last.action.command !== command) return false;
+  if (app !== undefined && (last.action.command !== 'open' || last.action.app !== app)) return false;
+  return last.result === undefined || last.result.status === 'success';
+}
+
+/** The phone's error for the last step when it was `command` and failed. */
+export function lastError(last: LastStep | undefined, command: AgentAction['command']): string | undefined {
+  if (last?.action?.command !== command || !last.result || last.result.status === 'success') return undefined;
+  return [last.result.errorCode, last.result.message].filter(Boolean).join(': ') || last.result.status;
+}
+
+/**
+ * Scrolls the first scrollable list one page towards its end to look for something, until
+ * {@link MAX_SCROLLS} swipes or a swipe that changed nothing; then fails with `reason`.
+ */
+export function scrollOrFail(input: StepInput, lookingFor: string, reason: string): StepOutcome {
+  const list = input.screen.scrollable();
+  const { memory, last } = input;
+  const stuck = memory.scrolls > 0 && last?.action?.command === 'swipe' && last.changed === false;
+  if (!list || memory.scrolls >= MAX_SCROLLS || stuck) return fail(memory.scrolls > 0 ? `${reason} (scrolled ${memory.scrolls} time(s) to the end of the list)` : reason);
+  memory.scrolls++;
+  const [l, t, r, b] = list.bounds;
+  const x = Math.floor((l + r) / 2);
+  const h = b - t;
+  return {
+    kind: 'act',
+    action: { command: 'swipe', x1: x, y1: Math.floor(t + h * 0.75), x2: x, y2: Math.floor(t + h * 0.25), durationMs: 300 },
+    reasoning: `Scroll the list to look for ${lookingFor}.`,
+    element: list,
+  };
+}

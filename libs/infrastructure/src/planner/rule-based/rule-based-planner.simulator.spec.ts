@@ -1,0 +1,281 @@
+import { toUiElements, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type StepResult } from '@mobileclaw/domain';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the test drives the simulated phone's pure UI state machine (no sockets); nothing outside tests imports it
+import { PhoneError, PhoneUi, type UiNode as PhoneNode } from '@mobileclaw/simulator';
+import { RuleBasedPlanner } from './rule-based-planner';
+
+const SYSTEM_UI = 'com.android.systemui';
+
+/** The foreground app: the first root window that is not System UI (status and navigation bars). */
+function foregroundPackage(nodes: PhoneNode[]): string | undefined {
+  return nodes.find((n) => n.package !== SYSTEM_UI)?.package;
+}
+
+function perform(ui: PhoneUi, action: AgentAction): StepResult {
+  try {
+    switch (action.command) {
+      case 'open':
+        ui.open(action.app);
+        break;
+      case 'click':
+        ui.click(action.x, action.y);
+        break;
+      case 'long_press':
+        ui.longPress(action.x, action.y);
+        break;
+      case 'swipe':
+        ui.swipe(action.x1, action.y1, action.x2, action.y2);
+        break;
+      case 'input':
+        ui.input(action.text, action.clear);
+        break;
+      case 'back':
+        ui.back();
+        break;
+      case 'home':
+        ui.home();
+        break;
+    }
+    return { status: 'success' };
+  } catch (err) {
+    if (err instanceof PhoneError) return { status: 'error', errorCode: 'DEVICE_ERROR', message: `${err.code}: ${err.message}` };
+    throw err;
+  }
+}
+
+interface Run {
+  final: PlanDecision;
+  /** Actions performed (approved ones included). */
+  history: PlannerHistoryEntry[];
+  /** Decisions that asked for approval. */
+  approvals: PlanDecision[];
+}
+
+let taskSeq = 0;
+
+/**
+ * The task loop in miniature: observe the phone (`ui_tree` → compact elements), plan, act on the
+ * phone, until the planner answers done or fail. Approval requests are granted unless `deny`.
+ */
+async function drive(ui: PhoneUi, goal: string, options: { reportPackage?: boolean; deny?: boolean; planner?: RuleBasedPlanner } = {}): Promise<Run> {
+  const planner = options.planner ?? new RuleBasedPlanner();
+  const taskId = `task-${++taskSeq}`;
+  const history: PlannerHistoryEntry[] = [];
+  const approvals: PlanDecision[] = [];
+  const maxSteps = 25;
+  for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
+    const tree = ui.uiTree();
+    const decision = await planner.plan({
+      taskId,
+      deviceId: 'sim-1',
+      goal,
+      stepIndex,
+      maxSteps,
+      observation: {
+        frameId: tree.frameId,
+        screen: { width: tree.screen.width, height: tree.screen.height },
+        elements: toUiElements(tree.nodes),
+        package: options.reportPackage === false ? undefined : foregroundPackage(tree.nodes),
+      },
+      history: [...history],
+      signal: new AbortController().signal,
+    });
+    if (decision.type !== 'action') return { final: decision, history, approvals };
+    if (decision.approval) {
+      approvals.push(decision);
+      if (options.deny) return { final: decision, history, approvals };
+    }
+    history.push({ index: stepIndex, decision, result: perform(ui, decision.action) });
+  }
+  throw new Error(`no done or fail within ${maxSteps} steps for ${JSON.stringify(goal)}`);
+}
+
+function lastMessage(ui: PhoneUi, name: string): { from: string; text: string } | undefined {
+  const messages = ui.state.conversations[name] ?? [];
+  return messages[messages.length - 1];
+}
+
+function fieldText(ui: PhoneUi, id: string): string | undefined {
+  const visit = (nodes: PhoneNode[]): string | undefined => {
+    for (const n of nodes) {
+      if (n.id === id) return n.text;
+      const inner = visit(n.children);
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  };
+  return visit(ui.nodes());
+}
+
+interface GoalCase {
+  goal: string;
+  setup?: (ui: PhoneUi) => void;
+  check: (ui: PhoneUi) => void;
+}
+
+const GOALS: GoalCase[] = [
+  { goal: 'Turn on Wi-Fi', check: (ui) => expect(ui.state.wifi).toBe(true) },
+  { goal: 'turn wifi ON.', check: (ui) => expect(ui.state.wifi).toBe(true) },
+  { goal: '打开 Wi\u2011Fi', check: (ui) => expect(ui.state.wifi).toBe(true) },
+  { goal: '打开WLAN', check: (ui) => expect(ui.state.wifi).toBe(true) },
+  { goal: 'disable Wi-Fi', setup: (ui) => void (ui.state.wifi = true), check: (ui) => expect(ui.state.wifi).toBe(false) },
+  { goal: 'enable Bluetooth', check: (ui) => expect(ui.state.bluetooth).toBe(true) },
+  { goal: '关闭蓝牙', setup: (ui) => void (ui.state.bluetooth = true), check: (ui) => expect(ui.state.bluetooth).toBe(false) },
+  { goal: '把蓝牙打开', check: (ui) => expect(ui.state.bluetooth).toBe(true) },
+  { goal: 'open Settings', check: (ui) => expect(ui.current).toEqual({ screen: 'settings' }) },
+  { goal: '打开设置', setup: (ui) => void ui.open('com.android.chrome'), check: (ui) => expect(ui.current).toEqual({ screen: 'settings' }) },
+  { goal: 'launch Messages', check: (ui) => expect(ui.current).toEqual({ screen: 'messages' }) },
+  { goal: '启动浏览器', check: (ui) => expect(ui.current).toEqual({ screen: 'browser' }) },
+  { goal: '打开联系人', check: (ui) => expect(ui.current).toEqual({ screen: 'contacts' }) },
+  {
+    goal: 'open Settings and turn on Wi-Fi, then turn on Bluetooth',
+    check: (ui) => expect([ui.state.wifi, ui.state.bluetooth]).toEqual([true, true]),
+  },
+  { goal: '打开设置，然后关闭 Wi-Fi', setup: (ui) => void (ui.state.wifi = true), check: (ui) => expect(ui.state.wifi).toBe(false) },
+  { goal: 'send “Hello 世界 👋” to Alice', check: (ui) => expect(lastMessage(ui, 'Alice')).toEqual({ from: 'me', text: 'Hello 世界 👋' }) },
+  { goal: '给 Bob 发消息 明天见', check: (ui) => expect(lastMessage(ui, 'Bob')).toEqual({ from: 'me', text: '明天见' }) },
+  { goal: '发消息给张伟：你好，周末一起吃饭吗？', check: (ui) => expect(lastMessage(ui, '张伟')).toEqual({ from: 'me', text: '你好，周末一起吃饭吗？' }) },
+  { goal: 'text Carlos: see you at 5', check: (ui) => expect(ui.state.conversations['Carlos']).toEqual([{ from: 'me', text: 'see you at 5' }]) },
+  { goal: "send a message to Zoë saying 'running late'", check: (ui) => expect(ui.state.conversations['Zoë']).toEqual([{ from: 'me', text: 'running late' }]) },
+  { goal: 'open example.com in browser', check: (ui) => expect(ui.state.browser).toEqual({ url: 'https://example.com', title: 'example.com' }) },
+  { goal: '在浏览器打开 example.org/docs', check: (ui) => expect(ui.state.browser.url).toBe('https://example.org/docs') },
+  { goal: 'go home', setup: (ui) => void ui.open('com.android.settings'), check: (ui) => expect(ui.current).toEqual({ screen: 'launcher' }) },
+  { goal: '回到主屏幕', setup: (ui) => void ui.open('com.android.contacts'), check: (ui) => expect(ui.current).toEqual({ screen: 'launcher' }) },
+  {
+    goal: '返回',
+    setup: (ui) => {
+      ui.open('com.google.android.apps.messaging');
+      const row = ui.centreOf((n) => n.text === 'Bob');
+      if (row) ui.click(row.x, row.y);
+    },
+    check: (ui) => expect(ui.current).toEqual({ screen: 'messages' }),
+  },
+  { goal: 'tap Bluetooth', setup: (ui) => void ui.open('com.android.settings'), check: (ui) => expect(ui.state.bluetooth).toBe(true) },
+  { goal: '点击 蓝牙', setup: (ui) => void ui.open('com.android.settings'), check: (ui) => expect(ui.state.bluetooth).toBe(true) },
+  { goal: 'open Contacts and tap Zoë', check: (ui) => expect(ui.current).toEqual({ screen: 'contact', param: 'Zoë' }) },
+  {
+    goal: 'open the browser and type hello into the address bar',
+    check: (ui) => expect(fieldText(ui, 'app/toolbar/url_bar')).toBe('hello'),
+  },
+  {
+    goal: '打开浏览器，在地址栏输入 你好',
+    check: (ui) => expect(fieldText(ui, 'app/toolbar/url_bar')).toBe('你好'),
+  },
+];
+
+describe('RuleBasedPlanner on the simulated phone (final phone state checked)', () => {
+  it.each(GOALS)('$goal', async ({ goal, setup, check }) => {
+    const ui = new PhoneUi();
+    setup?.(ui);
+    const run = await drive(ui, goal);
+    expect(run.final).toMatchObject({ type: 'done' });
+    check(ui);
+    expect(run.approvals).toEqual([]);
+    for (const entry of run.history) expect(entry.result?.status).toBe('success');
+  });
+
+  it.each(GOALS.filter((c) => !c.goal.startsWith('go home') && !c.goal.startsWith('回到')))('$goal, without the foreground package', async ({ goal, setup, check }) => {
+    const ui = new PhoneUi();
+    setup?.(ui);
+    const run = await drive(ui, goal, { reportPackage: false });
+    expect(run.final).toMatchObject({ type: 'done' });
+    check(ui);
+  });
+
+  it('turns on Wi-Fi in three steps: open Settings, tap the switch at its centre, done', async () => {
+    const ui = new PhoneUi();
+    const run = await drive(ui, 'Turn on Wi-Fi');
+    const switchCentre = ui.centreOf((n) => n.class === 'android.widget.Switch' && n.desc === 'Wi-Fi');
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'open', app: 'com.android.settings' },
+      { command: 'click', x: switchCentre?.x, y: switchCentre?.y },
+    ]);
+    const click = run.history[1]?.decision;
+    expect(click).toMatchObject({ type: 'action', elementIndex: expect.any(Number) });
+    expect(run.final).toEqual({ type: 'done', summary: 'Wi-Fi is on.', reasoning: expect.stringContaining('turn on "Wi-Fi"') });
+  });
+
+  it.each([
+    ['Turn off Wi-Fi', (ui: PhoneUi) => void ui.open('com.android.settings')],
+    ['打开蓝牙', (ui: PhoneUi) => ((ui.state.bluetooth = true), void ui.open('com.android.settings'))],
+    ['open Settings', (ui: PhoneUi) => void ui.open('com.android.settings')],
+    ['go home', () => undefined],
+    ['open example.com in browser', (ui: PhoneUi) => ((ui.state.browser = { url: 'https://example.com', title: 'example.com' }), void ui.open('com.android.chrome'))],
+  ])('"%s" already satisfied ends done at step 0', async (goal, setup) => {
+    const ui = new PhoneUi();
+    setup(ui);
+    const before = JSON.stringify(ui.state);
+    const run = await drive(ui, goal);
+    expect(run.history).toEqual([]);
+    expect(run.final.type).toBe('done');
+    expect(JSON.stringify(ui.state)).toBe(before);
+  });
+
+  it('asks for approval before sending to a new recipient, on the Send tap only, and sends once approved', async () => {
+    const ui = new PhoneUi();
+    const run = await drive(ui, "send 'hi there' to Nina");
+    expect(run.final.type).toBe('done');
+    expect(ui.state.conversations['Nina']).toEqual([{ from: 'me', text: 'hi there' }]);
+    expect(run.approvals).toHaveLength(1);
+    const send = ui.centreOf((n) => n.id === 'app/compose/send');
+    expect(run.approvals[0]).toMatchObject({
+      type: 'action',
+      action: { command: 'click', x: send?.x, y: send?.y },
+      approval: { reason: expect.stringContaining('"Nina"') },
+    });
+  });
+
+  it('stops at the approval when it is denied: nothing is sent', async () => {
+    const ui = new PhoneUi();
+    const run = await drive(ui, 'text Nina: hello', { deny: true });
+    expect(run.final).toMatchObject({ type: 'action', approval: { reason: expect.any(String) } });
+    expect(ui.state.conversations['Nina']).toEqual([]);
+  });
+
+  it('sends to an existing conversation without approval even when the task starts inside it', async () => {
+    const ui = new PhoneUi();
+    ui.open('com.google.android.apps.messaging');
+    const row = ui.centreOf((n) => n.text === 'Alice');
+    ui.click(row?.x ?? 0, row?.y ?? 0);
+    const run = await drive(ui, 'send ok to Alice');
+    expect(run.approvals).toEqual([]);
+    expect(lastMessage(ui, 'Alice')).toEqual({ from: 'me', text: 'ok' });
+  });
+
+  it('fails at once, without acting, on a goal it does not understand', async () => {
+    const ui = new PhoneUi();
+    const run = await drive(ui, 'make me a sandwich');
+    expect(run.history).toEqual([]);
+    expect(run.final.type).toBe('fail');
+    const reason = run.final.type === 'fail' ? run.final.reason : '';
+    expect(reason).toContain('"make me a sandwich"');
+    expect(reason).toContain('turn a setting on or off');
+  });
+
+  it('fails with what it understood when a setting cannot be found after navigating', async () => {
+    const ui = new PhoneUi();
+    const run = await drive(ui, 'turn on Airplane mode');
+    expect(run.final.type).toBe('fail');
+    expect(run.final.type === 'fail' && run.final.reason).toBe(
+      'Goal understood as: turn on "Airplane mode". Could not find the Airplane mode switch in Settings.',
+    );
+    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['open']);
+  });
+
+  it('fails when no app or item has the name, after looking on the home screen', async () => {
+    const ui = new PhoneUi();
+    ui.open('com.android.settings');
+    const run = await drive(ui, 'open Calculator');
+    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['home']);
+    expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('No app is known as "Calculator"') });
+  });
+
+  it('scrolls a list to find a tap target and fails once the end of the list is reached', async () => {
+    const ui = new PhoneUi();
+    ui.open('com.android.contacts');
+    const run = await drive(ui, 'tap Zelda');
+    const commands = run.history.map((h) => h.decision.type === 'action' && h.decision.action.command);
+    expect(commands.length).toBeGreaterThan(1);
+    expect(commands.every((c) => c === 'swipe')).toBe(true);
+    expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('Nothing labelled "Zelda" is on the screen (scrolled') });
+  });
+});

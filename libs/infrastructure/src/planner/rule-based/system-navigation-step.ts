@@ -1,0 +1,22 @@
+import { done, fail, lastSucceeded, type StepInput, type StepOutcome } from './intent-step';
+
+/** "go home": presses Home; done when the launcher is in the foreground (or, unknown, after Home succeeded). */
+export function planHome(input: StepInput): StepOutcome {
+  const { screen, memory, last } = input;
+  if (screen.isHome() === true) return done('The home screen is shown.');
+  if (memory.facts.get('pressed') === true && lastSucceeded(last, 'home')) {
+    if (screen.isHome() === undefined) return done('Pressed Home (the phone did not report the foreground app).');
+    return fail(`pressed Home but ${screen.package ?? 'another app'} is still in the foreground`);
+  }
+  memory.facts.set('pressed', true);
+  return { kind: 'act', action: { command: 'home' }, reasoning: 'Press Home.' };
+}
+
+/** "go back": presses Back once; done after it succeeded (the summary says when nothing changed). */
+export function planBack(input: StepInput): StepOutcome {
+  const { memory, last } = input;
+  if (memory.facts.get('pressed') === true && lastSucceeded(last, 'back'))
+    return done(last?.changed === false ? 'Pressed Back; the screen did not change.' : 'Went back.');
+  memory.facts.set('pressed', true);
+  return { kind: 'act', action: { command: 'back' }, reasoning: 'Press Back.' };
+}
