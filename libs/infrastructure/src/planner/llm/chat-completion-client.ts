@@ -77,6 +77,12 @@ export class ChatCompletionChunkAccumulator {
   }
 }
 
+/** Function arguments as JSON text; a few servers send an object instead of the standard string. */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
 function replyOf(completion: ChatCompletion): ModelReply {
   const choice = completion.choices?.[0];
   if (!choice) return { content: null, toolCalls: [], finishReason: null };
@@ -84,7 +90,7 @@ function replyOf(completion: ChatCompletion): ModelReply {
   for (const [index, call] of (choice.message?.tool_calls ?? []).entries()) {
     if (call.type !== 'function' && call.type !== undefined) continue;
     if (!('function' in call)) continue;
-    toolCalls.push({ id: call.id || `call_${index}`, name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' });
+    toolCalls.push({ id: call.id || `call_${index}`, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) });
   }
   return { content: choice.message?.content ?? null, toolCalls, finishReason: choice.finish_reason ?? null };
 }

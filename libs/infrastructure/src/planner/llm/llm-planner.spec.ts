@@ -426,6 +426,27 @@ describe('LlmPlanner over the Chat Completions wire format', () => {
     });
   });
 
+  it('uses the first of several tool calls and answers every call id when it is rejected', async () => {
+    server.reply(
+      completion([call('call_a', 'tap', { x: 9999, y: 1, reasoning: 'r' }), call('call_b', 'back', { reasoning: 'r' })]),
+      completion([call('call_c', 'tap', { element_index: 4, reasoning: 'Untick.' }), call('call_d', 'home', { reasoning: 'r' })]),
+    );
+
+    const decision = await planner().plan(context());
+
+    expect(decision).toEqual({ type: 'action', action: { command: 'click', x: 950, y: 940 }, reasoning: 'Untick.', elementIndex: 4 });
+    const messages = server.requests[1].body.messages;
+    expect(messages[2].tool_calls.map((c: { id: string }) => c.id)).toEqual(['call_a', 'call_b']);
+    expect(messages.slice(3)).toEqual([
+      {
+        role: 'tool',
+        tool_call_id: 'call_a',
+        content: 'Error: x: must be an integer from 0 to 575 (px), got 9999. Call one tool again with corrected arguments.',
+      },
+      { role: 'tool', tool_call_id: 'call_b', content: 'Not run: only the first tool call of an answer is used.' },
+    ]);
+  });
+
   it('asks again after an answer without a tool call', async () => {
     server.reply(completion([], 'I would tap Continue.'), completion([call('call_1', 'back', { reasoning: 'Leave.' })]));
 

@@ -1,0 +1,62 @@
+import type { PlanningContext, UiElement } from '@mobileclaw/domain';
+import { CoordinateSpace } from './coordinate-space';
+import { buildUserPrompt, formatElementForModel, formatHistoryEntry } from './planner-prompt';
+
+const screen = { width: 1080, height: 2400 };
+const image = CoordinateSpace.ofImage({ width: 576, height: 1280 }, screen);
+const device = CoordinateSpace.ofScreen(screen);
+
+describe('planner prompt', () => {
+  it('never shows a password field text, even when an element carries one', () => {
+    const leaked: UiElement = {
+      index: 4,
+      nodeId: 'n4',
+      type: 'EditText',
+      text: 'hunter2',
+      bounds: [40, 460, 1040, 580],
+      center: [540, 520],
+      editable: true,
+      password: true,
+    };
+    expect(formatElementForModel(leaked, device)).toBe('[4] EditText editable password (40,460,1040,580)');
+    expect(formatElementForModel(leaked, image)).toBe('[4] EditText editable password (21,245,555,309)');
+  });
+
+  it('describes each kind of earlier step compactly, in the model coordinate space', () => {
+    const line = (decision: Parameters<typeof formatHistoryEntry>[0]['decision'], result?: Parameters<typeof formatHistoryEntry>[0]['result']) =>
+      formatHistoryEntry({ index: 4, decision, result }, image);
+    expect(line({ type: 'action', action: { command: 'swipe', x1: 540, y1: 1800, x2: 540, y2: 600 }, reasoning: 'Scroll.' }, { status: 'success' })).toBe(
+      '#5 swipe (288,960)→(288,320) → success — Scroll.',
+    );
+    expect(line({ type: 'action', action: { command: 'input', text: 'Hi', clear: true }, reasoning: '' }, { status: 'success', verified: false })).toBe(
+      '#5 type_text "Hi" (clear) → success (effect NOT seen on screen)',
+    );
+    expect(line({ type: 'action', action: { command: 'long_press', x: 0, y: 0 }, reasoning: 'r' })).toBe('#5 long_press (0,0) → no result — r');
+    expect(line({ type: 'done', summary: 'All set.', reasoning: 'r' })).toBe('#5 done: All set. → no result — r');
+    const long = 'x'.repeat(400);
+    expect(line({ type: 'action', action: { command: 'home' }, reasoning: long }, { status: 'denied' })).toBe(
+      `#5 home → denied — ${'x'.repeat(159)}…`,
+    );
+  });
+
+  it('states the step budget and the screen coordinate space without an image', () => {
+    const ctx = {
+      goal: '打开设置',
+      stepIndex: 0,
+      maxSteps: 10,
+      history: [],
+      observation: { screen, elements: [] },
+    } as unknown as PlanningContext;
+    expect(buildUserPrompt(ctx, device, false).split('\n')).toEqual([
+      'Goal: 打开设置',
+      'Step 1 of at most 10.',
+      '',
+      'Steps so far: none.',
+      '',
+      'Screen: 1080x2400 px.',
+      'Coordinate space: screen pixels (x 0-1079, y 0-2399, origin top-left). Element bounds below and any x/y you give are in this space.',
+      '',
+      'UI elements: none found on this screen.',
+    ]);
+  });
+});
