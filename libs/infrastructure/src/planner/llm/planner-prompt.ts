@@ -13,7 +13,8 @@ export const PLANNER_SYSTEM_PROMPT = [
   '- Answer with exactly one tool call; it is one step. Never answer with plain text.',
   '- Prefer element_index over coordinates. Use x/y only for a target no listed element covers, in the ' +
     'coordinate space the user message states.',
-  '- To type, first tap the input field (one step), then call type_text (the next step).',
+  '- type_text types into the focused field. If the field is not focused, tap it in one step and call ' +
+    'type_text in the next.',
   '- To find something not on screen, swipe in a scrollable element or open the app that has it.',
   '- Check the result of your previous step on the current screen before the next one; do not repeat a step ' +
     'that had no effect, try another way.',
