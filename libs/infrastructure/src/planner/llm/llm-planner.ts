@@ -54,7 +54,7 @@ export class LlmPlanner extends Planner {
    * Asks the model for the next step.
    * @throws MobileClawError `ABORTED` when `ctx.signal` fires.
    * @throws Error when the API fails (HTTP status named, after the SDK's retries), times out, or gives no
-   *   valid tool call in `maxAttempts` answers (the last reason named).
+   *   valid tool call in `maxAttempts` answers (each answer's reason named).
    */
   async plan(ctx: PlanningContext): Promise<PlanDecision> {
     if (ctx.signal.aborted) throw abortedError(ctx.signal);
