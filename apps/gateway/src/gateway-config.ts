@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { resolveLlmPlannerOptions, type LlmPlannerOptions } from '@mobileclaw/infrastructure';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -23,6 +24,9 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_HEARTBEAT_INTERVAL_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1024) @Max(256 * 1024 * 1024) MOBILECLAW_MAX_FRAME_BYTES?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(10_000) MOBILECLAW_QUEUE_LIMIT?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(200) MOBILECLAW_TASK_MAX_STEPS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10_000_000) MOBILECLAW_RETENTION_MAX_TASKS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(36_500) MOBILECLAW_RETENTION_MAX_AGE_DAYS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
 }
 
@@ -45,6 +49,14 @@ export interface GatewayConfig {
   maxFrameBytes: number;
   queueLimit: number;
   logLevel: string;
+  /** Default step budget of a task. */
+  taskMaxSteps: number;
+  /** Finished tasks kept (newest first); older ones and their screenshots are pruned. */
+  retentionMaxTasks: number;
+  /** Finished tasks older than this are pruned, in ms; undefined = no age limit. */
+  retentionMaxAgeMs?: number;
+  /** The OpenAI-compatible planner model; undefined = the rule-based planner. */
+  llm?: LlmPlannerOptions;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -60,6 +72,11 @@ export function validateGatewayEnvironment(env: Record<string, unknown>): Record
   if (errors.length > 0) {
     const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `  - ${e.property}: ${m}`));
     throw new Error(`Invalid MobileClaw configuration:\n${lines.join('\n')}`);
+  }
+  try {
+    resolveLlmPlannerOptions(env as Record<string, string | undefined>);
+  } catch (err) {
+    throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
   }
   const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
   if (!LOOPBACK.has(host) && !parsed.MOBILECLAW_API_TOKEN) {
@@ -90,5 +107,9 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? 16 * 1024 * 1024,
     queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? 32,
     logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
+    taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? 25,
+    retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? 1000,
+    retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
+    llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),
   };
 }

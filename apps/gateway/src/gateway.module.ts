@@ -1,8 +1,9 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
+import { TaskCaseModule } from '@mobileclaw/gateway-case';
 import { GatewayApiModule } from '@mobileclaw/gateway-trigger';
-import { loadOrCreateDeviceToken, MobileClawModule } from '@mobileclaw/infrastructure';
+import { AgentInfrastructureModule, loadOrCreateDeviceToken, MobileClawModule } from '@mobileclaw/infrastructure';
 import { validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
 
 /** DI token of the resolved {@link GatewayConfig}. */
@@ -19,8 +20,8 @@ export function resolveDeviceToken(config: GatewayConfig): string {
 }
 
 /**
- * The gateway host application: configuration, logging, the MobileClaw device module and the REST
- * API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
+ * The gateway host application: configuration, logging, the MobileClaw device module, the agent
+ * workflow (SQLite store, planner, task use cases) and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
  */
 @Module({})
 export class GatewayModule {
@@ -33,7 +34,7 @@ export class GatewayModule {
           pinoHttp: {
             level: config.logLevel,
             autoLogging: false,
-            redact: ['req.headers.authorization'],
+            redact: ['req.headers.authorization', 'req.query.access_token'],
             base: { service: 'mobileclaw-gateway' },
           },
         }),
@@ -46,6 +47,14 @@ export class GatewayModule {
           heartbeatIntervalMs: config.heartbeatIntervalMs,
           maxFrameBytes: config.maxFrameBytes,
           queueLimit: config.queueLimit,
+        }),
+        AgentInfrastructureModule.forRoot({ isGlobal: true, dataDir: config.dataDir, llm: config.llm }),
+        TaskCaseModule.forRoot({
+          isGlobal: true,
+          options: {
+            defaultMaxSteps: config.taskMaxSteps,
+            retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
+          },
         }),
         GatewayApiModule.forRoot({ apiToken: config.apiToken }),
       ],

@@ -6,8 +6,9 @@ import { startGateway } from './gateway-app';
 async function main(): Promise<void> {
   const gateway = await startGateway(process.env);
   const logger = new Logger('MobileClaw');
-  const { httpHost, } = gateway.config;
-  logger.log(`REST API on http://${httpHost.includes(':') ? `[${httpHost}]` : httpHost}:${gateway.httpPort}/api/devices`);
+  const { httpHost } = gateway.config;
+  const base = `http://${httpHost.includes(':') ? `[${httpHost}]` : httpHost}:${gateway.httpPort}`;
+  logger.log(`live view on ${base}/ ; REST API on ${base}/api/devices`);
   logger.log(`phones connect to TCP port ${gateway.devicePort}${gateway.simulator ? '; simulated phone sim-1 attached' : ''}`);
   const stop = (signal: string) => {
     logger.log(`${signal}: shutting down`);

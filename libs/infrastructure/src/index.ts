@@ -7,3 +7,7 @@ export * from './tcp/tcp-device-listener';
 export * from './nest/mobileclaw.module-definition';
 export * from './nest/mobileclaw.module';
 export * from './config/device-token';
+export * from './nest/agent-infrastructure.module';
+export * from './persistence';
+export * from './planner/llm';
+export * from './planner/rule-based';

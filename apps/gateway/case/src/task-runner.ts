@@ -275,6 +275,8 @@ export class TaskRunner {
   }
 
   private async finishOnError(err: unknown): Promise<void> {
+    // The device layer closing under a running task is the gateway's shutdown, not the task's failure.
+    if (!this.stopReason && isMobileClawError(err, 'SHUTTING_DOWN')) this.stopReason = { kind: 'shutdown', message: err.message };
     if (this.stopReason) {
       const { kind, message } = this.stopReason;
       if (kind === 'shutdown') {

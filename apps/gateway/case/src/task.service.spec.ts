@@ -251,7 +251,7 @@ describe('TaskService (RunTask loop)', () => {
     const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
     await started;
     const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
-    await service.onApplicationShutdown();
+    await service.beforeApplicationShutdown();
     expect(await repository.getTask(first.taskId)).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' } });
     expect(await repository.getTask(second.taskId)).toMatchObject({ status: 'interrupted' });
     await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
@@ -262,6 +262,6 @@ describe('TaskService (RunTask loop)', () => {
     await crashed.service.onApplicationBootstrap();
     expect(await crashed.repository.getTask('t-old')).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' } });
     expect((await finished(crashed.service, 't-old')).map((e) => e.type)).toEqual(['task.interrupted']);
-    await crashed.service.onApplicationShutdown();
+    await crashed.service.beforeApplicationShutdown();
   });
 });

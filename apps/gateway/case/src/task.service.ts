@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Observable, defer, filter, takeWhile } from 'rxjs';
 import {
   MobileClawError,
@@ -41,7 +41,7 @@ interface DeviceLane {
  * storage are ports.
  */
 @Injectable()
-export class TaskService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TaskService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(TaskService.name);
   private readonly journal: TaskJournal;
   private readonly lanes = new Map<string, DeviceLane>();
@@ -70,7 +70,7 @@ export class TaskService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** Interrupts running and queued tasks (recorded as `interrupted`) and waits for their records. */
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     const reason = 'the gateway shut down while the task was unfinished';
