@@ -123,12 +123,13 @@ export class Screen {
   /**
    * The element to tap for a label: clickable elements whose whole label or title matches come
    * first; a matching plain text is tapped through the smallest clickable element around it, or
-   * itself when none. `minimum` bounds how loose a match may be.
+   * itself when none (unless `clickableOnly`). `minimum` bounds how loose a match may be.
    */
-  findTapTarget(names: readonly string[], minimum: LabelMatch = LabelMatch.Compact): Found | undefined {
+  findTapTarget(names: readonly string[], minimum: LabelMatch = LabelMatch.Compact, clickableOnly = false): Found | undefined {
     let best: (Found & { score: number }) | undefined;
     for (const e of this.elements) {
       if (e.enabled === false) continue;
+      if (clickableOnly && !e.clickable && !this.clickableAround(e)) continue;
       const labels = labelsOf(e);
       const whole = e.text !== undefined ? matchLabel(e.text, names) : LabelMatch.None;
       const match = Math.max(whole, matchLabel(titleOf(e), names), matchLabel(e.desc, names), ...labels.map((l) => Math.min(matchLabel(l, names), LabelMatch.Contains)));
@@ -148,6 +149,26 @@ export class Screen {
       if (!found || area(c) < area(found)) found = c;
     }
     return found;
+  }
+
+  /**
+   * The caption of a field: the nearest plain text just above it (within one field height, overlapping
+   * it horizontally) or just left of it on the same row, e.g. "Password" over a password field.
+   */
+  captionOf(field: UiElement): string | undefined {
+    const [l, t, r, b] = field.bounds;
+    const h = b - t;
+    let best: { text: string; distance: number } | undefined;
+    for (const e of this.elements) {
+      if (e === field || e.clickable || e.editable || e.checkable || e.scrollable || e.text === undefined) continue;
+      const [el, et, er, eb] = e.bounds;
+      const above = eb <= t + 1 && t - eb <= h && er > l && el < r;
+      const left = er <= l + 1 && l - er <= h && et < b && eb > t;
+      if (!above && !left) continue;
+      const distance = above ? t - eb : l - er;
+      if (!best || distance < best.distance) best = { text: e.text, distance };
+    }
+    return best?.text;
   }
 
   /** Editable fields, in document order. */

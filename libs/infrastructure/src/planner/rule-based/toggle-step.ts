@@ -34,11 +34,11 @@ export function planToggle(setting: string, on: boolean, input: StepInput): Step
     return openApp(memory, SETTINGS_PACKAGE, 'Settings');
   }
 
-  const own = screen.findTapTarget(names);
+  const own = screen.findTapTarget(names, LabelMatch.Compact, true);
   if (own && !wasTapped(memory, label)) return tap(memory, label, own.element, `Open the ${label} page to find its switch.`);
   for (const hop of known?.path ?? []) {
     if (wasTapped(memory, hop)) continue;
-    const row = screen.findTapTarget([hop]);
+    const row = screen.findTapTarget([hop], LabelMatch.Compact, true);
     if (row) return tap(memory, hop, row.element, `${label} lives under ${JSON.stringify(hop)}; open it.`);
   }
   return scrollOrFail(input, `the ${label} switch`, `could not find the ${label} switch in Settings${known ? '' : ` (${JSON.stringify(setting)} is not one of the settings whose place is known)`}`);

@@ -25,13 +25,16 @@ function resourceWords(resourceId: string | undefined): string | undefined {
   return name.replace(/[_.-]+/g, ' ').trim() || undefined;
 }
 
-/** The editable field `names` refer to; without names, the focused field, else the only one. */
+/**
+ * The editable field `names` refer to (by its text, description, caption or resource-id words);
+ * without names, the focused field, else the only one.
+ */
 export function findField(screen: Screen, names: readonly string[] | undefined): UiElement | undefined {
   const fields = screen.fields();
   if (names === undefined) return fields.find((f) => f.focused) ?? (fields.length === 1 ? fields[0] : undefined);
   let best: { field: UiElement; match: LabelMatch } | undefined;
   for (const f of fields) {
-    const match = Math.max(...[...labelsOf(f), resourceWords(f.resourceId)].map((l) => matchLabel(l, names)), LabelMatch.None) as LabelMatch;
+    const match = Math.max(...[...labelsOf(f), screen.captionOf(f), resourceWords(f.resourceId)].map((l) => matchLabel(l, names)), LabelMatch.None) as LabelMatch;
     if (match > (best?.match ?? LabelMatch.None)) best = { field: f, match };
   }
   return best?.field;
