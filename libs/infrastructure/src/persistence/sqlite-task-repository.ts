@@ -482,7 +482,12 @@ function taskNotFound(taskId: string, cause?: unknown): MobileClawError {
   return new MobileClawError('TASK_NOT_FOUND', `task ${taskId} is not stored`, cause === undefined ? {} : { cause });
 }
 
+/**
+ * The `code` of a better-sqlite3 error. Not `instanceof Error`: the native addon is loaded once per
+ * process and keeps the `SqliteError` class of the first module registry that loaded it, which under
+ * Jest (one registry per test file) belongs to another realm.
+ */
 function sqliteCode(err: unknown): string | undefined {
-  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
 }
