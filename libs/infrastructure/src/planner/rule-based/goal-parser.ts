@@ -80,7 +80,7 @@ function typeText(text: string | undefined, field?: string): GoalIntent | undefi
 function openOrTurnOn(what: string | undefined): GoalIntent | undefined {
   const name = label(what);
   if (name === undefined) return undefined;
-  if (findKnownApp(name)) return { kind: 'open', name };
+  if (findKnownApp(name)) return { kind: 'open', name: name.replace(/\s*(?:应用|程序|app)$/i, '') };
   if (findKnownSetting(name) || /开关$/.test(name)) return toggle(name, true);
   if (URL_LIKE.test(name)) return { kind: 'open_url', url: name };
   return { kind: 'open', name };
@@ -201,10 +201,10 @@ function trimSpan(span: GoalSpan): GoalSpan {
 
 function parseSingle(span: GoalSpan): GoalIntent | undefined {
   const { text, folded } = trimSpan(span);
-  // First as written (a message keeps its final "?"), then without the sentence's final punctuation.
+  // Each rule sees the part as written (a message keeps its final "?"), then without the sentence's final punctuation.
   const bodies = [folded, folded.replace(/[\s.!?]+$/, '')].filter((b, i, all) => b !== '' && all.indexOf(b) === i);
-  for (const body of bodies) {
-    for (const rule of RULES) {
+  for (const rule of RULES) {
+    for (const body of bodies) {
       const match = new RegExp(rule.pattern.source, rule.pattern.flags + 'd').exec(body);
       if (!match) continue;
       const capture: Captures = (name) => {
