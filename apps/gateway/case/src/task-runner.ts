@@ -199,7 +199,7 @@ export class TaskRunner {
       };
       const pkg = foregroundPackage(tree.data.nodes ?? []);
       if (pkg) step.package = pkg;
-      return { step, elements, screenshot: shot.data, captureMs, transferMs: Math.max(0, roundTripMs - captureMs) };
+      return { step, elements, screenshot: shot.data, captureMs, transferMs: Math.max(0, Math.round(roundTripMs - captureMs)) };
     }
   }
 
@@ -321,13 +321,26 @@ function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): num
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
 }
 
-/** The package of the first node that names one (the foreground app's root window). */
-function foregroundPackage(nodes: UiNode[]): string | undefined {
+/** System UI windows (status and navigation bars) that sit above every app. */
+const SYSTEM_UI_PACKAGES = new Set(['com.android.systemui']);
+
+/**
+ * The foreground app's package: the one that owns most nodes of the tree, not counting system UI
+ * windows (status bar, navigation bar); system UI only when nothing else is on screen.
+ */
+export function foregroundPackage(nodes: UiNode[]): string | undefined {
+  const counts = new Map<string, number>();
+  let system: string | undefined;
   const stack = [...nodes];
   while (stack.length > 0) {
-    const node = stack.shift()!;
-    if (node.package) return node.package;
-    if (node.children) stack.unshift(...node.children);
+    const node = stack.pop()!;
+    if (node.package) {
+      if (SYSTEM_UI_PACKAGES.has(node.package)) system ??= node.package;
+      else counts.set(node.package, (counts.get(node.package) ?? 0) + 1);
+    }
+    if (node.children) stack.push(...node.children);
   }
-  return undefined;
+  let best: string | undefined;
+  for (const [pkg, count] of counts) if (best === undefined || count > counts.get(best)!) best = pkg;
+  return best ?? system;
 }
