@@ -32,6 +32,20 @@ describe('parseCli', () => {
     expect(parseCli([], {}, (path) => (path === '.mobileclaw/device-token' ? 'dflt' : noFile(path)))).toMatchObject({ token: 'dflt' });
   });
 
+  it('--screen imports a recorded screen and takes the screen size from it', () => {
+    const xml = '<hierarchy rotation="0" width="1080" height="2088"><node class="android.widget.Button" text="OK" bounds="[0,0][1080,2088]"/></hierarchy>';
+    const read = (path: string): string => (path === 'screens/top.xml' ? xml : noFile(path));
+    const config = parseCli(['--token', 'T', '--screen', 'screens/top.xml'], {}, read);
+    expect(config).toMatchObject({ width: 1080, height: 2088, replay: { file: 'screens/top.xml', recording: { screen: { width: 1080, height: 2088, rotation: 0 } } } });
+    expect(config !== 'help' && config.replay?.recording.nodes.map((n) => [n.id, n.class, n.text])).toEqual([['n0', 'android.widget.Button', 'OK']]);
+  });
+
+  it('--screen refuses a missing file, a file that is no UI hierarchy, and an explicit size', () => {
+    expect(() => parseCli(['--token', 'T', '--screen', 'gone.xml'], {}, noFile)).toThrow(/cannot read --screen gone.xml: ENOENT/);
+    expect(() => parseCli(['--token', 'T', '--screen', 'a.json'], {}, () => '{"nodes":[]}')).toThrow(/--screen a.json is not a UI hierarchy: UI hierarchy is not well-formed XML/);
+    expect(() => parseCli(['--token', 'T', '--screen', 'a.xml', '--width', '720'], {}, () => '<hierarchy width="1" height="1"/>')).toThrow(/do not combine it with --width or --height/);
+  });
+
   it('refuses to run without a token and rejects bad options', () => {
     expect(() => parseCli([], {}, noFile)).toThrow(/no device token/);
     expect(() => parseCli(['--token', 'T', '--devices', '0'], {}, noFile)).toThrow(CliUsageError);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEVICE_ID_PATTERN } from '@mobileclaw/protocol';
+import { DEVICE_ID_PATTERN, parseUiHierarchyXml, UiHierarchyParseError, type UiTreeXml } from '@mobileclaw/protocol';
 
 export const USAGE = `Usage: mobileclaw-sim [options]
 
 Starts simulated Android phones that connect to a MobileClaw gateway (wire protocol v1) and
-reconnect whenever the connection is lost.
+reconnect whenever the connection is lost. With --screen they replay a recorded Android screen.
 
 Options:
   --host <host>      gateway host (default 127.0.0.1)
@@ -19,6 +19,10 @@ Options:
   --width <px>       screen width in portrait (default 1080)
   --height <px>      screen height in portrait (default 2400)
   --density <dpi>    screen density (default 420)
+  --screen <file>    replay a recorded screen: a UI hierarchy XML file (Appium page source or
+                     \`uiautomator dump\`); every phone shows it as a static screen at its recorded
+                     size (no --width/--height): ui_tree returns its nodes, screenshots draw it as
+                     a wireframe, actions succeed but change nothing
   --verbose          print diagnostics to stderr
   --help             show this help
 `;
@@ -34,6 +38,8 @@ export interface CliConfig {
   width: number;
   height: number;
   densityDpi: number;
+  /** `--screen`: the recorded screen every phone replays, and the file it came from (`width`/`height` are then its size). */
+  replay?: { file: string; recording: UiTreeXml };
   verbose: boolean;
 }
 
@@ -83,6 +89,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
         width: { type: 'string' },
         height: { type: 'string' },
         density: { type: 'string' },
+        screen: { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -100,6 +107,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     const dir = env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw';
     throw new CliUsageError(`no device token: pass --token, set MOBILECLAW_DEVICE_TOKEN, or start the gateway once so that it writes ${join(dir, 'device-token')}`);
   }
+  if (values.screen !== undefined && (values.width !== undefined || values.height !== undefined))
+    throw new CliUsageError('--screen takes the screen size from the recording; do not combine it with --width or --height');
+  const replay = values.screen === undefined ? undefined : { file: values.screen, recording: recordedScreen(values.screen, read) };
   return {
     host: values.host ?? '127.0.0.1',
     port,
@@ -107,9 +117,26 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     devices,
     prefix,
     latencyMs: int(values.latency, 'latency', 0, 0, 3_600_000),
-    width: int(values.width, 'width', 1080, 1, 10000),
-    height: int(values.height, 'height', 2400, 1, 10000),
+    width: replay?.recording.screen.width ?? int(values.width, 'width', 1080, 1, 10000),
+    height: replay?.recording.screen.height ?? int(values.height, 'height', 2400, 1, 10000),
     densityDpi: int(values.density, 'density', 420, 1, 2000),
+    ...(replay ? { replay } : {}),
     verbose: values.verbose ?? false,
   };
+}
+
+/** Reads and imports the `--screen` file; an unreadable or invalid file is a usage error naming it. */
+function recordedScreen(file: string, read: (path: string) => string): UiTreeXml {
+  let xml: string;
+  try {
+    xml = read(file);
+  } catch (err) {
+    throw new CliUsageError(`cannot read --screen ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parseUiHierarchyXml(xml);
+  } catch (err) {
+    if (err instanceof UiHierarchyParseError) throw new CliUsageError(`--screen ${file} is not a UI hierarchy: ${err.message}`);
+    throw err;
+  }
 }

@@ -18,6 +18,7 @@ function run(config: CliConfig): void {
       token: config.token,
       deviceId: `${config.prefix}${i + 1}`,
       screen: { width: config.width, height: config.height, densityDpi: config.densityDpi },
+      ...(config.replay ? { replay: config.replay.recording } : {}),
       reconnect: true,
       faults: { latencyMs: config.latencyMs },
       ...(log ? { log } : {}),
@@ -37,7 +38,8 @@ function run(config: CliConfig): void {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll(0));
 
-  process.stdout.write(`starting ${config.devices} simulated phone(s) for ${address}\n`);
+  const showing = config.replay ? `, replaying ${config.replay.file} (${config.width}x${config.height})` : '';
+  process.stdout.write(`starting ${config.devices} simulated phone(s) for ${address}${showing}\n`);
   for (const phone of phones) {
     phone.start().catch((err: Error) => {
       if (stopping) return;

@@ -18,6 +18,9 @@ describe('screenshot', () => {
     const elapsedMs = performance.now() - started;
     expect(shot).toMatchObject({ mime: 'image/png', width: 1080, height: 2400, screen: { width: 1080, height: 2400, rotation: 0 } });
     expect(typeof shot['frameId']).toBe('string');
+    // The phone's own time to draw and encode, inside the caller's total.
+    expect(shot['captureMs']).toBeGreaterThan(0);
+    expect(shot['captureMs']).toBeLessThanOrEqual(elapsedMs);
     const png = Buffer.from(shot['base64'] as string, 'base64');
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     const meta = await sharp(png).metadata();
@@ -72,6 +75,18 @@ describe('screenshot', () => {
     ui.rotate(3);
     const shot = data(await runCommand(ui, { command: 'screenshot' }));
     expect(shot).toMatchObject({ width: 2400, height: 1080, screen: { width: 2400, height: 1080, rotation: 3 } });
+  });
+});
+
+describe('ui_tree', () => {
+  it('carries the frame id, the screen and the time the phone took to build the tree', async () => {
+    const ui = new PhoneUi();
+    const started = performance.now();
+    const tree = data(await runCommand(ui, { command: 'ui_tree' }));
+    const elapsedMs = performance.now() - started;
+    expect(Object.keys(tree).sort()).toEqual(['captureMs', 'frameId', 'nodes', 'screen']);
+    expect(tree['captureMs']).toBeGreaterThan(0);
+    expect(tree['captureMs']).toBeLessThanOrEqual(elapsedMs);
   });
 });
 

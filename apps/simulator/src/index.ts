@@ -6,7 +6,9 @@ export { SimulatedPhone, GatewayRefusedError, DEFAULT_FAULTS, CLIENT_INFO, type 
 export {
   PhoneUi,
   FRAME_HISTORY,
+  RECORDED_SCREEN,
   findNode,
+  type ShownScreen,
   type PhoneUiOptions,
   type Rotation,
   type ScreenGeometry,

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { UiTreeNode, UiTreeXml } from '@mobileclaw/protocol';
 import { PhoneError } from './phone-error';
+import { recordedFields, recordedViews } from './recorded-screen';
 import {
   APPS,
   buildFrame,
@@ -39,13 +42,36 @@ export interface PhoneUiOptions {
   height?: number;
   /** Default 420. */
   densityDpi?: number;
+  /**
+   * Replay mode: show this recorded screen (from `parseUiHierarchyXml`) as a static screen instead
+   * of the simulated apps. Its width, height and rotation replace `width`/`height`; `ui_tree`
+   * returns its nodes; screenshots draw them as a wireframe; every action succeeds (clicks and long
+   * presses report the node hit, `open`/`back`/`home` report {@link RECORDED_SCREEN}; fields start
+   * with their recorded text and focus, a clicked editable takes the focus and accepts `input`, which
+   * still answers NO_FOCUSED_INPUT when no field has it) but the screen never changes, and it
+   * cannot be rotated.
+   */
+  replay?: UiTreeXml;
 }
+
+/** What `open`, `back` and `home` report in replay mode instead of a simulated screen name. */
+export const RECORDED_SCREEN = 'recorded';
+
+/** The screen on display: a simulated app screen, or the recorded screen of replay mode. */
+export type ShownScreen = ScreenName | typeof RECORDED_SCREEN;
 
 /** `ui_tree` result data. */
 export interface UiTreeResult {
   frameId: string;
   screen: FrameGeometry;
   nodes: UiNode[];
+  /** Time the phone spent building the tree, in ms (microsecond precision). */
+  captureMs: number;
+}
+
+/** Milliseconds since `started` (a `performance.now()` reading), rounded to the microsecond. */
+export function msSince(started: number): number {
+  return Math.round((performance.now() - started) * 1000) / 1000;
 }
 
 /** The node a click or long press landed on (`null` when nothing clickable was there). */
@@ -77,10 +103,28 @@ export class PhoneUi {
   private readonly activity = new Map<string, number>();
   private activityCounter = 0;
   private readonly nav: Navigator;
+  /** Replay mode: the recorded nodes and their (static) views. */
+  private readonly recorded: { nodes: UiTreeNode[]; views: View[] } | null;
 
   constructor(options: PhoneUiOptions = {}) {
-    this.naturalWidth = positiveInt(options.width ?? 1080, 'width');
-    this.naturalHeight = positiveInt(options.height ?? 2400, 'height');
+    const replay = options.replay;
+    if (replay) {
+      const width = positiveInt(replay.screen.width, 'replay screen width');
+      const height = positiveInt(replay.screen.height, 'replay screen height');
+      const rotation = replay.screen.rotation;
+      if (![0, 1, 2, 3].includes(rotation)) throw new RangeError(`replay screen rotation must be 0, 1, 2 or 3, got ${String(rotation)}`);
+      this.rotationValue = rotation;
+      // The recording is in its own rotation; the natural (rotation 0) size swaps for 1 and 3.
+      const swap = rotation % 2 === 1;
+      this.naturalWidth = swap ? height : width;
+      this.naturalHeight = swap ? width : height;
+      const nodes = structuredClone(replay.nodes);
+      this.recorded = { nodes, views: recordedViews(nodes, width) };
+    } else {
+      this.naturalWidth = positiveInt(options.width ?? 1080, 'width');
+      this.naturalHeight = positiveInt(options.height ?? 2400, 'height');
+      this.recorded = null;
+    }
     this.densityDpi = positiveInt(options.densityDpi ?? 420, 'densityDpi');
     this.state = {
       wifi: false,
@@ -101,7 +145,15 @@ export class PhoneUi {
       touchConversation: (name) => this.touch(name),
       conversationOrder: () => this.conversationOrder(),
     };
-    this.home();
+    this.stack = [newEntry('launcher')];
+    this.sync();
+    // A recorded screen's fields start with their recorded text and focus, so `input` works as on the phone.
+    if (this.recorded) Object.assign(this.top(), recordedFields(this.recorded.nodes));
+  }
+
+  /** True in replay mode (a recorded screen is shown; see {@link PhoneUiOptions.replay}). */
+  get replaying(): boolean {
+    return this.recorded !== null;
   }
 
   /** Current screen size and rotation. */
@@ -126,27 +178,35 @@ export class PhoneUi {
     return this.stack.map((e) => e.screen);
   }
 
-  /** Rotates the screen; 1 and 3 swap width and height, and the layout is recomputed. */
+  /**
+   * Rotates the screen; 1 and 3 swap width and height, and the layout is recomputed. A replayed
+   * screen keeps its recorded rotation (INVALID_ARGUMENT for any other).
+   */
   rotate(rotation: Rotation): void {
     if (![0, 1, 2, 3].includes(rotation)) throw new PhoneError('INVALID_ARGUMENT', `rotation must be 0, 1, 2 or 3, got ${String(rotation)}`);
+    if (this.recorded && rotation !== this.rotationValue)
+      throw new PhoneError('INVALID_ARGUMENT', `a replayed screen keeps its recorded rotation ${this.rotationValue}; cannot rotate to ${rotation}`);
     this.rotationValue = rotation;
   }
 
   /** The view tree of the current frame, without registering a frame id. */
   views(): View[] {
+    if (this.recorded) return this.recorded.views;
     return buildFrame({ state: this.state, entry: this.top(), m: this.metrics(), nav: this.nav });
   }
 
-  /** The current tree in wire form, without registering a frame id. */
+  /** The current tree in wire form (a fresh copy), without registering a frame id. */
   nodes(): UiNode[] {
+    if (this.recorded) return structuredClone(this.recorded.nodes);
     return this.views().map(toUiNode);
   }
 
-  /** `ui_tree`: the node tree with a new frame id. */
+  /** `ui_tree`: the node tree with a new frame id and the time taken to build it. */
   uiTree(): UiTreeResult {
+    const started = performance.now();
     const nodes = this.nodes();
     const { frameId, screen } = this.registerFrame();
-    return { frameId, screen, nodes };
+    return { frameId, screen, nodes, captureMs: msSince(started) };
   }
 
   /** The current frame as an SVG document of the screen's size in px. */
@@ -177,8 +237,12 @@ export class PhoneUi {
       );
   }
 
-  /** `open {app}`: launches the app's main screen above the launcher. Throws APP_NOT_FOUND. */
-  open(app: string): { package: string; screen: ScreenName } {
+  /**
+   * `open {app}`: launches the app's main screen above the launcher. Throws APP_NOT_FOUND. In replay
+   * mode any package is accepted and the recorded screen stays.
+   */
+  open(app: string): { package: string; screen: ShownScreen } {
+    if (this.recorded) return { package: app, screen: RECORDED_SCREEN };
     const info = APPS.find((a) => a.package === app);
     if (!info) throw new PhoneError('APP_NOT_FOUND', `no app with package ${JSON.stringify(app)} is installed`);
     this.home();
@@ -233,15 +297,17 @@ export class PhoneUi {
     return { text: value };
   }
 
-  /** `back`: pops one screen; on the launcher it does nothing. */
-  back(): { screen: ScreenName } {
+  /** `back`: pops one screen; on the launcher (and in replay mode) it does nothing. */
+  back(): { screen: ShownScreen } {
+    if (this.recorded) return { screen: RECORDED_SCREEN };
     if (this.stack.length > 1) this.stack.pop();
     this.sync();
     return { screen: this.state.screen };
   }
 
-  /** `home`: clears the back stack and shows the launcher. */
-  home(): { screen: ScreenName } {
+  /** `home`: clears the back stack and shows the launcher (in replay mode: does nothing). */
+  home(): { screen: ShownScreen } {
+    if (this.recorded) return { screen: RECORDED_SCREEN };
     this.stack = [newEntry('launcher')];
     this.sync();
     return { screen: this.state.screen };

@@ -1,5 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import type { FrameGeometry, PhoneUi } from './phone-ui';
+import { msSince, type FrameGeometry, type PhoneUi } from './phone-ui';
 
 export interface ScreenshotOptions {
   /** Default 'png'. */
@@ -19,10 +20,13 @@ export interface ScreenshotResult {
   frameId: string;
   /** The screen the image shows (its size may differ from the image's when scaled). */
   screen: FrameGeometry;
+  /** Time the phone spent producing the image (drawing, rasterising, encoding), in ms (microsecond precision). */
+  captureMs: number;
 }
 
 /** Rasterises the current frame of `ui` as a real PNG or JPEG (SVG rendered by sharp/librsvg). */
 export async function renderScreenshot(ui: PhoneUi, options: ScreenshotOptions = {}): Promise<ScreenshotResult> {
+  const started = performance.now();
   // The picture and the frame id are taken together, before any await, so they describe the same state.
   const svg = ui.toSvg();
   const { frameId, screen } = ui.registerFrame();
@@ -39,5 +43,6 @@ export async function renderScreenshot(ui: PhoneUi, options: ScreenshotOptions =
     base64: data.toString('base64'),
     frameId,
     screen,
+    captureMs: msSince(started),
   };
 }

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { LineFrameDecoder } from '@mobileclaw/protocol';
+import path from 'node:path';
+import { LineFrameDecoder, parseUiHierarchyXml } from '@mobileclaw/protocol';
 import { SimulatedPhone, type SimulatedPhoneOptions } from './simulated-phone';
 
 type Json = Record<string, unknown>;
@@ -177,6 +179,33 @@ describe('SimulatedPhone over a real loopback socket', () => {
     expect(await side.nextFrame()).toEqual({ type: 'event', event: 'screen_changed', data: { screen: { width: 2400, height: 1080, densityDpi: 420, rotation: 1 } } });
     side.send({ type: 'action', requestId: 's-2', command: 'click', x: 10, y: 10, frameId: shot.data.frameId });
     expect(await side.nextFrame()).toMatchObject({ requestId: 's-2', status: 'error', error: { code: 'STALE_FRAME' } });
+  });
+
+  it('replays a recorded screen: hello carries its size, ui_tree its nodes, actions are reported and change nothing', async () => {
+    const recorded = parseUiHierarchyXml(readFileSync(path.resolve(__dirname, '../../../../shared/fixtures/screens/settings-top.xml'), 'utf8'));
+    const phone = newPhone({ replay: recorded, screen: { width: 720, height: 1600, densityDpi: 320 } });
+    const started = phone.start();
+    const side = await gateway.nextConnection();
+    expect(await side.welcome()).toMatchObject({ device: { screen: { width: 1080, height: 2088, densityDpi: 320, rotation: 0 } } });
+    await started;
+    const actions: Json[] = [];
+    phone.on('action', (a) => actions.push(a));
+    side.send({ type: 'action', requestId: 'p-1', command: 'ui_tree' });
+    const tree = (await side.nextFrame()) as { data: { frameId: string; nodes: unknown; captureMs: number } };
+    expect(tree.data.nodes).toEqual(recorded.nodes);
+    expect(tree.data.captureMs).toEqual(expect.any(Number));
+    side.send({ type: 'action', requestId: 'p-2', command: 'click', x: 540, y: 497, frameId: tree.data.frameId });
+    expect(await side.nextFrame()).toEqual({ type: 'response', requestId: 'p-2', status: 'success', data: { hit: { id: 'n26', class: 'android.widget.LinearLayout' } } });
+    side.send({ type: 'action', requestId: 'p-3', command: 'back' });
+    expect(await side.nextFrame()).toEqual({ type: 'response', requestId: 'p-3', status: 'success', data: { screen: 'recorded' } });
+    side.send({ type: 'action', requestId: 'p-4', command: 'ui_tree' });
+    expect(((await side.nextFrame()) as { data: { nodes: unknown } }).data.nodes).toEqual(recorded.nodes);
+    expect(actions.map((a) => [a['requestId'], a['command']])).toEqual([
+      ['p-1', 'ui_tree'],
+      ['p-2', 'click'],
+      ['p-3', 'back'],
+      ['p-4', 'ui_tree'],
+    ]);
   });
 
   it('answers ping with pong carrying the same ts, ahead of a delayed reply', async () => {

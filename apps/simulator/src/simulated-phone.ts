@@ -9,6 +9,7 @@ import {
   type Frame,
   type HelloFrame,
   type ResponseFrame,
+  type UiTreeXml,
   type WelcomeFrame,
 } from '@mobileclaw/protocol';
 import { COMMANDS, runCommand, type CommandReply } from './commands';
@@ -59,6 +60,11 @@ export interface SimulatedPhoneOptions {
   model?: string;
   /** Natural (portrait) size in px and density. Default 1080x2400 @ 420 dpi. */
   screen?: { width: number; height: number; densityDpi?: number };
+  /**
+   * Replay mode: show this recorded screen (from `parseUiHierarchyXml`) as a static screen; its size
+   * and rotation replace `screen.width`/`height` (see `PhoneUiOptions.replay`).
+   */
+  replay?: UiTreeXml;
   /** Reconnect after a lost connection, backing off from 200 ms doubling to 5 s. Default false. */
   reconnect?: boolean;
   faults?: Partial<FaultOptions>;
@@ -132,7 +138,7 @@ export class SimulatedPhone extends EventEmitter {
     this.reconnect = options.reconnect ?? false;
     this.faults = { ...DEFAULT_FAULTS, ...options.faults };
     const screen = options.screen ?? { width: 1080, height: 2400 };
-    this.ui = new PhoneUi({ width: screen.width, height: screen.height, densityDpi: screen.densityDpi ?? 420 });
+    this.ui = new PhoneUi({ width: screen.width, height: screen.height, densityDpi: screen.densityDpi ?? 420, ...(options.replay ? { replay: options.replay } : {}) });
     const log = options.log;
     this.log = log ? (line) => log(`[${this.deviceId}] ${line}`) : () => undefined;
   }

@@ -46,6 +46,8 @@ function centredBaseline(top: number, bottom: number, size: number): number {
 
 class SvgWriter {
   private readonly parts: string[] = [];
+  /** Drawn after everything else (wireframe labels stay readable over later siblings' boxes). */
+  private readonly overlays: string[] = [];
   private gradients = 0;
 
   constructor(
@@ -57,6 +59,10 @@ class SvgWriter {
     this.parts.push(s);
   }
 
+  overlay(s: string): void {
+    this.overlays.push(s);
+  }
+
   gradient(from: string, to: string): string {
     const id = `g${++this.gradients}`;
     this.parts.push(`<defs><linearGradient id="${id}" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>`);
@@ -64,7 +70,7 @@ class SvgWriter {
   }
 
   toString(): string {
-    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}">${this.parts.join('')}</svg>`;
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${this.width}" height="${this.height}" viewBox="0 0 ${this.width} ${this.height}">${this.parts.join('')}${this.overlays.join('')}</svg>`;
   }
 }
 
@@ -127,18 +133,12 @@ function paint(out: SvgWriter, v: View, p: Paint): void {
     }
     case 'switch': {
       const trackH = h * 0.42;
-      const trackW = trackH * 1.9;
-      const x0 = cx - trackW / 2;
-      const thumbR = trackH * 0.62;
-      if (v.checked) {
-        out.push(`<rect x="${n(x0)}" y="${n(cy - trackH / 2)}" width="${n(trackW)}" height="${n(trackH)}" rx="${n(trackH / 2)}" fill="${p.accent}" fill-opacity="0.45"/>`);
-        out.push(`<circle cx="${n(x0 + trackW - trackH / 2)}" cy="${n(cy)}" r="${n(thumbR)}" fill="${p.accent}"/>`);
-      } else {
-        out.push(`<rect x="${n(x0)}" y="${n(cy - trackH / 2)}" width="${n(trackW)}" height="${n(trackH)}" rx="${n(trackH / 2)}" fill="#bdc1c6"/>`);
-        out.push(`<circle cx="${n(x0 + trackH / 2)}" cy="${n(cy)}" r="${n(thumbR)}" fill="#f8f9fa" stroke="#9aa0a6" stroke-width="2"/>`);
-      }
+      switchGlyph(out, cx - (trackH * 1.9) / 2, cy, trackH, v.checked, p.accent);
       return;
     }
+    case 'wire':
+      wireframe(out, v, p);
+      return;
     case 'edit': {
       const border = v.focused ? p.accent : '#dadce0';
       if (p.underline) {
@@ -192,6 +192,54 @@ function paint(out: SvgWriter, v: View, p: Paint): void {
       return;
     }
   }
+}
+
+/** A Material-style switch: a track of height `trackH` px starting at x0, the thumb at the end when `on`. */
+function switchGlyph(out: SvgWriter, x0: number, cy: number, trackH: number, on: boolean, accent: string): void {
+  const trackW = trackH * 1.9;
+  const thumbR = trackH * 0.62;
+  if (on) {
+    out.push(`<rect x="${n(x0)}" y="${n(cy - trackH / 2)}" width="${n(trackW)}" height="${n(trackH)}" rx="${n(trackH / 2)}" fill="${accent}" fill-opacity="0.45"/>`);
+    out.push(`<circle cx="${n(x0 + trackW - trackH / 2)}" cy="${n(cy)}" r="${n(thumbR)}" fill="${accent}"/>`);
+  } else {
+    out.push(`<rect x="${n(x0)}" y="${n(cy - trackH / 2)}" width="${n(trackW)}" height="${n(trackH)}" rx="${n(trackH / 2)}" fill="#bdc1c6"/>`);
+    out.push(`<circle cx="${n(x0 + trackH / 2)}" cy="${n(cy)}" r="${n(thumbR)}" fill="#f8f9fa" stroke="#9aa0a6" stroke-width="2"/>`);
+  }
+}
+
+/**
+ * A replayed node: box, optional switch glyph at the right end, and its text lines from the left
+ * (drawn on top of all boxes: a recording does not say which views are opaque).
+ */
+function wireframe(out: SvgWriter, v: View, p: Extract<Paint, { kind: 'wire' }>): void {
+  const [l, t, r, b] = v.bounds;
+  const w = r - l;
+  const h = b - t;
+  const cy = (t + b) / 2;
+  if (p.fill !== null || p.stroke !== null) {
+    const stroke = p.stroke === null ? '' : ` stroke="${p.stroke}" stroke-width="2"${p.dashed ? ' stroke-dasharray="12 8"' : ''}`;
+    out.push(`<rect x="${n(l + 1)}" y="${n(t + 1)}" width="${n(Math.max(0, w - 2))}" height="${n(Math.max(0, h - 2))}" fill="${p.fill ?? 'none'}"${stroke}/>`);
+  }
+  let textRight = r;
+  if (p.toggle) {
+    const trackH = Math.min(h * 0.5, w * 0.3, 60);
+    const trackW = trackH * 1.9;
+    // A switch widget alone is centred; one that spans its label's row sits at the row's end.
+    const x0 = w < trackW * 1.6 ? l + (w - trackW) / 2 : r - trackW - trackH * 0.5;
+    switchGlyph(out, x0, cy, trackH, v.checked, p.accent);
+    textRight = x0;
+  }
+  if (p.lines.length === 0) return;
+  const pad = Math.min(8, w / 10);
+  const room = textRight - l - 2 * pad;
+  if (room <= 0) return;
+  const lineHeight = p.labelSize * 1.2;
+  const shown = p.lines.slice(0, Math.max(1, Math.floor(h / lineHeight)));
+  const top = cy - (shown.length * lineHeight) / 2;
+  shown.forEach((line, i) => {
+    const baseline = centredBaseline(top + i * lineHeight, top + (i + 1) * lineHeight, p.labelSize);
+    out.overlay(text(l + pad, baseline, ellipsize(line, p.labelSize, room), { size: p.labelSize, color: p.labelColor }));
+  });
 }
 
 /** An SVG document of `width`x`height` px showing the views (first = bottom-most). */

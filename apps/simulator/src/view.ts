@@ -19,6 +19,8 @@ export interface UiNode {
   package: string;
   bounds: Bounds;
   clickable: boolean;
+  /** Only on replayed recorded screens (the simulated apps have no long-press targets). */
+  longClickable?: boolean;
   focusable: boolean;
   editable: boolean;
   checkable: boolean;
@@ -27,6 +29,8 @@ export interface UiNode {
   focused: boolean;
   scrollable: boolean;
   selected: boolean;
+  /** Only on replayed recorded screens: a password field (its text is never carried). */
+  password?: boolean;
   /** Only on editable nodes: the placeholder shown while the text is empty. */
   hint?: string;
   children: UiNode[];
@@ -48,7 +52,13 @@ export type Paint =
   | { kind: 'icon'; color: string; glyph: string; size: number }
   | { kind: 'avatar'; color: string; glyph: string }
   | { kind: 'bubble'; mine: boolean; size: number; accent: string; lines: string[]; padX: number; padY: number; lineHeight: number }
-  | { kind: 'row'; divider: boolean };
+  | { kind: 'row'; divider: boolean }
+  /**
+   * Replay wireframe (recorded-screen.ts): an outline (`stroke`, dashed for scroll containers) and
+   * `fill`, colour or null; `lines` of text at `labelSize` px; `toggle` draws an on/off switch glyph
+   * (state from the view's `checked`) in `accent`.
+   */
+  | { kind: 'wire'; stroke: string | null; dashed: boolean; fill: string | null; lines: string[]; labelSize: number; labelColor: string; toggle: boolean; accent: string };
 
 /** Internal view: a UiNode plus drawing and behaviour. */
 export interface View {
