@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Task, TaskStatus, TaskStep } from '@mobileclaw/domain';
+import { resolveLlmPlannerOptions } from '@mobileclaw/infrastructure';
+import { SimulatedPhone } from '@mobileclaw/simulator';
+import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway-app';
+import { SseClient } from '../../apps/gateway/src/testing/sse-client';
+import { EVAL_GOALS, type EvalGoal } from './goals';
+import { snapshotPhone, type CheckResult } from './phone-checks';
+
+/**
+ * The evaluation runner: starts the real gateway in-process (HTTP API, SQLite store, the configured
+ * planner), connects a fresh {@link SimulatedPhone} per goal, runs each goal as a task through
+ * `POST /api/tasks`, follows it on its SSE stream to the end, and judges it by the goal's checker on
+ * the phone's final state. Goals run on different phones concurrently.
+ */
+
+export interface EvalOptions {
+  /** Default {@link EVAL_GOALS}. */
+  goals?: readonly EvalGoal[];
+  /**
+   * Where the planner's configuration is read from: `MOBILECLAW_LLM_*` (see
+   * `resolveLlmPlannerOptions`) selects the LLM planner, otherwise the rule-based one. Default `process.env`.
+   */
+  env?: Record<string, string | undefined>;
+  /** Goals running at the same time, each on its own phone. Default 4. */
+  concurrency?: number;
+  /** Step budget per task; default: the gateway's (25). */
+  maxSteps?: number;
+  /** A task still running after this many ms is canceled (a watchdog, not a pacing). Default 120 000. */
+  taskTimeoutMs?: number;
+  /** When set, the per-goal results are written there as JSON (directories created). */
+  resultsFile?: string;
+}
+
+/** Mean duration of one step's phases, in ms; `total` is their sum. */
+export interface PhaseMeans {
+  capture: number;
+  transfer: number;
+  planning: number;
+  action: number;
+  total: number;
+}
+
+/** A goal that did not end as expected. `status` is the task's final status, or `crashed`. */
+export interface EvalFailure {
+  id: string;
+  goal: string;
+  status: TaskStatus | 'crashed';
+  reason: string;
+}
+
+/** The outcome of one goal. */
+export interface GoalResult {
+  id: string;
+  goal: string;
+  lang: EvalGoal['lang'];
+  form: EvalGoal['form'];
+  expect: EvalGoal['expect'];
+  succeeded: boolean;
+  /** Final task status, or `crashed` when the run itself threw (HTTP error, setup error…). */
+  status: TaskStatus | 'crashed';
+  /** The checker's answer (`true` or why not); absent when the run crashed. */
+  check?: CheckResult;
+  /** Why the goal did not succeed; absent when it did. */
+  reason?: string;
+  taskId?: string;
+  /** Planner name the gateway recorded on the task, e.g. `rule-based` or `llm:qwen-vl-max`. */
+  planner?: string;
+  steps: number;
+  actions: number;
+  approvals: number;
+  /** The planner's summary, or the task's error message. */
+  outcome?: string;
+  /** Sums over the task's steps, in ms. */
+  timings: { captureMs: number; transferMs: number; planningMs: number; actionMs: number };
+  /** Wall time from the task's creation to its end as seen here, in ms. */
+  wallMs: number;
+}
+
+/** The one-line summary (`npm run eval` prints it as JSON) and the per-goal results. */
+export interface EvalReport {
+  /** `rule-based`, or `llm:<model>`. */
+  planner: string;
+  goals: number;
+  succeeded: number;
+  /** succeeded / goals, 0–1 (4 decimals). */
+  success_rate: number;
+  /** Mean recorded steps per task (the final done/fail step included). */
+  mean_steps: number;
+  /** Means over every recorded step of every task, in ms (2 decimals). */
+  mean_ms_per_step: PhaseMeans;
+  failures: EvalFailure[];
+  /** Goals whose run threw instead of ending in a task status. */
+  crashed: number;
+  /** Wall time of the whole evaluation (gateway start to stop), in ms. */
+  wall_ms: number;
+  results: GoalResult[];
+}
+
+/** The summary fields of {@link EvalReport}, without the per-goal results. */
+export type EvalSummary = Omit<EvalReport, 'results'>;
+
+type TaskWithSteps = Task & { steps: TaskStep[] };
+
+const TERMINAL_EVENTS = new Set(['task.completed', 'task.failed', 'task.canceled', 'task.interrupted']);
+
+/** Name of the planner `env` configures, as the gateway records it on tasks. */
+export function configuredPlanner(env: Record<string, string | undefined>): string {
+  const llm = resolveLlmPlannerOptions(env);
+  return llm ? `llm:${llm.model}` : 'rule-based';
+}
+
+/**
+ * Runs every goal and summarises. Each goal gets a fresh phone (set up by `goal.setup` before it
+ * connects); a goal succeeds when the task ended as `goal.expect` says (`completed` / `failed`), the
+ * checker passed, the approvals went as expected and the action budget `maxActions` held.
+ * @throws Error when the gateway cannot start, or when goal ids are not unique.
+ */
+export async function runEvaluation(options: EvalOptions = {}): Promise<EvalReport> {
+  const goals = options.goals ?? EVAL_GOALS;
+  const ids = new Set(goals.map((g) => g.id));
+  if (ids.size !== goals.length) throw new Error('evaluation goal ids must be unique');
+  const env = options.env ?? process.env;
+  const planner = configuredPlanner(env);
+  const started = performance.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-eval-'));
+  const gateway = await startGateway({
+    ...Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('MOBILECLAW_LLM_'))),
+    MOBILECLAW_HTTP_PORT: '0',
+    MOBILECLAW_DEVICE_PORT: '0',
+    MOBILECLAW_DATA_DIR: dataDir,
+    MOBILECLAW_LOG_LEVEL: 'silent',
+    MOBILECLAW_SIM: 'off',
+    // A token of our own: the gateway would otherwise generate one and announce it on stdout.
+    MOBILECLAW_DEVICE_TOKEN: randomBytes(24).toString('base64url'),
+  });
+  let results: GoalResult[];
+  try {
+    const run = (goal: EvalGoal, index: number) => runGoal(gateway, goal, index, options);
+    results = await mapConcurrently(goals, options.concurrency ?? 4, run);
+  } finally {
+    await gateway.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const report = summarise(planner, results, performance.now() - started);
+  if (options.resultsFile) {
+    mkdirSync(dirname(options.resultsFile), { recursive: true });
+    writeFileSync(options.resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  return report;
+}
+
+/** {@link EvalReport} without `results`, as one JSON line (no newline). */
+export function summaryLine(report: EvalReport): string {
+  const { results: _results, ...summary } = report;
+  return JSON.stringify(summary satisfies EvalSummary);
+}
+
+/** Runs `work` on every item, at most `limit` at a time; results in input order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON
+async function api(gateway: RunningGateway, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`http://127.0.0.1:${gateway.httpPort}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+function emptyResult(goal: EvalGoal): GoalResult {
+  return {
+    id: goal.id,
+    goal: goal.goal,
+    lang: goal.lang,
+    form: goal.form,
+    expect: goal.expect,
+    succeeded: false,
+    status: 'crashed',
+    steps: 0,
+    actions: 0,
+    approvals: 0,
+    timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
+    wallMs: 0,
+  };
+}
+
+async function runGoal(gateway: RunningGateway, goal: EvalGoal, index: number, options: EvalOptions): Promise<GoalResult> {
+  const result = emptyResult(goal);
+  const phone = new SimulatedPhone({ host: '127.0.0.1', port: gateway.devicePort, token: gateway.deviceToken, deviceId: `eval-${index + 1}-${goal.id}`,
+    ...(goal.screen ? { screen: goal.screen } : {}),
+  });
+  try {
+    goal.setup?.(phone);
+    const before = snapshotPhone(phone);
+    await phone.start();
+    const began = performance.now();
+    const created = await api(gateway, 'POST', '/api/tasks', { deviceId: phone.deviceId, goal: goal.goal, ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}) });
+    result.taskId = created.taskId as string;
+    result.approvals = await followToEnd(gateway, result.taskId, goal, options.taskTimeoutMs ?? 120_000);
+    result.wallMs = round(performance.now() - began, 1);
+    const task = (await api(gateway, 'GET', `/api/tasks/${result.taskId}`)) as TaskWithSteps;
+    result.status = task.status;
+    result.planner = task.planner;
+    result.steps = task.steps.length;
+    result.actions = task.steps.filter((s) => s.plan?.type === 'action' && s.result !== undefined && s.result.status !== 'denied').length;
+    result.outcome = task.summary ?? task.error?.message;
+    for (const step of task.steps) {
+      result.timings.captureMs += step.timings.captureMs;
+      result.timings.transferMs += step.timings.transferMs;
+      result.timings.planningMs += step.timings.planningMs;
+      result.timings.actionMs += step.timings.actionMs;
+    }
+    result.check = goal.check(phone, before);
+    result.reason = judge(goal, task, result);
+    result.succeeded = result.reason === undefined;
+  } catch (err) {
+    result.status = 'crashed';
+    result.reason = `crashed: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    await phone.stop();
+  }
+  if (result.succeeded) delete result.reason;
+  return result;
+}
+
+/**
+ * Reads the task's event stream until it ends, answering approval requests: approved when the goal
+ * expects one, denied otherwise. A task still running after `timeoutMs` is canceled.
+ * @returns how many approvals were requested.
+ */
+async function followToEnd(gateway: RunningGateway, taskId: string, goal: EvalGoal, timeoutMs: number): Promise<number> {
+  const stream = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/events`);
+  const watchdog = setTimeout(() => void api(gateway, 'POST', `/api/tasks/${taskId}/cancel`).catch(() => undefined), timeoutMs);
+  try {
+    if (stream.status !== 200) throw new Error(`GET /api/tasks/${taskId}/events answered ${stream.status}`);
+    let approvals = 0;
+    let lastId = 0;
+    for (;;) {
+      const event = await Promise.race([
+        stream.next((e) => Number(e.id) > lastId && (e.event === 'task.input_required' || TERMINAL_EVENTS.has(e.event))),
+        stream.ended.then(() => undefined),
+      ]);
+      if (event === undefined || TERMINAL_EVENTS.has(event.event)) return approvals;
+      lastId = Number(event.id);
+      approvals++;
+      await api(gateway, 'POST', `/api/tasks/${taskId}/approval`, { approve: goal.approval === 'approve' });
+    }
+  } finally {
+    clearTimeout(watchdog);
+    stream.close();
+  }
+}
+
+/** Why the goal did not succeed, or `undefined` when it did. */
+function judge(goal: EvalGoal, task: TaskWithSteps, result: GoalResult): string | undefined {
+  const wanted: TaskStatus = goal.expect === 'complete' ? 'completed' : 'failed';
+  const why = task.error ? `${task.error.code}: ${task.error.message}` : (task.summary ?? 'no reason given');
+  if (task.status !== wanted) return `expected the task to end ${wanted}, it ended ${task.status} (${why})`;
+  // An honest failure is the planner's own verdict, not a crash or an exhausted step budget.
+  if (wanted === 'failed' && task.error?.code !== 'GOAL_FAILED') return `expected the planner to give up on the goal (GOAL_FAILED), the task failed with ${why}`;
+  if (result.check !== true) return `check failed: ${result.check}`;
+  if (goal.approval === 'approve' && result.approvals === 0) return 'expected an approval request, none came';
+  if (goal.approval === undefined && result.approvals > 0) return `unexpected approval request (${task.pendingAction?.reason ?? 'denied'})`;
+  if (goal.maxActions !== undefined && result.actions > goal.maxActions) return `took ${result.actions} actions, at most ${goal.maxActions} expected`;
+  return undefined;
+}
+
+function round(value: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round(value * f) / f;
+}
+
+function summarise(planner: string, results: GoalResult[], wallMs: number): EvalReport {
+  const succeeded = results.filter((r) => r.succeeded).length;
+  const ran = results.filter((r) => r.status !== 'crashed');
+  const steps = ran.reduce((n, r) => n + r.steps, 0);
+  const sum = (pick: (r: GoalResult) => number): number => ran.reduce((n, r) => n + pick(r), 0);
+  const mean = (total: number): number => (steps === 0 ? 0 : round(total / steps, 2));
+  const capture = sum((r) => r.timings.captureMs);
+  const transfer = sum((r) => r.timings.transferMs);
+  const planning = sum((r) => r.timings.planningMs);
+  const action = sum((r) => r.timings.actionMs);
+  return {
+    planner,
+    goals: results.length,
+    succeeded,
+    success_rate: results.length === 0 ? 0 : round(succeeded / results.length, 4),
+    mean_steps: ran.length === 0 ? 0 : round(steps / ran.length, 2),
+    mean_ms_per_step: { capture: mean(capture), transfer: mean(transfer), planning: mean(planning), action: mean(action), total: mean(capture + transfer + planning + action) },
+    failures: results.filter((r) => !r.succeeded).map((r) => ({ id: r.id, goal: r.goal, status: r.status, reason: r.reason ?? 'unknown' })),
+    crashed: results.filter((r) => r.status === 'crashed').length,
+    wall_ms: Math.round(wallMs),
+    results,
+  };
+}
