@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { exitStatus } from './eval';
 import { EVAL_GOALS, type EvalGoal, type GoalForm } from './goals';
 import { screenIs, switchIs, unchanged, type PhoneCheck } from './phone-checks';
@@ -24,7 +25,8 @@ describe('evaluation suite (real gateway, simulated phones, rule-based planner)'
   });
 
   it('every goal succeeds, judged on the phones’ final state', async () => {
-    const report = await runEvaluation({ env: {} });
+    // The per-goal results are kept beside the other test output (CI artifacts).
+    const report = await runEvaluation({ env: {}, resultsFile: join(__dirname, '..', '..', 'test-output', 'eval-results.json') });
     console.log(summaryLine(report));
     expect(report.planner).toBe('rule-based');
     expect(report.goals).toBe(EVAL_GOALS.length);
