@@ -1,0 +1,116 @@
+import type { DeviceInfo, Problem, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps } from './api-types.js';
+
+/** localStorage key of the API token the user typed (only needed when the gateway has one). */
+const TOKEN_KEY = 'mobileclaw.apiToken';
+
+/** A failed API call: `detail` is the problem's human-readable text, `code` its stable code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+  ) {
+    super(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+
+  get code(): string | undefined {
+    return this.problem.code;
+  }
+}
+
+/** Body of `POST /api/tasks`. */
+export interface StartTaskRequest {
+  deviceId: string;
+  goal: string;
+  /** 1–200; the gateway's default when absent. */
+  maxSteps?: number;
+  /** `reject`: answer 409 DEVICE_BUSY instead of queueing behind a running task. */
+  onBusy?: 'queue' | 'reject';
+}
+
+/** Filters and paging of `GET /api/tasks`. */
+export interface ListTasksQuery {
+  deviceId?: string;
+  status?: TaskStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * The gateway's REST API on the page's own origin. Sends `Authorization: Bearer <token>` when the user
+ * saved a token; {@link withToken} adds it as `?access_token=` to URLs the browser loads itself
+ * (EventSource, images), which cannot carry headers.
+ */
+export class ApiClient {
+  constructor(private readonly storage: Storage = window.localStorage) {}
+
+  get token(): string {
+    return this.storage.getItem(TOKEN_KEY) ?? '';
+  }
+
+  set token(value: string) {
+    if (value.trim()) this.storage.setItem(TOKEN_KEY, value.trim());
+    else this.storage.removeItem(TOKEN_KEY);
+  }
+
+  /** `path` (e.g. `/api/tasks/x/events?lastEventId=3`) with `access_token` added when a token is saved. */
+  withToken(path: string): string {
+    if (!this.token) return path;
+    const url = new URL(path, window.location.origin);
+    url.searchParams.set('access_token', this.token);
+    return url.pathname + url.search;
+  }
+
+  listDevices(): Promise<{ devices: DeviceInfo[] }> {
+    return this.request('GET', '/api/devices');
+  }
+
+  listTasks(query: ListTasksQuery = {}): Promise<TaskPage> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+    const search = params.toString();
+    return this.request('GET', `/api/tasks${search ? `?${search}` : ''}`);
+  }
+
+  getTask(taskId: string): Promise<TaskWithSteps> {
+    return this.request('GET', `/api/tasks/${encodeURIComponent(taskId)}`);
+  }
+
+  startTask(body: StartTaskRequest): Promise<TaskAccepted> {
+    return this.request('POST', '/api/tasks', body);
+  }
+
+  cancelTask(taskId: string): Promise<Task> {
+    return this.request('POST', `/api/tasks/${encodeURIComponent(taskId)}/cancel`);
+  }
+
+  /** Answers a task waiting in `input_required`. */
+  approve(taskId: string, approve: boolean): Promise<Task> {
+    return this.request('POST', `/api/tasks/${encodeURIComponent(taskId)}/approval`, { approve });
+  }
+
+  /** @throws ApiError with the problem details on a non-2xx answer (or a synthetic one when the body is not JSON). */
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let response: Response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      throw new ApiError(0, { title: 'Network error', detail: `the gateway cannot be reached (${err instanceof Error ? err.message : String(err)})`, code: 'NETWORK_ERROR' });
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!response.ok) {
+      const problem = json && typeof json === 'object' ? (json as Problem) : { status: response.status, detail: `${response.status} ${response.statusText}` };
+      throw new ApiError(response.status, problem);
+    }
+    return json as T;
+  }
+}

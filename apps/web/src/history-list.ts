@@ -1,0 +1,23 @@
+import type { Task } from './api-types.js';
+import { formatTime, h } from './dom.js';
+
+/** The past tasks list: one link per task (`#/tasks/<id>` opens it), the open one marked `aria-current`. */
+export function renderHistory(list: HTMLElement, tasks: Task[], currentTaskId: string | undefined): void {
+  list.replaceChildren(
+    ...(tasks.length === 0
+      ? [h('li', { class: 'muted' }, 'No tasks yet.')]
+      : tasks.map((t) =>
+          h(
+            'li',
+            { 'data-task-id': t.taskId },
+            h(
+              'a',
+              { href: `#/tasks/${encodeURIComponent(t.taskId)}`, 'aria-current': t.taskId === currentTaskId ? 'page' : undefined },
+              h('span', { class: 'history-goal' }, t.goal),
+              h('span', { class: `badge status-${t.status}` }, t.status.replace('_', ' ')),
+              h('span', { class: 'muted history-meta' }, `${t.deviceId} · ${t.stepCount} steps · ${formatTime(t.createdAt)}`),
+            ),
+          ),
+        )),
+  );
+}

@@ -1,0 +1,143 @@
+import type { Task, TaskEvent } from './api-types.js';
+import { isTerminalStatus } from './api-types.js';
+import { formatTime, h } from './dom.js';
+import type { ConnectionState } from './reconnecting-event-source.js';
+import { describeAction, renderStepCard, updateStepCard, type StepViewContext } from './step-view.js';
+import type { TaskTimeline } from './task-timeline.js';
+
+/** What the task panel's buttons do. */
+export interface TaskViewActions {
+  cancel(taskId: string): void;
+  approve(taskId: string, approve: boolean): void;
+}
+
+const CONNECTION_TEXT: Record<ConnectionState, string> = {
+  connecting: 'connecting…',
+  open: 'live',
+  reconnecting: 'reconnecting…',
+  closed: 'stream ended',
+};
+
+/**
+ * The current task: header (goal, status badge, phone, planner, Cancel), the approval request, the
+ * step timeline keyed by step index (each step is rendered once and updated in place), and the
+ * event log keyed by event id.
+ */
+export class TaskView {
+  private readonly cards = new Map<number, HTMLLIElement>();
+  private readonly loggedEvents = new Set<number>();
+  private readonly header = h('div', { class: 'task-header' });
+  private readonly approval = h('div', { class: 'approval', role: 'region', 'aria-label': 'Approval needed', hidden: true });
+  private readonly timeline = h('ol', { class: 'timeline', 'aria-live': 'polite', 'aria-relevant': 'additions text', 'aria-label': 'Steps' });
+  private readonly eventList = h('ol', { class: 'event-log' });
+  private readonly eventSummary = h('summary', {}, 'Events (0)');
+  private readonly connection = h('span', { class: 'connection', role: 'status' });
+  private readonly message = h('p', { class: 'error-text', role: 'alert' });
+
+  constructor(
+    readonly container: HTMLElement,
+    private readonly imageUrl: (path: string) => string,
+    private readonly actions: TaskViewActions,
+  ) {
+    container.replaceChildren(
+      this.header,
+      this.message,
+      this.approval,
+      this.timeline,
+      h('details', { class: 'events' }, this.eventSummary, this.eventList),
+    );
+  }
+
+  /** Shows a problem (e.g. a failed cancel) above the timeline; empty text clears it. */
+  showMessage(text: string): void {
+    this.message.textContent = text;
+  }
+
+  setConnection(state: ConnectionState, detail?: string): void {
+    this.connection.textContent = CONNECTION_TEXT[state];
+    this.connection.dataset['state'] = state;
+    this.connection.title = detail ?? '';
+  }
+
+  /** Brings the view up to date with `timeline`; only the steps in `changedSteps` are re-rendered. */
+  render(timeline: TaskTimeline, changedSteps: Iterable<number>): void {
+    const task = timeline.task;
+    if (task) this.renderHeader(task);
+    this.renderApproval(task);
+    const context: StepViewContext = { imageUrl: this.imageUrl, pending: task?.status === 'input_required' ? task.pendingAction : undefined, taskActive: !task || !isTerminalStatus(task.status) };
+    const changed = new Set(changedSteps);
+    // An active task's last step shows "in progress"; once the task ends or moves on, its phase changes.
+    for (const step of timeline.steps) {
+      const card = this.cards.get(step.index);
+      if (!card) this.insertCard(renderStepCard(step, context), step.index);
+      else if (changed.has(step.index) || card.getAttribute('aria-busy') === 'true' || step.index === context.pending?.stepIndex) this.cards.set(step.index, updateStepCard(card, step, context));
+    }
+    this.renderEvents(timeline.events);
+  }
+
+  private insertCard(card: HTMLLIElement, index: number): void {
+    this.cards.set(index, card);
+    const following = [...this.cards.entries()].filter(([i]) => i > index).sort(([a], [b]) => a - b)[0];
+    if (following && following[1].isConnected) this.timeline.insertBefore(card, following[1]);
+    else this.timeline.append(card);
+  }
+
+  private renderHeader(task: Task): void {
+    const active = !isTerminalStatus(task.status);
+    const outcome = task.summary
+      ? h('p', { class: 'outcome ok' }, task.summary)
+      : task.error
+        ? h('p', { class: 'outcome bad' }, `${task.error.code}: ${task.error.message}`)
+        : null;
+    const parts: (HTMLElement | null)[] = [
+      h(
+        'div',
+        { class: 'task-title' },
+        h('h2', { id: 'task-goal' }, task.goal),
+        h('span', { class: `badge status-${task.status}`, 'data-status': task.status, id: 'task-status' }, task.status.replace('_', ' ')),
+        this.connection,
+      ),
+      h(
+        'p',
+        { class: 'meta' },
+        `Phone ${task.deviceId} · planner ${task.planner} · ${task.stepCount} of ${task.maxSteps} steps · started ${formatTime(task.startedAt ?? task.createdAt)}`,
+        task.endedAt ? ` · ended ${formatTime(task.endedAt)}` : '',
+        task.status === 'queued' && task.queuePosition !== undefined ? ` · waiting, position ${task.queuePosition} in the queue` : '',
+        h('span', { class: 'task-id' }, ` · ${task.taskId}`),
+      ),
+      outcome,
+      active ? h('button', { type: 'button', class: 'danger', onclick: () => this.actions.cancel(task.taskId) }, 'Cancel task') : null,
+    ];
+    this.header.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
+  }
+
+  private renderApproval(task: Task | undefined): void {
+    const pending = task?.status === 'input_required' ? task.pendingAction : undefined;
+    this.approval.hidden = !pending;
+    if (!task || !pending) {
+      this.approval.replaceChildren();
+      return;
+    }
+    this.approval.replaceChildren(
+      h('h3', {}, `Approval needed for step ${pending.stepIndex + 1}`),
+      h('p', {}, 'The agent wants to ', h('code', {}, describeAction(pending.action)), '.'),
+      h('p', { class: 'reason' }, pending.reason),
+      h(
+        'div',
+        { class: 'buttons' },
+        h('button', { type: 'button', class: 'primary', onclick: () => this.actions.approve(task.taskId, true) }, 'Approve'),
+        h('button', { type: 'button', class: 'danger', onclick: () => this.actions.approve(task.taskId, false) }, 'Deny'),
+      ),
+    );
+  }
+
+  private renderEvents(events: readonly TaskEvent[]): void {
+    for (const event of events) {
+      if (this.loggedEvents.has(event.id)) continue;
+      this.loggedEvents.add(event.id);
+      const index = typeof event.data['index'] === 'number' ? ` step ${event.data['index'] + 1}` : '';
+      this.eventList.append(h('li', { 'data-event-id': event.id }, h('span', { class: 'muted' }, `#${event.id} ${formatTime(event.at)} `), `${event.type}${index}`));
+    }
+    this.eventSummary.textContent = `Events (${this.loggedEvents.size})`;
+  }
+}

@@ -1,0 +1,265 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway-app';
+
+/**
+ * The live execution page in a real browser (Debian's chromium driven by playwright-core) against
+ * the real gateway with its simulated phone sim-1 and the rule-based planner.
+ */
+
+const root = join(__dirname, '..', '..');
+const outputDir = join(root, 'test-output');
+const CHROMIUM = process.env['MOBILECLAW_CHROMIUM'] ?? '/usr/bin/chromium';
+/** Upper bound of any one page condition; the tasks below take about a second. */
+const WAIT_MS = 30_000;
+
+interface ServerStep {
+  index: number;
+  observation?: { screen: { width: number; height: number } };
+  plan?: { type: string; action?: { command: string; x?: number; y?: number } };
+}
+interface ServerTask {
+  taskId: string;
+  status: string;
+  stepCount: number;
+  steps: ServerStep[];
+}
+
+/**
+ * The few browser globals the page-side functions below use (this spec compiles without the DOM
+ * lib; Playwright runs those functions in the page, where `globalThis` is the window).
+ */
+interface PageImage {
+  complete: boolean;
+  naturalWidth: number;
+  decode(): Promise<void>;
+}
+interface PageWindow {
+  innerWidth: number;
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+    querySelectorAll(selector: string): ArrayLike<PageImage>;
+  };
+}
+
+let gateway: RunningGateway;
+let dataDir: string;
+let browser: Browser;
+let base: string;
+let page: Page;
+let pageErrors: string[];
+/** Console errors a test provokes on purpose (the browser logs every non-2xx answer). */
+let expectedConsoleErrors: RegExp[];
+
+async function getTask(taskId: string): Promise<ServerTask> {
+  const response = await fetch(`${base}/api/tasks/${taskId}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as ServerTask;
+}
+
+/** Every event id the server has for a finished task (its stream replays them all, then ends). */
+async function serverEventIds(taskId: string): Promise<number[]> {
+  const text = await (await fetch(`${base}/api/tasks/${taskId}/events`)).text();
+  return [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+}
+
+const taskIdOf = (page: Page) => decodeURIComponent(/#\/tasks\/([^/]+)$/.exec(page.url())?.[1] ?? '');
+const stepIndexes = (page: Page) => page.locator('li.step').evaluateAll((cards) => cards.map((c) => Number(c.getAttribute('data-step-index'))));
+const eventIds = (page: Page) => page.locator('.event-log li').evaluateAll((items) => items.map((i) => Number(i.getAttribute('data-event-id'))));
+const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => i + from);
+
+/** Waits until the page shows the task as `status`. */
+const statusShown = (page: Page, status: string) => page.locator(`#task-status[data-status="${status}"]`).waitFor({ timeout: WAIT_MS });
+
+/** Waits until every screenshot on the page has loaded (and decoded to a real size). */
+async function screenshotsLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => {
+      const images = Array.from((globalThis as unknown as PageWindow).document.querySelectorAll('li.step img'));
+      return images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0);
+    },
+    undefined,
+    { timeout: WAIT_MS },
+  );
+}
+
+async function startFromForm(page: Page, goal: string): Promise<string> {
+  await page.getByLabel('Phone', { exact: true }).selectOption('sim-1');
+  await page.getByLabel('Goal', { exact: true }).fill(goal);
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.waitForURL(/#\/tasks\/[^/]+$/, { timeout: WAIT_MS });
+  return taskIdOf(page);
+}
+
+beforeAll(async () => {
+  // The gateway serves apps/web/dist: compile the page's current sources (npm test builds it too).
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-web-'));
+  gateway = await startGateway({
+    MOBILECLAW_HTTP_PORT: '0',
+    MOBILECLAW_DEVICE_PORT: '0',
+    MOBILECLAW_DATA_DIR: dataDir,
+    MOBILECLAW_LOG_LEVEL: 'silent',
+    // Pings after 1 s of silence: the page gets live RTT figures within the test.
+    MOBILECLAW_HEARTBEAT_INTERVAL_MS: '1000',
+  });
+  base = `http://127.0.0.1:${gateway.httpPort}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(outputDir, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  pageErrors = [];
+  expectedConsoleErrors = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expectedConsoleErrors.some((re) => re.test(message.text()))) pageErrors.push(message.text());
+  });
+});
+
+afterEach(async () => {
+  await page?.close();
+  expect(pageErrors).toEqual([]);
+});
+
+describe('the live execution page', () => {
+  it('shows sim-1 online with its RTT, runs "Turn on Wi-Fi" from the form with live steps and screenshots, and the phone has Wi-Fi on', async () => {
+    const phone = gateway.simulator!;
+    expect(phone.ui.state.wifi).toBe(false);
+    // Each reply of the phone takes 150 ms more: the task runs for about 2 s while the page watches.
+    phone.faults.latencyMs = 150;
+    try {
+      await page.goto(`${base}/`);
+      await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+      await page.locator('.device[data-device-id="sim-1"] .device-rtt', { hasText: /^RTT \d+ ms$/ }).waitFor({ timeout: WAIT_MS });
+
+      const taskId = await startFromForm(page, 'Turn on Wi-Fi');
+      // Live: the first step's screenshot is on screen while the task still runs.
+      await page.waitForFunction(
+        () => {
+          const { document } = globalThis as unknown as PageWindow;
+          const img = document.querySelectorAll('li.step[data-step-index="0"] img')[0];
+          return document.querySelector('#task-status')?.getAttribute('data-status') === 'running' && img !== undefined && img.complete && img.naturalWidth > 0;
+        },
+        undefined,
+        { timeout: WAIT_MS },
+      );
+      await statusShown(page, 'completed');
+      await screenshotsLoaded(page);
+
+      const task = await getTask(taskId);
+      expect(task.status).toBe('completed');
+      expect(phone.ui.state.wifi).toBe(true);
+      expect(await stepIndexes(page)).toEqual(range(task.stepCount));
+      await expect(page.locator('.outcome').textContent()).resolves.toBe('Wi-Fi is on.');
+      expect(await page.locator('#task-goal').textContent()).toBe('Turn on Wi-Fi');
+
+      // The tap on the Wi-Fi switch is marked where it lands on the displayed screenshot.
+      const tap = task.steps.find((s) => s.plan?.action?.command === 'click');
+      expect(tap).toBeDefined();
+      const { x, y } = tap!.plan!.action as { x: number; y: number };
+      const { width, height } = tap!.observation!.screen;
+      const card = page.locator(`li.step[data-step-index="${tap!.index}"]`);
+      await expect(card.locator('code').first().textContent()).resolves.toBe(`click (${x}, ${y})`);
+      await expect(card.locator('.verified').textContent()).resolves.toBe('✓ verified');
+      const image = (await card.locator('img').boundingBox())!;
+      const ring = (await card.locator('circle.marker-tap').boundingBox())!;
+      expect(Math.abs(ring.x + ring.width / 2 - (image.x + (x / width) * image.width))).toBeLessThan(1.5);
+      expect(Math.abs(ring.y + ring.height / 2 - (image.y + (y / height) * image.height))).toBeLessThan(1.5);
+
+      // The finished task is in the history, marked as the open one.
+      await page.locator(`.history li[data-task-id="${taskId}"] a[aria-current="page"]`, { hasText: 'completed' }).waitFor({ timeout: WAIT_MS });
+      expect(await eventIds(page)).toEqual(await serverEventIds(taskId));
+    } finally {
+      phone.faults.latencyMs = 0;
+    }
+  }, 90_000);
+
+  it('re-opens a task after a reload mid-task (paused for approval) and completes it without a missing or repeated step or event', async () => {
+    const phone = gateway.simulator!;
+    phone.faults.latencyMs = 50;
+    try {
+      await page.goto(`${base}/`);
+      await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+      // A message to someone who is not a contact: the planner asks before tapping Send.
+      const taskId = await startFromForm(page, "send 'hi there' to Nina");
+      await statusShown(page, 'input_required');
+      await page.getByRole('button', { name: 'Approve' }).waitFor({ timeout: WAIT_MS });
+      const paused = await getTask(taskId);
+      expect(paused.status).toBe('input_required');
+      expect(await stepIndexes(page)).toEqual(range(paused.stepCount));
+
+      await page.reload();
+      // The URL re-opens the task: every step so far, once, and the pending approval.
+      await statusShown(page, 'input_required');
+      await page.getByRole('region', { name: 'Approval needed' }).getByText('Nina').waitFor({ timeout: WAIT_MS });
+      await page.locator('.event-log li').nth(paused.stepCount).waitFor({ state: 'attached', timeout: WAIT_MS });
+      expect(await stepIndexes(page)).toEqual(range(paused.stepCount));
+      expect(taskIdOf(page)).toBe(taskId);
+
+      // Meanwhile the phone is busy: a task that must not wait is refused, and the page says why.
+      await page.getByLabel('Goal', { exact: true }).fill('Turn off Wi-Fi');
+      await page.getByLabel(/Refuse if the phone is busy/).check();
+      expectedConsoleErrors.push(/status of 409 \(Conflict\)/);
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.locator('#form-error', { hasText: `device sim-1 is running task ${taskId}` }).waitFor({ timeout: WAIT_MS });
+      expect(taskIdOf(page)).toBe(taskId);
+
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await statusShown(page, 'completed');
+      await screenshotsLoaded(page);
+
+      const done = await getTask(taskId);
+      expect(done.status).toBe('completed');
+      expect(done.stepCount).toBeGreaterThan(paused.stepCount);
+      expect(done.steps.map((s) => s.index)).toEqual(range(done.stepCount));
+      expect(await stepIndexes(page)).toEqual(range(done.stepCount));
+      const ids = await serverEventIds(taskId);
+      expect(ids).toEqual(range(ids.length, 1));
+      expect(await eventIds(page)).toEqual(ids);
+      expect(phone.ui.state.conversations['Nina']).toEqual([{ from: 'me', text: 'hi there' }]);
+      expect(await page.locator('.approval').isHidden()).toBe(true);
+
+      // Decoded images far below the viewport may be dropped again; a full-page capture needs them all.
+      await page.locator('li.step img').evaluateAll((images) => Promise.all(images.map((img) => (img as unknown as PageImage).decode())));
+      await page.screenshot({ path: join(outputDir, 'web-page.png'), fullPage: true });
+    } finally {
+      phone.faults.latencyMs = 0;
+    }
+  }, 90_000);
+
+  it('fits a narrow window: replaying a finished task from the history needs no horizontal scrolling', async () => {
+    const started = await fetch(`${base}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ deviceId: 'sim-1', goal: 'Open Settings' }) });
+    expect(started.status).toBe(202);
+    const { taskId } = (await started.json()) as { taskId: string };
+    await serverEventIds(taskId); // the stream ends with the task
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/`);
+    const entry = page.locator(`.history li[data-task-id="${taskId}"] a`);
+    await entry.click({ timeout: WAIT_MS });
+    expect(taskIdOf(page)).toBe(taskId);
+    await statusShown(page, 'completed');
+    await screenshotsLoaded(page);
+    const task = await getTask(taskId);
+    expect(await stepIndexes(page)).toEqual(range(task.stepCount));
+    expect(await page.evaluate(() => {
+      const window = globalThis as unknown as PageWindow;
+      return window.document.documentElement.scrollWidth <= window.innerWidth;
+    })).toBe(true);
+    await page.screenshot({ path: join(outputDir, 'web-page-narrow.png'), fullPage: true });
+  }, 60_000);
+});
