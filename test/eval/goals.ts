@@ -229,6 +229,7 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
     check: messageSent('Zoë', 'on my way'),
     expect: 'complete',
   },
+  { id: 'zh-send-rtl-contact', lang: 'zh', form: 'send_message', goal: '发消息给 نور：مرحبا', check: messageSent('نور', 'مرحبا'), expect: 'complete' },
   { id: 'zh-send-text-to-bob', lang: 'zh', form: 'send_message', goal: '发送 周末快乐 给 Bob', check: messageSent('Bob', '周末快乐'), expect: 'complete' },
 
   // Web addresses.
@@ -267,6 +268,23 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
     form: 'compound',
     goal: 'send "see you" to Alice then go home',
     check: allOf(messageSent('Alice', 'see you'), screenIs('launcher')),
+    expect: 'complete',
+  },
+  {
+    id: 'en-compound-search-web',
+    lang: 'en',
+    form: 'compound',
+    goal: 'type hello world into the address bar then tap Go',
+    setup: start.inApp(BROWSER),
+    check: browserAt('https://www.google.com/search?q=hello%20world'),
+    expect: 'complete',
+  },
+  {
+    id: 'zh-compound-wlan-then-back',
+    lang: 'zh',
+    form: 'compound',
+    goal: '打开设置然后打开WLAN然后返回',
+    check: allOf(switchIs('wifi', true), screenIs('launcher')),
     expect: 'complete',
   },
   { id: 'zh-compound-settings', lang: 'zh', form: 'compound', goal: '打开设置，然后打开蓝牙', setup: start.inApp(BROWSER), check: switchesAre({ bluetooth: true }), expect: 'complete' },
