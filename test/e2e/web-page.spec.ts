@@ -121,22 +121,22 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 30_000);
 
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  pageErrors = [];
-  expectedConsoleErrors = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !expectedConsoleErrors.some((re) => re.test(message.text()))) pageErrors.push(message.text());
-  });
-});
-
-afterEach(async () => {
-  await page?.close();
-  expect(pageErrors).toEqual([]);
-});
-
 describe('the live execution page', () => {
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    pageErrors = [];
+    expectedConsoleErrors = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !expectedConsoleErrors.some((re) => re.test(message.text()))) pageErrors.push(message.text());
+    });
+  });
+
+  afterEach(async () => {
+    await page?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows sim-1 online with its RTT, runs "Turn on Wi-Fi" from the form with live steps and screenshots, and the phone has Wi-Fi on', async () => {
     const phone = gateway.simulator!;
     expect(phone.ui.state.wifi).toBe(false);
@@ -262,4 +262,115 @@ describe('the live execution page', () => {
     })).toBe(true);
     await page.screenshot({ path: join(outputDir, 'web-page-narrow.png'), fullPage: true });
   }, 60_000);
+});
+
+/** The page's timeline model, as compiled and served (`/task-timeline.js`), exercised in the browser. */
+describe('TaskTimeline in the browser', () => {
+  interface Timeline {
+    lastEventId: number;
+    status?: string;
+    task?: { status: string; stepCount: number; pendingAction?: unknown };
+    steps: { index: number; result?: { status?: string; verified?: boolean }; plan?: unknown; observation?: unknown }[];
+    apply(event: object, changed?: number[]): string;
+    loadSnapshot(snapshot: object): number[];
+  }
+  type TimelineClass = new (taskId: string) => Timeline;
+
+  const task = { taskId: 't1', deviceId: 'sim-1', goal: 'Turn on Wi-Fi', maxSteps: 25, planner: 'rule-based', createdAt: '2026-01-01T00:00:00.000Z', stepCount: 0 };
+  const observation = (index: number) => ({ frameId: `f${index}`, screenshotUrl: `/api/tasks/t1/steps/${index}/screenshot`, screen: { width: 1080, height: 2400 }, elementCount: 9 });
+  const tapPlan = { type: 'action', action: { command: 'click', x: 964, y: 326 }, reasoning: 'tap the switch' };
+  const donePlan = { type: 'done', summary: 'Wi-Fi is on.', reasoning: 'on' };
+  /** A whole two-step run: tap the Wi-Fi switch (verified by the next observation), then done. */
+  const run = ([
+    ['task.accepted', { task: { ...task, status: 'queued' } }],
+    ['task.started', {}],
+    ['step.started', { index: 0 }],
+    ['step.observed', { index: 0, observation: observation(0), timings: { captureMs: 80, transferMs: 3 } }],
+    ['step.planned', { index: 0, plan: tapPlan, planningMs: 4 }],
+    ['step.acted', { index: 0, result: { status: 'success' }, timings: { captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } }],
+    ['step.started', { index: 1 }],
+    ['step.observed', { index: 1, observation: observation(1), timings: { captureMs: 70, transferMs: 2 }, verifiedStep: { index: 0, verified: true } }],
+    ['step.planned', { index: 1, plan: donePlan, planningMs: 1 }],
+    ['step.acted', { index: 1, result: { status: 'success' }, timings: { captureMs: 70, transferMs: 2, planningMs: 1, actionMs: 0 } }],
+    ['task.completed', { status: 'completed', summary: 'Wi-Fi is on.' }],
+  ] as [string, Record<string, unknown>][]).map(([type, data], i) => ({ taskId: 't1', id: i + 1, type, at: `2026-01-01T00:00:0${i}.000Z`, data }));
+
+  let modelPage: Page;
+
+  beforeAll(async () => {
+    modelPage = await browser.newPage();
+    await modelPage.goto(`${base}/`);
+    await modelPage.addScriptTag({ type: 'module', content: "import { TaskTimeline } from '/task-timeline.js'; globalThis.TaskTimeline = TaskTimeline;" });
+    await modelPage.waitForFunction(() => 'TaskTimeline' in globalThis, undefined, { timeout: WAIT_MS });
+  });
+
+  afterAll(() => modelPage.close());
+
+  it('applies each event once, in id order: a replayed id is a duplicate, a skipped one a gap', async () => {
+    const outcome = await modelPage.evaluate((events) => {
+      const timeline = new (globalThis as unknown as { TaskTimeline: TimelineClass }).TaskTimeline('t1');
+      const first = events.slice(0, 5).map((e) => timeline.apply(e));
+      const replay = events.slice(2, 5).map((e) => timeline.apply(e));
+      const gap = timeline.apply(events[6]);
+      const afterGap = timeline.lastEventId;
+      const rest = events.slice(5).map((e) => timeline.apply(e));
+      return { first, replay, gap, afterGap, rest, last: timeline.lastEventId, status: timeline.status, steps: timeline.steps };
+    }, run);
+    expect(outcome.first).toEqual(['applied', 'applied', 'applied', 'applied', 'applied']);
+    expect(outcome.replay).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(outcome.gap).toBe('gap');
+    expect(outcome.afterGap).toBe(5);
+    expect(outcome.rest).toEqual(Array(6).fill('applied'));
+    expect(outcome.last).toBe(11);
+    expect(outcome.status).toBe('completed');
+    expect(outcome.steps.map((s) => s.index)).toEqual([0, 1]);
+    expect(outcome.steps[0].result).toEqual({ status: 'success', verified: true });
+    expect(outcome.steps[0]).toMatchObject({ timings: { captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } });
+  });
+
+  it('replays the whole stream over a snapshot of the finished task without ever leaving "completed" or losing "verified"', async () => {
+    const snapshot = {
+      ...task,
+      status: 'completed',
+      stepCount: 2,
+      summary: 'Wi-Fi is on.',
+      steps: [
+        { taskId: 't1', index: 0, startedAt: run[2].at, observation: observation(0), plan: tapPlan, result: { status: 'success', verified: true }, timings: { captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } },
+        { taskId: 't1', index: 1, startedAt: run[6].at, observation: observation(1), plan: donePlan, result: { status: 'success' }, timings: { captureMs: 70, transferMs: 2, planningMs: 1, actionMs: 0 } },
+      ],
+    };
+    const outcome = await modelPage.evaluate(
+      ({ snapshot, events }) => {
+        const timeline = new (globalThis as unknown as { TaskTimeline: TimelineClass }).TaskTimeline('t1');
+        const touched = timeline.loadSnapshot(snapshot);
+        const statuses = events.map((e) => (timeline.apply(e), timeline.status));
+        const verified = timeline.steps[0].result?.verified;
+        return { touched, statuses, verified, steps: timeline.steps.length, stepCount: timeline.task?.stepCount };
+      },
+      { snapshot, events: run },
+    );
+    expect(outcome.touched).toEqual([0, 1]);
+    expect(outcome.statuses).toEqual(Array(run.length).fill('completed'));
+    expect(outcome.verified).toBe(true);
+    expect(outcome.steps).toBe(2);
+    expect(outcome.stepCount).toBe(2);
+  });
+
+  it('holds the pending action while input_required and drops it on task.resumed', async () => {
+    const pendingAction = { stepIndex: 0, action: { command: 'click', x: 938, y: 2179 }, reason: 'sending to a new recipient' };
+    const events = [
+      ...run.slice(0, 5),
+      { taskId: 't1', id: 6, type: 'task.input_required', at: run[5].at, data: { pendingAction } },
+      { taskId: 't1', id: 7, type: 'task.resumed', at: run[6].at, data: {} },
+    ];
+    const outcome = await modelPage.evaluate((events) => {
+      const timeline = new (globalThis as unknown as { TaskTimeline: TimelineClass }).TaskTimeline('t1');
+      const seen = events.map((e) => (timeline.apply(e), { status: timeline.status, pending: timeline.task?.pendingAction ?? null }));
+      return seen.slice(-2);
+    }, events);
+    expect(outcome).toEqual([
+      { status: 'input_required', pending: pendingAction },
+      { status: 'running', pending: null },
+    ]);
+  });
 });
