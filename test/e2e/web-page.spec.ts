@@ -242,6 +242,29 @@ describe('the live execution page', () => {
     }
   }, 90_000);
 
+  it('cancels a running task from the page: it ends canceled at once and its unfinished step shows as stopped', async () => {
+    const phone = gateway.simulator!;
+    // The phone swallows commands: the task stays in its first observation until it is canceled.
+    phone.faults.neverReply = true;
+    try {
+      await page.goto(`${base}/`);
+      await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+      const taskId = await startFromForm(page, 'Turn off Wi-Fi');
+      await page.locator('li.step[data-step-index="0"] .phase', { hasText: 'Observing the screen…' }).waitFor({ timeout: WAIT_MS });
+      await statusShown(page, 'running');
+      await page.getByRole('button', { name: 'Cancel task' }).click();
+      await statusShown(page, 'canceled');
+      await page.locator('li.step[data-step-index="0"] .phase', { hasText: 'Stopped' }).waitFor({ timeout: WAIT_MS });
+      expect(await page.getByRole('button', { name: 'Cancel task' }).isHidden()).toBe(true);
+      const task = await getTask(taskId);
+      expect(task.status).toBe('canceled');
+      await expect(page.locator('.outcome').textContent()).resolves.toMatch(/^CANCELED: /);
+      expect(await eventIds(page)).toEqual(await serverEventIds(taskId));
+    } finally {
+      phone.faults.neverReply = false;
+    }
+  }, 60_000);
+
   it('fits a narrow window: replaying a finished task from the history needs no horizontal scrolling', async () => {
     const started = await fetch(`${base}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ deviceId: 'sim-1', goal: 'Open Settings' }) });
     expect(started.status).toBe(202);

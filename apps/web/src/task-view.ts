@@ -27,7 +27,11 @@ export class TaskView {
   private readonly cards = new Map<number, HTMLLIElement>();
   private readonly loggedEvents = new Set<number>();
   private readonly header = h('div', { class: 'task-header' });
+  /** Kept across renders (never re-created), so keyboard focus stays on it while events arrive. */
+  private readonly cancelButton = h('button', { type: 'button', class: 'danger', hidden: true }, 'Cancel task');
   private readonly approval = h('div', { class: 'approval', role: 'region', 'aria-label': 'Approval needed', hidden: true });
+  /** The pending action the approval box shows, as JSON; it is rebuilt only when that changes. */
+  private approvalShown = '';
   private readonly timeline = h('ol', { class: 'timeline', 'aria-live': 'polite', 'aria-relevant': 'additions text', 'aria-label': 'Steps' });
   private readonly eventList = h('ol', { class: 'event-log' });
   private readonly eventSummary = h('summary', {}, 'Events (0)');
@@ -39,8 +43,13 @@ export class TaskView {
     private readonly imageUrl: (path: string) => string,
     private readonly actions: TaskViewActions,
   ) {
+    this.cancelButton.addEventListener('click', () => {
+      const taskId = this.cancelButton.dataset['taskId'];
+      if (taskId) this.actions.cancel(taskId);
+    });
     container.replaceChildren(
       this.header,
+      this.cancelButton,
       this.message,
       this.approval,
       this.timeline,
@@ -106,13 +115,17 @@ export class TaskView {
         h('span', { class: 'task-id' }, ` · ${task.taskId}`),
       ),
       outcome,
-      active ? h('button', { type: 'button', class: 'danger', onclick: () => this.actions.cancel(task.taskId) }, 'Cancel task') : null,
     ];
     this.header.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
+    this.cancelButton.hidden = !active;
+    this.cancelButton.dataset['taskId'] = task.taskId;
   }
 
   private renderApproval(task: Task | undefined): void {
     const pending = task?.status === 'input_required' ? task.pendingAction : undefined;
+    const shown = task && pending ? JSON.stringify([task.taskId, pending]) : '';
+    if (shown === this.approvalShown) return;
+    this.approvalShown = shown;
     this.approval.hidden = !pending;
     if (!task || !pending) {
       this.approval.replaceChildren();
