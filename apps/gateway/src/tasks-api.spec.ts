@@ -188,6 +188,14 @@ describe('tasks API (real gateway, simulated phone, SQLite, rule-based planner)'
     const unknownPhone = await api(gw, 'POST', '/api/tasks', { deviceId: 'phone-404', goal: 'Turn on Wi-Fi' });
     expect(unknownPhone.status).toBe(404);
     expect(unknownPhone.body.code).toBe('DEVICE_NOT_FOUND');
+    const deep = await api(gw, 'POST', '/api/tasks', `{"deviceId":"sim-1","goal":"go home","x":${'['.repeat(3000)}${']'.repeat(3000)}}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: `x${'.0'.repeat(31)}`, message: 'nesting deeper than 32 levels' }] });
+    const proto = await api(gw, 'POST', '/api/tasks', '{"deviceId":"sim-1","goal":"go home","__proto__":{"maxSteps":1}}');
+    expect(proto.status).toBe(400);
+    expect(proto.body.errors).toEqual([{ field: '__proto__', message: 'property __proto__ is not allowed' }]);
+    const twice = await api(gw, 'GET', '/api/tasks/nope/events?lastEventId=9&lastEventId=3');
+    expect(twice.body.code).toBe('VALIDATION_FAILED');
     const notJson = await api(gw, 'POST', '/api/tasks', '{"deviceId":');
     expect(notJson.status).toBe(400);
     expect((await api(gw, 'GET', '/api/tasks/nope')).body.code).toBe('TASK_NOT_FOUND');

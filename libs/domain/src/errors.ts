@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'UNSUPPORTED_VERSION',
   'TASK_NOT_FOUND',
   'TASK_STATE_CONFLICT',
+  'STORAGE_ERROR',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -99,6 +99,7 @@ export class TaskRunner {
     let lastStep: TaskStep | undefined;
     let actionErrors = 0;
     for (let index = 0; index < this.task.maxSteps; index++) {
+      if (this.stopReason) throw this.abort.signal.reason;
       const step: TaskStep = {
         taskId: this.task.taskId,
         index,
@@ -237,7 +238,12 @@ export class TaskRunner {
       await this.devices.execute(this.task.deviceId, decision.action, { ...this.commandOptions(), frameId: observed.step.frameId });
       return { status: 'success' };
     } catch (err) {
-      if (this.stopReason) throw this.abort.signal.reason;
+      if (this.stopReason) {
+        // The command was already sent: record that, since the phone may have performed it.
+        step.timings.actionMs = Math.round(performance.now() - started);
+        await this.endStep(step, { status: 'canceled', errorCode: 'ABORTED', message: 'canceled while the action was in flight; the phone may have performed it' });
+        throw this.abort.signal.reason;
+      }
       if (!isMobileClawError(err)) throw err;
       return { status: 'error', errorCode: err.code, message: err.deviceCode ? `${err.deviceCode}: ${err.message}` : err.message };
     } finally {
@@ -293,7 +299,7 @@ export class TaskRunner {
         ? { code: 'PLANNER_ERROR', message: err.message }
         : isMobileClawError(err)
           ? { code: err.code, message: err.message }
-          : { code: 'PLANNER_ERROR', message: err instanceof Error ? err.message : String(err) };
+          : { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) };
     await this.finish('failed', 'task.failed', { error }, { error });
   }
 

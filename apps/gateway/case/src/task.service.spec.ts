@@ -112,6 +112,13 @@ describe('TaskService (RunTask loop)', () => {
     const canceled = await service.cancel(first.taskId);
     expect(canceled).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
     expect(phone.sawAbort).toBe(true);
+    // The action was already sent when the task was canceled: the step says so.
+    expect((await service.get(first.taskId)).steps[0].result).toEqual({
+      status: 'canceled',
+      errorCode: 'ABORTED',
+      message: 'canceled while the action was in flight; the phone may have performed it',
+    });
+    expect((await finished(service, first.taskId)).map((e) => e.type).slice(-2)).toEqual(['step.acted', 'task.canceled']);
     const thirdEvents = await finished(service, third.taskId);
     expect(thirdEvents.filter((e) => e.type === 'task.queued').map((e) => e.data.position)).toEqual([2, 1]);
     expect((await service.get(second.taskId)).status).toBe('completed');
@@ -218,6 +225,22 @@ describe('TaskService (RunTask loop)', () => {
     await expect(service.start({ deviceId: 'phone-1', goal: '   ' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'goal', message: 'goal must not be empty' }] });
     await expect(service.start({ deviceId: 'phone-1', goal: 'x', maxSteps: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(service.start({ deviceId: 'phone-1', goal: 'x', maxSteps: 1.5 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const goalError = async (goal: string) => ((await service.start({ deviceId: 'phone-1', goal }).catch((e) => e)) as MobileClawError).fieldErrors?.[0]?.message;
+    expect(await goalError('\u200b\u200d \ufeff')).toBe('goal must not be empty');
+    expect(await goalError('turn on \ud800 Wi-Fi')).toBe('goal must be well-formed Unicode text (it has a lone surrogate)');
+    expect(await goalError('go\u0000home')).toBe('goal must not contain control characters');
+    expect(await goalError('x'.repeat(2001))).toBe('goal must be at most 2000 characters (it has 2001)');
+    // Length counts characters, not UTF-16 units: 2000 emoji fit.
+    const emoji = await service.start({ deviceId: 'phone-1', goal: '👋'.repeat(2000) });
+    expect(emoji.goal).toBe('👋'.repeat(2000));
+    await service.cancel(emoji.taskId).catch(() => undefined);
+  });
+
+  it('refuses a task for a phone that is offline', async () => {
+    const { service, phone } = setup([done]);
+    const original = phone.getDevice.bind(phone);
+    phone.getDevice = (id: string) => ({ ...original(id), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z' });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({ code: 'DEVICE_DISCONNECTED', deviceId: 'phone-1' });
   });
 
   it('resumes an event stream exactly after a given id, and gives a late client the whole history and the end', async () => {

@@ -96,13 +96,16 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     const goal = input.goal.trim();
     const maxSteps = input.maxSteps ?? this.options.defaultMaxSteps;
     const fieldErrors = [];
-    if (!goal) fieldErrors.push({ field: 'goal', message: 'goal must not be empty' });
-    if (goal.length > this.options.maxGoalLength) fieldErrors.push({ field: 'goal', message: `goal must be at most ${this.options.maxGoalLength} characters` });
+    const goalError = checkGoal(goal, this.options.maxGoalLength);
+    if (goalError) fieldErrors.push({ field: 'goal', message: goalError });
     if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > this.options.maxStepsLimit) {
       fieldErrors.push({ field: 'maxSteps', message: `maxSteps must be an integer from 1 to ${this.options.maxStepsLimit}` });
     }
     if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
-    this.devices.getDevice(input.deviceId);
+    const device = this.devices.getDevice(input.deviceId);
+    if (device.status === 'offline') {
+      throw new MobileClawError('DEVICE_DISCONNECTED', `device ${input.deviceId} is offline (since ${device.disconnectedAt ?? device.lastSeenAt})`, { deviceId: input.deviceId });
+    }
 
     const lane = this.lane(input.deviceId);
     const busy = lane.running !== undefined || lane.waiting.length > 0;
@@ -316,6 +319,20 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       this.logger.error(`pruning failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+}
+
+/**
+ * Why a goal is unusable, or undefined: it must be well-formed Unicode (no lone surrogates), have no
+ * control characters other than line breaks and tabs, show something besides spaces and invisible
+ * format characters, and be at most `maxLength` characters (code points, so an emoji counts once).
+ */
+function checkGoal(goal: string, maxLength: number): string | undefined {
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(goal)) return 'goal must be well-formed Unicode text (it has a lone surrogate)';
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(goal)) return 'goal must not contain control characters';
+  if (goal.replace(/[\s\p{Cf}]/gu, '') === '') return 'goal must not be empty';
+  const length = [...goal].length;
+  if (length > maxLength) return `goal must be at most ${maxLength} characters (it has ${length})`;
+  return undefined;
 }
 
 function endTask(task: Task, status: Task['status'], error: Task['error']): Task {

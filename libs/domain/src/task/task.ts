@@ -81,7 +81,9 @@ export type TaskErrorCode =
   | 'MAX_STEPS'
   | 'APPROVAL_DENIED'
   | 'CANCELED'
-  | 'INTERRUPTED';
+  | 'INTERRUPTED'
+  /** A bug in the gateway (an unexpected exception); the message says what. */
+  | 'INTERNAL_ERROR';
 
 export interface TaskError {
   code: TaskErrorCode;

@@ -491,3 +491,47 @@ function sqliteCode(err: unknown): string | undefined {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
 }
+
+/** SQLite result codes and file-system errno codes that mean the store itself failed (not the request). */
+const STORAGE_FAILURE = /^(SQLITE_(FULL|IOERR|READONLY|CANTOPEN|CORRUPT|NOTADB|BUSY|LOCKED|PROTOCOL|NOMEM)|ENOSPC|EDQUOT|EROFS|EIO|EACCES|EPERM|EMFILE|ENFILE)/;
+
+/**
+ * Translates a failure of the database or the disk (disk full, read-only, I/O error…) into the
+ * domain's `STORAGE_ERROR`, keeping the original as `cause`; other errors pass unchanged.
+ */
+export function toStorageError(err: unknown): unknown {
+  if (err instanceof MobileClawError) return err;
+  const code = sqliteCode(err);
+  if (code === undefined || !STORAGE_FAILURE.test(code)) return err;
+  const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : code;
+  return new MobileClawError('STORAGE_ERROR', `the task store failed (${code}): ${message}`, { cause: err });
+}
+
+// Every port method reports store failures as STORAGE_ERROR (adapters speak the domain's errors).
+for (const name of [
+  'createTask',
+  'updateTask',
+  'getTask',
+  'listTasks',
+  'saveStep',
+  'listSteps',
+  'appendEvent',
+  'listEvents',
+  'saveScreenshot',
+  'getScreenshot',
+  'interruptUnfinished',
+  'prune',
+] as const) {
+  const method = SqliteTaskRepository.prototype[name] as (...args: unknown[]) => Promise<unknown>;
+  Object.defineProperty(SqliteTaskRepository.prototype, name, {
+    value: async function (this: SqliteTaskRepository, ...args: unknown[]) {
+      try {
+        return await method.apply(this, args);
+      } catch (err) {
+        throw toStorageError(err);
+      }
+    },
+    writable: true,
+    configurable: true,
+  });
+}

@@ -19,6 +19,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   DEVICE_DISCONNECTED: 503,
   DEVICE_REPLACED: 503,
   SHUTTING_DOWN: 503,
+  STORAGE_ERROR: 503,
   TIMEOUT: 504,
 };
 
@@ -54,6 +55,7 @@ const TITLES: Record<string, string> = {
   DEVICE_DISCONNECTED: 'Device disconnected',
   DEVICE_REPLACED: 'Device reconnected on a new session',
   SHUTTING_DOWN: 'Gateway shutting down',
+  STORAGE_ERROR: 'The gateway could not read or write its store',
   TIMEOUT: 'Device did not answer in time',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',

@@ -31,7 +31,7 @@ export class SseStream {
     options: SseStreamOptions = {},
   ) {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
-    response.status(200);
+    response.statusCode = 200;
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     response.setHeader('Cache-Control', 'no-cache, no-transform');
     response.setHeader('Connection', 'keep-alive');
@@ -94,6 +94,8 @@ export class SseStream {
 export function lastEventIdOf(request: Request): number | null | undefined {
   const header = request.headers['last-event-id'];
   const query = request.query['lastEventId'];
+  // Two values (repeated header joined by a comma, repeated query key as an array) are ambiguous.
+  if (Array.isArray(query) || (query !== undefined && typeof query !== 'string')) return null;
   const raw = typeof header === 'string' && header !== '' ? header : typeof query === 'string' && query !== '' ? query : undefined;
   if (raw === undefined) return undefined;
   return /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null;

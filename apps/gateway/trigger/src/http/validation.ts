@@ -26,6 +26,8 @@ export function validateDto<T extends object>(dto: new () => T, input: unknown):
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new MobileClawError('VALIDATION_FAILED', 'request body must be a JSON object', { fieldErrors: [{ field: '', message: 'must be a JSON object' }] });
   }
+  const shapeError = checkJsonShape(input);
+  if (shapeError) throw new MobileClawError('VALIDATION_FAILED', `invalid request: ${shapeError.field}: ${shapeError.message}`, { fieldErrors: [shapeError] });
   const instance = plainToInstance(dto, input);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
   if (errors.length > 0) {
@@ -33,4 +35,30 @@ export function validateDto<T extends object>(dto: new () => T, input: unknown):
     throw new MobileClawError('VALIDATION_FAILED', `invalid request: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors });
   }
   return instance;
+}
+
+/** Deepest nesting a request may have; our DTOs need 2, so anything near this is abuse. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Keys that address an object's prototype machinery rather than data. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Checks a parsed JSON value before it reaches class-transformer (which recurses and would overflow
+ * the stack on deep input): at most {@link MAX_JSON_DEPTH} levels, and no `__proto__`, `constructor`
+ * or `prototype` keys. Iterative. Returns the first problem, or undefined.
+ */
+export function checkJsonShape(input: unknown): FieldError | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: input, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { field: path, message: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
+    for (const key of Object.keys(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (FORBIDDEN_KEYS.has(key)) return { field, message: `property ${key} is not allowed` };
+      stack.push({ value: (value as Record<string, unknown>)[key], path: field, depth: depth + 1 });
+    }
+  }
+  return undefined;
 }

@@ -9,10 +9,10 @@ export class CreateTaskDto {
   @MaxLength(128)
   deviceId!: string;
 
-  /** The goal in natural language, e.g. "Turn on Wi-Fi" or "打开设置". */
+  /** The goal in natural language, e.g. "Turn on Wi-Fi" or "打开设置"; its content rules (≤ 2000 characters, …) are the case layer's. */
   @IsString()
   @IsNotEmpty()
-  @MaxLength(2000)
+  @MaxLength(16_384)
   goal!: string;
 
   /** Step budget, 1–200 (default 25). */
