@@ -87,6 +87,13 @@ async function screenshotsLoaded(page: Page): Promise<void> {
   );
 }
 
+/** Saves a PNG of the whole page under test-output/. */
+async function saveFullPage(page: Page, file: string): Promise<void> {
+  // Decoded images far below the viewport may be dropped again; a full-page capture needs them all.
+  await page.locator('li.step img').evaluateAll((images) => Promise.all(images.map((img) => (img as unknown as PageImage).decode())));
+  await page.screenshot({ path: join(outputDir, file), fullPage: true });
+}
+
 async function startFromForm(page: Page, goal: string): Promise<string> {
   await page.getByLabel('Phone', { exact: true }).selectOption('sim-1');
   await page.getByLabel('Goal', { exact: true }).fill(goal);
@@ -140,20 +147,20 @@ describe('the live execution page', () => {
   it('shows sim-1 online with its RTT, runs "Turn on Wi-Fi" from the form with live steps and screenshots, and the phone has Wi-Fi on', async () => {
     const phone = gateway.simulator!;
     expect(phone.ui.state.wifi).toBe(false);
-    // Each reply of the phone takes 150 ms more: the task runs for about 2 s while the page watches.
-    phone.faults.latencyMs = 150;
+    // Each reply of the phone takes 200 ms more: the task runs for about 2 s while the page watches.
+    phone.faults.latencyMs = 200;
     try {
       await page.goto(`${base}/`);
       await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
       await page.locator('.device[data-device-id="sim-1"] .device-rtt', { hasText: /^RTT \d+ ms$/ }).waitFor({ timeout: WAIT_MS });
 
       const taskId = await startFromForm(page, 'Turn on Wi-Fi');
-      // Live: the first step's screenshot is on screen while the task still runs.
+      // Live: the first step, with its screenshot, is on the page while the task still runs.
       await page.waitForFunction(
         () => {
           const { document } = globalThis as unknown as PageWindow;
-          const img = document.querySelectorAll('li.step[data-step-index="0"] img')[0];
-          return document.querySelector('#task-status')?.getAttribute('data-status') === 'running' && img !== undefined && img.complete && img.naturalWidth > 0;
+          const running = document.querySelector('#task-status')?.getAttribute('data-status') === 'running';
+          return running && document.querySelectorAll('li.step[data-step-index="0"] img').length === 1;
         },
         undefined,
         { timeout: WAIT_MS },
@@ -234,9 +241,7 @@ describe('the live execution page', () => {
       expect(phone.ui.state.conversations['Nina']).toEqual([{ from: 'me', text: 'hi there' }]);
       expect(await page.locator('.approval').isHidden()).toBe(true);
 
-      // Decoded images far below the viewport may be dropped again; a full-page capture needs them all.
-      await page.locator('li.step img').evaluateAll((images) => Promise.all(images.map((img) => (img as unknown as PageImage).decode())));
-      await page.screenshot({ path: join(outputDir, 'web-page.png'), fullPage: true });
+      await saveFullPage(page, 'web-page.png');
     } finally {
       phone.faults.latencyMs = 0;
     }
@@ -283,7 +288,7 @@ describe('the live execution page', () => {
       const window = globalThis as unknown as PageWindow;
       return window.document.documentElement.scrollWidth <= window.innerWidth;
     })).toBe(true);
-    await page.screenshot({ path: join(outputDir, 'web-page-narrow.png'), fullPage: true });
+    await saveFullPage(page, 'web-page-narrow.png');
   }, 60_000);
 });
 

@@ -176,7 +176,11 @@ function taskIdFromHash(): string | undefined {
 
 function route(): void {
   const taskId = taskIdFromHash();
-  if (taskId) void openTask(taskId);
+  if (taskId) {
+    void openTask(taskId);
+    // On a narrow window the task is below the form and the history: bring it into view.
+    if (taskPanel.getBoundingClientRect().top > window.innerHeight) taskPanel.scrollIntoView({ block: 'start' });
+  }
   else {
     closeTask();
     showEmptyTask();
