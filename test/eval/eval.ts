@@ -3,7 +3,7 @@
  * `MOBILECLAW_LLM_BASE_URL` and `MOBILECLAW_LLM_MODEL` are set, else the rule-based one) and prints
  * one JSON line on stdout (see {@link EvalReport}); the per-goal results go to a file.
  *
- * Usage: `node --require ./libs/infrastructure/src/persistence/testing/register-typescript.cjs test/eval/eval.ts
+ * Usage: `node --require ./tools/register-typescript.cjs test/eval/eval.ts
  *   [--concurrency N] [--results FILE] [--only id,id…]`
  * (defaults: 4 goals at a time, `test-output/eval-results.json`, every goal).
  *

@@ -93,10 +93,10 @@ describe('gateway with the LLM planner (local Chat Completions server)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ deviceId: 'sim-1', goal: 'Turn on Wi-Fi' }),
     });
-    const { taskId } = await res.json();
+    const { taskId } = (await res.json()) as Json;
     const stream = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/events`);
     await stream.ended;
-    const task = await (await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}`)).json();
+    const task = (await (await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}`)).json()) as Json;
     expect(task).toMatchObject({ status: 'completed', planner: 'llm:fake-vl', summary: 'Wi-Fi is on.', stepCount: 3 });
     expect(task.steps.map((s: Json) => s.plan.action?.command ?? s.plan.type)).toEqual(['open', 'click', 'done']);
     expect(gateway.simulator!.ui.state.wifi).toBe(true);

@@ -11,7 +11,7 @@ import { SseClient } from './testing/sse-client';
  * unfinished tasks are `interrupted`; no event is lost or duplicated.
  */
 const ROOT = resolve(__dirname, '../../..');
-const REGISTER = join(ROOT, 'libs/infrastructure/src/persistence/testing/register-typescript.cjs');
+const REGISTER = join(ROOT, 'tools/register-typescript.cjs');
 const TOKEN = 'restart-test-device-token-0123456789';
 
 interface Child {

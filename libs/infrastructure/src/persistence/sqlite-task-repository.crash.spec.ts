@@ -22,7 +22,7 @@ interface ChildReport {
  */
 async function runAndKill(dataDir: string, synchronous: TaskDatabaseSynchronous): Promise<ChildReport> {
   const child: ChildProcess = fork(join(__dirname, 'testing', 'crash-writer.ts'), [dataDir, synchronous], {
-    execArgv: ['--require', join(__dirname, 'testing', 'register-typescript.cjs')],
+    execArgv: ['--require', join(__dirname, '../../../../tools/register-typescript.cjs')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const report: ChildReport = { events: [], steps: [] };

@@ -1,5 +1,5 @@
 /**
- * Child process of the crash test: `node --require ./register-typescript.cjs crash-writer.ts <dataDir> <FULL|NORMAL>`
+ * Child process of the crash test: `node --require tools/register-typescript.cjs crash-writer.ts <dataDir> <FULL|NORMAL>`
  * (forked, with an IPC channel). It stores a finished task, a running one and a queued one, reports
  * `ready`, then keeps recording steps and events of the running task, reporting each write after it
  * has committed, until the parent kills it.

@@ -1,7 +1,7 @@
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload, loaded by `node --require` */
 /**
- * Require hook for the child processes of persistence tests (`node --require <this file> child.ts`):
+ * Require hook for child processes of tests and for `npm run eval` (`node --require <this file> child.ts`):
  * compiles TypeScript on the fly with @swc/core, using the settings of jest.config.js, and resolves
  * `@mobileclaw/*` to the workspace sources (the `paths` of tsconfig.spec.json). No build needed.
  */
