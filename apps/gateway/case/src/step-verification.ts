@@ -20,7 +20,8 @@ function identity(e: UiElement): string {
 }
 
 function signature(screen: ScreenSnapshot): string {
-  return (screen.package ?? '') + '\n' + screen.elements.map((e) => `${identity(e)}|${e.text ?? ''}|${e.desc ?? ''}|${e.checked ?? ''}`).join('\n');
+  // Focus and selection count: tapping a text field to focus it is a visible effect.
+  return (screen.package ?? '') + '\n' + screen.elements.map((e) => `${identity(e)}|${e.text ?? ''}|${e.desc ?? ''}|${e.checked ?? ''}|${e.focused ?? ''}|${e.selected ?? ''}`).join('\n');
 }
 
 /** The checkable elements an action at (x, y) would toggle: the one hit, or those inside the row hit. */
