@@ -200,6 +200,59 @@ describe('PhoneUi messages', () => {
     expect(ui.state.screen).toBe('contact');
   });
 
+  it.each([1500, 5000])('a %i-character message taller than the list is in the tree whole, newest at the bottom, clipped to the list', (length) => {
+    const ui = new PhoneUi();
+    ui.open('com.google.android.apps.messaging');
+    clickNode(ui, byText('Alice'));
+    clickNode(ui, (n) => n.editable);
+    const text = 'z'.repeat(length);
+    ui.input(text);
+    clickNode(ui, byText('Send'));
+    expect(ui.state.conversations['Alice']?.map((m) => m.text.length)).toEqual([39, 30, length]);
+
+    const list = find(ui, (n) => n.resourceId.endsWith(':id/messages_list'));
+    const bubbles = allNodes(list.children).filter((n) => n.resourceId.endsWith(':id/message_text'));
+    // Only the newest message shows: it alone is taller than the list, and its text is whole.
+    expect(bubbles.map((b) => b.text)).toEqual([text]);
+    const [left, top, right, bottom] = bubbles[0]?.bounds ?? [0, 0, 0, 0];
+    expect([top, bottom]).toEqual([list.bounds[1], list.bounds[3]]);
+    expect(right).toBe(1080 - 42);
+    expect(left).toBeGreaterThan(0);
+    expect(list.scrollable).toBe(true);
+    // Drawn whole, clipped to the visible part.
+    expect(ui.toSvg()).toContain(`<clipPath id="c1"><rect x="${left}" y="${top}" width="${right - left}" height="${bottom - top}"/></clipPath>`);
+
+    // Scrolling back shows the older messages, newest of them at the bottom; scrolling forward returns.
+    const [l, t, r, b] = list.bounds;
+    const x = Math.floor((l + r) / 2);
+    expect(ui.swipe(x, t + 200, x, b - 200)).toEqual({ scrolled: true });
+    const older = allNodes(find(ui, (n) => n.resourceId.endsWith(':id/messages_list')).children).filter((n) => n.resourceId.endsWith(':id/message_text'));
+    expect(older.map((n) => n.text)).toEqual(['Hi! Are we still on for lunch tomorrow?', 'Yes, 12:30 at the usual place.']);
+    expect(older[1]?.bounds[3]).toBe(b);
+    expect(ui.swipe(x, b - 200, x, t + 200)).toEqual({ scrolled: true });
+    expect(allNodes(ui.uiTree().nodes).filter((n) => n.resourceId.endsWith(':id/message_text')).map((n) => n.text)).toEqual([text]);
+  });
+
+  it('a short message sent after a long one shows at the bottom, the long one clipped above it', () => {
+    const ui = new PhoneUi();
+    ui.open('com.google.android.apps.messaging');
+    clickNode(ui, byText('Alice'));
+    const long = 'z'.repeat(1500);
+    for (const text of [long, 'ok']) {
+      clickNode(ui, (n) => n.editable);
+      ui.input(text);
+      clickNode(ui, byText('Send'));
+    }
+    const list = find(ui, (n) => n.resourceId.endsWith(':id/messages_list'));
+    const bubbles = allNodes(list.children).filter((n) => n.resourceId.endsWith(':id/message_text'));
+    expect(bubbles.map((n) => n.text)).toEqual([long, 'ok']);
+    const [older, newest] = bubbles.map((n) => n.bounds);
+    expect(newest?.[3]).toBe(list.bounds[3]);
+    // The long one is clipped at the list's top and ends just above the short one (a gap of 8 dp = 21 px).
+    expect(older?.[1]).toBe(list.bounds[1]);
+    expect((newest?.[1] ?? 0) - (older?.[3] ?? 0)).toBe(21);
+  });
+
   it('input without a focused field is NO_FOCUSED_INPUT; clicking a non-editable removes the focus', () => {
     const ui = new PhoneUi();
     expect(() => ui.input('x')).toThrow(expect.objectContaining({ code: 'NO_FOCUSED_INPUT' }));

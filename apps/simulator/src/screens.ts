@@ -4,7 +4,7 @@
  * recomputed for any resolution or rotation.
  */
 import { textWidth, wrapText } from './text-metrics';
-import { view, type Bounds, type View } from './view';
+import { clipView, view, type Bounds, type View } from './view';
 
 export type ScreenName = 'launcher' | 'settings' | 'messages' | 'conversation' | 'new_chat' | 'contacts' | 'contact' | 'browser';
 
@@ -298,9 +298,12 @@ interface ListItem {
 }
 
 /**
- * A RecyclerView holding only the items that fit entirely (so every node's bounds are where it is
- * drawn and hit). It scrolls by whole items: `entry.scroll` is the first shown item (`anchor:
- * 'top'`) or the number of newest items scrolled past (`anchor: 'bottom'`, a chat).
+ * A RecyclerView holding the items that are at least partly visible. An item crossing an edge of
+ * the list (or taller than the whole list) is clipped to it as Android reports it: its bounds are
+ * the visible part, its text stays whole (see {@link clipView}), so a long chat message is never
+ * missing from the tree. It scrolls by whole items: `entry.scroll` is the first item shown whole at
+ * the top (`anchor: 'top'`) or the number of newest items scrolled past (`anchor: 'bottom'`, a chat:
+ * the newest message sits at the bottom).
  */
 function list(ctx: ScreenContext, pkg: string, key: string, bounds: Bounds, items: ListItem[], anchor: 'top' | 'bottom'): View {
   const { entry } = ctx;
@@ -315,22 +318,28 @@ function list(ctx: ScreenContext, pkg: string, key: string, bounds: Bounds, item
   }
   const clamp = (n: number): number => Math.max(0, Math.min(maxScroll, n));
   const scroll = clamp(entry.scroll);
-  const children: View[] = [];
+  const shown: View[] = [];
+  const place = (item: ListItem, top: number): void => {
+    const built = item.build(id, top);
+    const whole = top >= bounds[1] && top + item.height <= bounds[3];
+    const visible = whole ? built : clipView(built, bounds);
+    if (visible) shown.push(visible);
+  };
   if (anchor === 'top') {
-    for (let i = scroll, y = bounds[1]; i < items.length; i++) {
+    for (let i = scroll, y = bounds[1]; i < items.length && y < bounds[3]; i++) {
       const item = items[i] as ListItem;
-      if (y + item.height > bounds[3]) break;
-      children.push(item.build(id, y));
+      place(item, y);
       y += item.height;
     }
   } else {
-    for (let i = items.length - 1 - scroll, y = bounds[3]; i >= 0; i--) {
+    for (let i = items.length - 1 - scroll, y = bounds[3]; i >= 0 && y > bounds[1]; i--) {
       const item = items[i] as ListItem;
-      if (y - item.height < bounds[1]) break;
       y -= item.height;
-      children.unshift(item.build(id, y));
+      place(item, y);
     }
+    shown.reverse();
   }
+  const children = shown;
   return view(CONTENT, key, 'androidx.recyclerview.widget.RecyclerView', pkg, bounds, {
     resourceId: `${pkg}:id/${key}`,
     scrollable: maxScroll > 0,

@@ -1,6 +1,7 @@
 /**
  * Draws a view tree as SVG (rasterised by sharp/librsvg in screenshot.ts). Each view is drawn
- * inside its own bounds, parents before children, so the picture matches `ui_tree` exactly.
+ * inside its own bounds (a partly visible view: its whole box, clipped to the visible bounds),
+ * parents before children, so the picture matches `ui_tree` exactly.
  */
 import { ellipsize, ellipsizeStart, textWidth } from './text-metrics';
 import type { Paint, View } from './view';
@@ -49,6 +50,7 @@ class SvgWriter {
   /** Drawn after everything else (wireframe labels stay readable over later siblings' boxes). */
   private readonly overlays: string[] = [];
   private gradients = 0;
+  private clips = 0;
 
   constructor(
     readonly width: number,
@@ -63,6 +65,13 @@ class SvgWriter {
     this.overlays.push(s);
   }
 
+  /** Defines a clip path to the box `[l, t, r, b]` (px) and returns its reference. */
+  clip([l, t, r, b]: View['bounds']): string {
+    const id = `c${++this.clips}`;
+    this.parts.push(`<defs><clipPath id="${id}"><rect x="${l}" y="${t}" width="${r - l}" height="${b - t}"/></clipPath></defs>`);
+    return `url(#${id})`;
+  }
+
   gradient(from: string, to: string): string {
     const id = `g${++this.gradients}`;
     this.parts.push(`<defs><linearGradient id="${id}" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>`);
@@ -75,12 +84,19 @@ class SvgWriter {
 }
 
 function draw(out: SvgWriter, v: View): void {
-  paint(out, v, v.paint);
+  if (v.drawBounds && v.paint.kind !== 'none') {
+    // A partly visible view is drawn whole, clipped to its visible bounds.
+    out.push(`<g clip-path="${out.clip(v.bounds)}">`);
+    paint(out, v, v.paint);
+    out.push('</g>');
+  } else {
+    paint(out, v, v.paint);
+  }
   for (const child of v.children) draw(out, child);
 }
 
 function paint(out: SvgWriter, v: View, p: Paint): void {
-  const [l, t, r, b] = v.bounds;
+  const [l, t, r, b] = v.drawBounds ?? v.bounds;
   const w = r - l;
   const h = b - t;
   const cx = (l + r) / 2;
@@ -187,6 +203,8 @@ function paint(out: SvgWriter, v: View, p: Paint): void {
       out.push(`<rect x="${l}" y="${t}" width="${w}" height="${h}" rx="${n(Math.min(h / 2, p.size * 1.2))}" fill="${fill}"/>`);
       p.lines.forEach((line, i) => {
         const top = t + p.padY + i * p.lineHeight;
+        // Lines scrolled out of a clipped bubble are not drawn at all (a long message has hundreds).
+        if (top + p.lineHeight <= v.bounds[1] || top >= v.bounds[3]) return;
         out.push(text(l + p.padX, centredBaseline(top, top + p.lineHeight, p.size), line, { size: p.size, color }));
       });
       return;

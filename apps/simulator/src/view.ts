@@ -65,7 +65,14 @@ export interface View {
   id: string;
   cls: string;
   pkg: string;
+  /** Visible part of the view, px: what `ui_tree` reports and what takes touches. */
   bounds: Bounds;
+  /**
+   * The view's whole box when only part of it is visible (e.g. a chat bubble taller than its list):
+   * it is drawn there, clipped to `bounds`, as Android reports a clipped view's visible rect.
+   * Absent when the whole view is visible.
+   */
+  drawBounds?: Bounds;
   text: string;
   desc: string;
   resourceId: string;
@@ -119,6 +126,27 @@ export function view(parentId: string, key: string, cls: string, pkg: string, bo
 
 export function contains(bounds: Bounds, x: number, y: number): boolean {
   return x >= bounds[0] && x < bounds[2] && y >= bounds[1] && y < bounds[3];
+}
+
+/** The overlap of two boxes, or `null` when they do not overlap (px). */
+export function intersect(a: Bounds, b: Bounds): Bounds | null {
+  const out: Bounds = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
+  return out[2] > out[0] && out[3] > out[1] ? out : null;
+}
+
+/**
+ * `v` as seen through `clip` (px): its bounds become the visible part, with the whole box kept as
+ * `drawBounds`; descendants are clipped alike and those wholly outside are dropped. Text and other
+ * properties are untouched (a clipped TextView still holds its whole text). `null` when none of
+ * `v` is visible.
+ */
+export function clipView(v: View, clip: Bounds): View | null {
+  const visible = intersect(v.bounds, clip);
+  if (!visible) return null;
+  const whole = v.drawBounds ?? v.bounds;
+  const clipped: View = { ...v, bounds: visible, children: v.children.flatMap((c) => clipView(c, clip) ?? []) };
+  if (visible.some((n, i) => n !== whole[i])) clipped.drawBounds = whole;
+  return clipped;
 }
 
 /**
