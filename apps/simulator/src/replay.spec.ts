@@ -5,7 +5,7 @@ import { parseUiHierarchyXml, type UiTreeXml } from '@mobileclaw/protocol';
 import { runCommand, type CommandReply } from './commands';
 import { PhoneUi } from './phone-ui';
 
-const SCREENS = path.resolve(__dirname, '../../../../shared/fixtures/screens');
+const SCREENS = path.resolve(__dirname, '../../../test/fixtures/screens');
 
 function recording(file: string): UiTreeXml {
   return parseUiHierarchyXml(readFileSync(path.join(SCREENS, file), 'utf8'));

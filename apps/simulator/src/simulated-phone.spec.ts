@@ -182,7 +182,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
   });
 
   it('replays a recorded screen: hello carries its size, ui_tree its nodes, actions are reported and change nothing', async () => {
-    const recorded = parseUiHierarchyXml(readFileSync(path.resolve(__dirname, '../../../../shared/fixtures/screens/settings-top.xml'), 'utf8'));
+    const recorded = parseUiHierarchyXml(readFileSync(path.resolve(__dirname, '../../../test/fixtures/screens/settings-top.xml'), 'utf8'));
     const phone = newPhone({ replay: recorded, screen: { width: 720, height: 1600, densityDpi: 320 } });
     const started = phone.start();
     const side = await gateway.nextConnection();

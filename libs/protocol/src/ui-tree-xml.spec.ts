@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseUiHierarchyXml, UI_HIERARCHY_MAX_DEPTH, UiHierarchyParseError, type UiTreeNode, type UiTreeXml } from './ui-tree-xml';
 
-const SCREENS = path.resolve(__dirname, '../../../../shared/fixtures/screens');
+const SCREENS = path.resolve(__dirname, '../../../test/fixtures/screens');
 
 function screen(file: string): UiTreeXml {
   return parseUiHierarchyXml(readFileSync(path.join(SCREENS, file), 'utf8'));

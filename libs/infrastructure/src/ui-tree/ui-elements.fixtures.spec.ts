@@ -1,13 +1,13 @@
 /**
  * The compact element list planners read ({@link toUiElements}), checked with exact values on the
- * real recorded Android screens in ../shared/fixtures/screens, imported by the protocol's XML importer.
+ * real recorded Android screens in test/fixtures/screens, imported by the protocol's XML importer.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatUiElement, toUiElements, type UiElement } from '@mobileclaw/domain';
 import { parseUiHierarchyXml } from '@mobileclaw/protocol';
 
-const SCREENS = path.resolve(__dirname, '../../../../../shared/fixtures/screens');
+const SCREENS = path.resolve(__dirname, '../../../../test/fixtures/screens');
 
 function elements(file: string): UiElement[] {
   return toUiElements(parseUiHierarchyXml(readFileSync(path.join(SCREENS, file), 'utf8')).nodes);

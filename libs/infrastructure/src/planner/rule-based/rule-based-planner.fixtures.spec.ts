@@ -1,6 +1,6 @@
 /**
  * The rule-based planner's first decision on real recorded Android screens
- * (../shared/fixtures/screens, imported by the protocol's XML importer): exact targets and centres.
+ * (test/fixtures/screens, copied from ../shared; imported by the protocol's XML importer): exact targets and centres.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { toUiElements, type PlanDecision, type PlannerHistoryEntry, type UiEleme
 import { parseUiHierarchyXml } from '@mobileclaw/protocol';
 import { RuleBasedPlanner } from './rule-based-planner';
 
-const SCREENS = path.resolve(__dirname, '../../../../../../shared/fixtures/screens');
+const SCREENS = path.resolve(__dirname, '../../../../../test/fixtures/screens');
 
 interface Recorded {
   elements: UiElement[];
