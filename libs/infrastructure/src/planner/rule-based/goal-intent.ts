@@ -18,6 +18,20 @@ export type GoalIntent =
   | { kind: 'back' }
   | { kind: 'home' };
 
+/** Characters of a text quoted whole in reasons and summaries; longer texts are shortened. */
+const QUOTE_LIMIT = 60;
+
+/**
+ * `text` as a JSON string for a reason or summary; a text longer than {@link QUOTE_LIMIT} code points
+ * is cut there and its length given, e.g. `"zzzz…" (1000 characters)`, so that a long message does
+ * not flood a task's log.
+ */
+export function quoteText(text: string): string {
+  const chars = Array.from(text);
+  if (chars.length <= QUOTE_LIMIT) return JSON.stringify(text);
+  return `${JSON.stringify(chars.slice(0, QUOTE_LIMIT).join('') + '…')} (${chars.length} characters)`;
+}
+
 /** A short English description, e.g. `turn on "Wi-Fi"`, for reasons and summaries. */
 export function describeIntent(intent: GoalIntent): string {
   switch (intent.kind) {
@@ -27,12 +41,12 @@ export function describeIntent(intent: GoalIntent): string {
       return `tap ${JSON.stringify(intent.target)}`;
     case 'type':
       return intent.field === undefined
-        ? `type ${JSON.stringify(intent.text)}`
-        : `type ${JSON.stringify(intent.text)} into ${JSON.stringify(intent.field)}`;
+        ? `type ${quoteText(intent.text)}`
+        : `type ${quoteText(intent.text)} into ${JSON.stringify(intent.field)}`;
     case 'toggle':
       return `turn ${intent.on ? 'on' : 'off'} ${JSON.stringify(intent.setting)}`;
     case 'send_message':
-      return `send ${JSON.stringify(intent.text)} to ${JSON.stringify(intent.recipient)}`;
+      return `send ${quoteText(intent.text)} to ${JSON.stringify(intent.recipient)}`;
     case 'open_url':
       return `open ${JSON.stringify(intent.url)} in the browser`;
     case 'back':

@@ -20,7 +20,19 @@ export interface StepInput {
 
 /** What an intent's step function decided. */
 export type StepOutcome =
-  | { kind: 'act'; action: AgentAction; reasoning: string; element?: UiElement; approval?: ApprovalRequest }
+  | {
+      kind: 'act';
+      action: AgentAction;
+      reasoning: string;
+      element?: UiElement;
+      approval?: ApprovalRequest;
+      /**
+       * Set on an action whose effect cannot be undone and must happen at most once (sending a
+       * message, paying, confirming a deletion): what it does, e.g. `send "hi" to Alice`. The planner
+       * never plans the same such action twice for one intent of a task, whatever the screen shows.
+       */
+      once?: string;
+    }
   | { kind: 'done'; summary: string }
   | { kind: 'fail'; reason: string };
 
@@ -35,17 +47,18 @@ export function fail(reason: string): StepOutcome {
   return { kind: 'fail', reason };
 }
 
-/** A click at the element's centre (px). */
-export function click(element: UiElement, reasoning: string, approval?: ApprovalRequest): StepOutcome {
+/** A click at the element's centre (px); `once` marks a click that must not be repeated (see {@link StepOutcome}). */
+export function click(element: UiElement, reasoning: string, approval?: ApprovalRequest, once?: string): StepOutcome {
   const outcome: StepOutcome = { kind: 'act', action: { command: 'click', x: element.center[0], y: element.center[1] }, reasoning, element };
   if (approval) outcome.approval = approval;
+  if (once !== undefined) outcome.once = once;
   return outcome;
 }
 
 /** Clicks `element` and remembers `label` as tapped by this intent. */
-export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest): StepOutcome {
+export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest, once?: string): StepOutcome {
   memory.tapped.add(normalizeLabel(label));
-  return click(element, reasoning, approval);
+  return click(element, reasoning, approval, once);
 }
 
 export function wasTapped(memory: IntentMemory, label: string): boolean {
@@ -72,14 +85,15 @@ export function lastError(last: LastStep | undefined, command: AgentAction['comm
 }
 
 /**
- * Scrolls the first scrollable list one page towards its end to look for something, until
- * {@link MAX_SCROLLS} swipes or a swipe that changed nothing; then fails with `reason`.
+ * A swipe scrolling the first scrollable list one page towards its end, to look for something; or
+ * `undefined` when there is no list, {@link MAX_SCROLLS} swipes were made, or the last swipe changed
+ * nothing (the end of the list). Counts the swipe in `memory.scrolls`.
  */
-export function scrollOrFail(input: StepInput, lookingFor: string, reason: string): StepOutcome {
+export function scrollToFind(input: StepInput, lookingFor: string): StepOutcome | undefined {
   const list = input.screen.scrollable();
   const { memory, last } = input;
   const stuck = memory.scrolls > 0 && last?.action?.command === 'swipe' && last.changed === false;
-  if (!list || memory.scrolls >= MAX_SCROLLS || stuck) return fail(memory.scrolls > 0 ? `${reason} (scrolled ${memory.scrolls} time(s) to the end of the list)` : reason);
+  if (!list || memory.scrolls >= MAX_SCROLLS || stuck) return undefined;
   memory.scrolls++;
   const [l, t, r, b] = list.bounds;
   const x = Math.floor((l + r) / 2);
@@ -90,4 +104,10 @@ export function scrollOrFail(input: StepInput, lookingFor: string, reason: strin
     reasoning: `Scroll the list to look for ${lookingFor}.`,
     element: list,
   };
+}
+
+/** {@link scrollToFind}, failing with `reason` (and how far it scrolled) once there is nothing more to scroll. */
+export function scrollOrFail(input: StepInput, lookingFor: string, reason: string): StepOutcome {
+  const scrolls = input.memory.scrolls;
+  return scrollToFind(input, lookingFor) ?? fail(scrolls > 0 ? `${reason} (scrolled ${scrolls} time(s) to the end of the list)` : reason);
 }

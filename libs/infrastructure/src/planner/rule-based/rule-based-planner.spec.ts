@@ -19,6 +19,17 @@ const LAUNCHER: UiElement[] = [
   el(1, { type: 'TextView', text: 'Messages', clickable: true, bounds: [270, 147, 540, 399] }),
 ];
 
+const MESSAGING = 'com.google.android.apps.messaging';
+
+/** A conversation with Alice: title, earlier bubble(s), the compose field holding `compose`, Send. */
+function conversation(compose: string, bubbles: string[] = ['Hi!']): UiElement[] {
+  const elements: UiElement[] = [el(0, { type: 'TextView', text: 'Alice', bounds: [189, 63, 1038, 231] })];
+  bubbles.forEach((text, i) => elements.push(el(elements.length, { type: 'TextView', text, bounds: [42, 300 + i * 150, 600, 420 + i * 150] })));
+  elements.push(el(elements.length, { type: 'EditText', text: compose === '' ? undefined : compose, editable: true, focused: true, bounds: [32, 2106, 807, 2253] }));
+  elements.push(el(elements.length, { type: 'Button', text: 'Send', desc: 'Send message', clickable: true, bounds: [828, 2106, 1049, 2253] }));
+  return elements;
+}
+
 function context(goal: string, elements: UiElement[], history: PlannerHistoryEntry[], options: { taskId?: string; pkg?: string; signal?: AbortSignal } = {}) {
   return {
     taskId: options.taskId ?? 'task-1',
@@ -104,6 +115,46 @@ describe('RuleBasedPlanner', () => {
       summary: 'Settings is open. Wi-Fi is on.',
       reasoning: 'The screen shows the goal reached (open "Settings", then turn on "Wi-Fi").',
     });
+  });
+});
+
+describe('RuleBasedPlanner: Send is tapped at most once', () => {
+  /** Plans Send on a conversation whose compose field holds the message, then plans again on `after`. */
+  async function sendThen(after: UiElement[], result: StepResult): Promise<[PlanDecision, PlanDecision]> {
+    const planner = new RuleBasedPlanner();
+    const goal = 'send hello there to Alice';
+    const send = await planner.plan(context(goal, conversation('hello there'), [], { pkg: MESSAGING }));
+    const next = await planner.plan(context(goal, after, [{ index: 0, decision: send, result }], { pkg: MESSAGING }));
+    return [send, next];
+  }
+
+  it('fails instead of tapping Send again when the compose field still holds the message after a successful tap', async () => {
+    const [send, next] = await sendThen(conversation('hello there'), { status: 'success' });
+    expect(send).toMatchObject({ type: 'action', action: { command: 'click', x: 938, y: 2179 }, elementIndex: 3 });
+    expect(next).toEqual({
+      type: 'fail',
+      reason:
+        'Goal understood as: send "hello there" to "Alice". The phone reported the Send tap done, but the compose field still holds the message, ' +
+        'so the message to Alice may not have been sent; Send is not tapped again, since a message cannot be unsent.',
+      reasoning: expect.any(String),
+    });
+  });
+
+  it('fails instead of retrying when the Send tap itself failed and the message is still there', async () => {
+    const [, next] = await sendThen(conversation('hello there'), { status: 'error', errorCode: 'TIMEOUT', message: 'no answer in 10000 ms' });
+    expect(next).toMatchObject({ type: 'fail', reason: expect.stringContaining('The Send tap failed (TIMEOUT: no answer in 10000 ms), but the compose field still holds the message') });
+  });
+
+  it('is done once the compose field is empty after Send, saying when the message is not visible on screen', async () => {
+    const [, shown] = await sendThen(conversation('', ['Hi!', 'hello there']), { status: 'success' });
+    expect(shown).toMatchObject({ type: 'done', summary: 'Sent "hello there" to Alice.' });
+    const [, hidden] = await sendThen(conversation('', ['Hi!']), { status: 'success' });
+    expect(hidden).toMatchObject({ type: 'done', summary: 'Sent "hello there" to Alice (the compose field was emptied by Send; the message is not visible on screen).' });
+  });
+
+  it('fails without tapping Send again when the conversation is gone after the tap', async () => {
+    const [, next] = await sendThen(LAUNCHER, { status: 'success' });
+    expect(next).toMatchObject({ type: 'fail', reason: expect.stringContaining('the conversation was no longer on the screen, so the message cannot be confirmed; Send is not tapped again') });
   });
 });
 

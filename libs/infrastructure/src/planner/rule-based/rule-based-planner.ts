@@ -58,6 +58,8 @@ function capitalize(text: string): string {
  * the current screen: an action on an element's centre, `done` only when the screen shows the goal
  * reached, or `fail` with a reason (goal not understood, target not found, the same action twice on
  * an unchanged screen). Messages to new recipients and deleting/paying taps carry `approval`.
+ * Actions that cannot be undone (tapping Send, deleting/paying taps) are planned at most once per
+ * intent of a task: the loop guard never retries them.
  *
  * It remembers, per task id, the screens it planned on and its progress through compound goals;
  * a task's memory restarts at its first step.
@@ -102,6 +104,16 @@ export class RuleBasedPlanner extends Planner {
       if (outcome.kind === 'fail') {
         const step = intents.length > 1 ? ` At step "${describeIntent(intent)}":` : '';
         return { type: 'fail', reason: `Goal understood as: ${understood}.${step} ${capitalize(outcome.reason)}.`, reasoning: capitalize(outcome.reason) + '.' };
+      }
+      if (outcome.once !== undefined) {
+        // Never repeated, not even once more as the loop guard below would allow: it cannot be undone.
+        const onceKey = `${memory.intentIndex}:${outcome.once}`;
+        const plannedAt = memory.once.get(onceKey);
+        if (plannedAt !== undefined && plannedAt !== ctx.stepIndex) {
+          const reason = `${outcome.once} was already done at step ${plannedAt}; it cannot be undone, so it is not repeated`;
+          return { type: 'fail', reason: `Goal understood as: ${understood}. ${capitalize(reason)}.`, reasoning: 'Stopping instead of repeating an action that cannot be undone.' };
+        }
+        memory.once.set(onceKey, ctx.stepIndex);
       }
       const key = actionKey(outcome.action);
       const repeats = this.repeats(memory, ctx, signature, key);

@@ -1,5 +1,6 @@
 import type { UiElement } from '@mobileclaw/domain';
 import { findKnownApp } from './app-catalog';
+import { quoteText } from './goal-intent';
 import { click, done, fail, lastError, lastSucceeded, openApp, tap, type StepInput, type StepOutcome } from './intent-step';
 import { LabelMatch, labelsOf, matchLabel, titleOf, type Screen } from './screen';
 
@@ -18,8 +19,15 @@ function recipientRow(screen: Screen, recipient: string): UiElement | undefined 
   return screen.elements.find((e) => e.clickable && !e.editable && matchLabel(titleOf(e), [recipient]) >= LabelMatch.Compact);
 }
 
-/** The conversation screen with `recipient`: its title, compose field and send button. */
-function conversationWith(screen: Screen, recipient: string): { title: UiElement; compose: UiElement; send: UiElement } | undefined {
+/** A conversation screen: its title, compose field and send button. */
+interface Conversation {
+  title: UiElement;
+  compose: UiElement;
+  send: UiElement;
+}
+
+/** The conversation screen with `recipient`. */
+function conversationWith(screen: Screen, recipient: string): Conversation | undefined {
   const send = button(screen, SEND_LABELS);
   if (!send) return undefined;
   const fields = screen.fields();
@@ -36,29 +44,51 @@ function bubbles(screen: Screen, title: UiElement, compose: UiElement): UiElemen
 }
 
 /**
+ * After the one Send tap of the task (Send is never tapped twice: a message cannot be unsent): done
+ * when the compose field is empty, saying so when the message is not visible on the screen (e.g. a
+ * bubble scrolled out of view); a failure when the field still holds text or the conversation is
+ * gone, since the message cannot then be confirmed.
+ */
+function afterSend(chat: Conversation | undefined, screen: Screen, recipient: string, text: string, last: StepInput['last']): StepOutcome {
+  const message = quoteText(text);
+  const tapError = lastError(last, 'click');
+  if (!chat) return fail(`tapped Send for ${message} to ${recipient}, then the conversation was no longer on the screen, so the message cannot be confirmed; Send is not tapped again, since a message cannot be unsent`);
+  const left = chat.compose.text?.trim() ?? '';
+  if (left !== '') {
+    const held = left === text.trim() ? 'the message' : `the text ${quoteText(left)}`;
+    const tap = tapError === undefined ? 'the phone reported the Send tap done' : `the Send tap failed (${tapError})`;
+    return fail(`${tap}, but the compose field still holds ${held}, so the message to ${recipient} may not have been sent; Send is not tapped again, since a message cannot be unsent`);
+  }
+  const visible = bubbles(screen, chat.title, chat.compose).some((b) => b.text?.trim() === text.trim());
+  const where = visible ? '' : ' (the compose field was emptied by Send; the message is not visible on screen)';
+  const caveat = tapError === undefined ? '' : ` The phone reported an error for the Send tap (${tapError}), but the compose field was emptied.`;
+  return done(`Sent ${message} to ${recipient}${where}.${caveat}`);
+}
+
+/**
  * "send T to R" in the messaging app: opens the conversation with R (from the conversation list, or
- * "Start chat" then R's contact row, or R typed as a new recipient), types T and taps Send. Sending
- * to someone who is neither a contact nor an existing conversation asks for approval. Done when,
- * after Send, a bubble with exactly T is shown and the compose field no longer holds it.
+ * "Start chat" then R's contact row, or R typed as a new recipient), types T and taps Send, once.
+ * Sending to someone who is neither a contact nor an existing conversation asks for approval. After
+ * the Send tap it is done when the compose field is empty, and fails (without tapping Send again)
+ * when it still holds text; see {@link afterSend}.
  */
 export function planSendMessage(recipient: string, text: string, input: StepInput): StepOutcome {
   const { screen, memory, last } = input;
   const who = JSON.stringify(recipient);
   const chat = conversationWith(screen, recipient);
+  if (memory.facts.get('sent') === true) return afterSend(chat, screen, recipient, text, last);
   if (chat) {
     const { compose, send, title } = chat;
-    const shown = bubbles(screen, title, compose);
     const composed = compose.text?.trim() === text.trim();
-    if (memory.facts.get('sent') === true && !composed && shown.some((b) => b.text?.trim() === text.trim())) return done(`Sent ${JSON.stringify(text)} to ${recipient}.`);
     if (composed) {
-      if (memory.facts.get('sent') === true && lastSucceeded(last, 'click') && last?.changed === false) return fail(`tapped Send but the message to ${recipient} was not sent`);
       const isNew = memory.facts.get('recipientIsNew');
-      const needsApproval = isNew === true || (isNew === undefined && shown.length === 0);
+      const needsApproval = isNew === true || (isNew === undefined && bubbles(screen, title, compose).length === 0);
       memory.facts.set('sent', true);
       return click(
         send,
         `Tap Send to send the message to ${recipient}.`,
         needsApproval ? { reason: `sending a message to ${who}, who is not an existing contact or conversation` } : undefined,
+        `sending ${quoteText(text)} to ${recipient}`,
       );
     }
     const justFocused = memory.facts.get('focusedCompose') === true && lastSucceeded(last, 'click');

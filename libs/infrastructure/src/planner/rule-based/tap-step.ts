@@ -8,7 +8,7 @@ import { findKnownSetting } from './setting-catalog';
  * "tap X": taps the element labelled X (its text, a part of it, or its description; a known setting
  * or app matches any of its names, so "点击 蓝牙" finds "Bluetooth"), scrolling to find it. Done once
  * the tap was made; the summary says when the screen did not change. Deleting and paying labels ask
- * for approval.
+ * for approval and are never tapped twice.
  */
 export function planTap(target: string, input: StepInput): StepOutcome {
   const { screen, memory, last } = input;
@@ -19,7 +19,8 @@ export function planTap(target: string, input: StepInput): StepOutcome {
   const found = screen.findTapTarget(names) ?? screen.findTapTarget(names, LabelMatch.Contains);
   if (found) {
     const reason = sensitiveTapReason([target, ...labelsOf(found.element)]);
-    return tap(memory, target, found.element, `Tap ${JSON.stringify(target)}.`, reason === undefined ? undefined : { reason });
+    if (reason === undefined) return tap(memory, target, found.element, `Tap ${JSON.stringify(target)}.`);
+    return tap(memory, target, found.element, `Tap ${JSON.stringify(target)}.`, { reason }, `tapping ${JSON.stringify(target)}`);
   }
   return scrollOrFail(input, JSON.stringify(target), `nothing labelled ${JSON.stringify(target)} is on the screen`);
 }

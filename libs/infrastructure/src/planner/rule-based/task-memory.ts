@@ -8,8 +8,8 @@ export interface IntentMemory {
   tapped: Set<string>;
   /** Swipes done to look for a target. */
   scrolls: number;
-  /** Free-form facts of the intent's own flow (e.g. `recipientIsNew`, `sent`). */
-  facts: Map<string, boolean | string>;
+  /** Free-form facts of the intent's own flow (e.g. `recipientIsNew`, `sent`, `scrolledBeforeHome`). */
+  facts: Map<string, boolean | string | number>;
 }
 
 /** One planned action, with the screen it was planned on. */
@@ -27,6 +27,11 @@ export interface TaskMemory {
   intents: IntentMemory[];
   /** Planned actions by step index. */
   steps: Map<number, PlannedStep>;
+  /**
+   * Actions that must happen at most once (see `StepOutcome.once`), keyed by intent index and
+   * description (`2:send "hi" to Alice`), with the step index they were planned at.
+   */
+  once: Map<string, number>;
 }
 
 export function newIntentMemory(): IntentMemory {
@@ -55,7 +60,7 @@ export class TaskMemoryStore {
   get(taskId: string, goal: string, fresh: boolean): TaskMemory {
     let memory = this.tasks.get(taskId);
     this.tasks.delete(taskId);
-    if (!memory || fresh || memory.goal !== goal) memory = { goal, intentIndex: 0, intents: [], steps: new Map() };
+    if (!memory || fresh || memory.goal !== goal) memory = { goal, intentIndex: 0, intents: [], steps: new Map(), once: new Map() };
     this.tasks.set(taskId, memory);
     while (this.tasks.size > this.capacity) this.tasks.delete(this.tasks.keys().next().value as string);
     return memory;
