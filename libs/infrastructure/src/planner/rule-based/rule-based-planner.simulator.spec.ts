@@ -152,6 +152,8 @@ const GOALS: GoalCase[] = [
   { goal: 'tap Bluetooth', setup: (ui) => void ui.open('com.android.settings'), check: (ui) => expect(ui.state.bluetooth).toBe(true) },
   { goal: '点击 蓝牙', setup: (ui) => void ui.open('com.android.settings'), check: (ui) => expect(ui.state.bluetooth).toBe(true) },
   { goal: 'open Contacts and tap Zoë', check: (ui) => expect(ui.current).toEqual({ screen: 'contact', param: 'Zoë' }) },
+  { goal: 'open Zoë', setup: (ui) => void ui.open('com.android.contacts'), check: (ui) => expect(ui.current).toEqual({ screen: 'contact', param: 'Zoë' }) },
+  { goal: '打开 张伟', setup: (ui) => void ui.open('com.android.contacts'), check: (ui) => expect(ui.current).toEqual({ screen: 'contact', param: '张伟' }) },
   {
     goal: 'open the browser and type hello into the address bar',
     check: (ui) => expect(fieldText(ui, 'app/toolbar/url_bar')).toBe('hello'),
@@ -267,6 +269,49 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     const run = await drive(ui, 'open Calculator');
     expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['home']);
     expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('No app is known as "Calculator"') });
+  });
+
+  it.each([
+    ['open Zoë', 'Zoë', ['click']],
+    ['打开 张伟', '张伟', ['swipe', 'click']],
+    ['open דוד', 'דוד', ['swipe', 'click']],
+  ])('"%s" on the Contacts screen scrolls the list to the item as needed and taps it, never leaving the app', async (goal, name, expected) => {
+    const ui = new PhoneUi();
+    ui.open('com.android.contacts');
+    const run = await drive(ui, goal);
+    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(expected);
+    expect(ui.backStack).toEqual(['launcher', 'contacts', 'contact']);
+    expect(ui.current).toEqual({ screen: 'contact', param: name });
+    expect(run.final).toEqual({ type: 'done', summary: `Opened ${JSON.stringify(name)}.`, reasoning: expect.any(String) });
+  });
+
+  it('"open" an item that no list holds: scrolls to the end of the list, then looks on the home screen once, then fails', async () => {
+    const ui = new PhoneUi();
+    ui.open('com.android.contacts');
+    const run = await drive(ui, 'open Zelda');
+    const commands = run.history.map((h) => h.decision.type === 'action' && h.decision.action.command);
+    expect(commands.at(-1)).toBe('home');
+    expect(commands.slice(0, -1).every((c) => c === 'swipe')).toBe(true);
+    expect(run.final).toMatchObject({
+      type: 'fail',
+      reason: expect.stringMatching(/No app is known as "Zelda" and nothing labelled so is on the screen \(its list scrolled \d time\(s\)\) or the home screen\.$/),
+    });
+  });
+
+  it.each([1000, 1500, 5000])('sends a %i-character message from the home screen exactly once, taps Send once, and ends done', async (length) => {
+    const ui = new PhoneUi();
+    const text = 'z'.repeat(length);
+    const run = await drive(ui, `send ${text} to Alice`);
+    const send = ui.centreOf((n) => n.id === 'app/compose/send');
+    const sendTaps = run.history.filter((h) => h.decision.type === 'action' && h.decision.action.command === 'click' && h.decision.action.x === send?.x && h.decision.action.y === send?.y);
+    expect(sendTaps).toHaveLength(1);
+    expect(ui.state.conversations['Alice']?.filter((m) => m.text === text)).toEqual([{ from: 'me', text }]);
+    expect(ui.state.conversations['Alice']).toHaveLength(3);
+    expect(run.final).toEqual({
+      type: 'done',
+      summary: `Sent "${'z'.repeat(60)}…" (${length} characters) to Alice.`,
+      reasoning: `The screen shows the goal reached (send "${'z'.repeat(60)}…" (${length} characters) to "Alice").`,
+    });
   });
 
   it('scrolls a list to find a tap target and fails once the end of the list is reached', async () => {
