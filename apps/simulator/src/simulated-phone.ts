@@ -312,8 +312,8 @@ export class SimulatedPhone extends EventEmitter {
   }
 
   /**
-   * Pings the gateway when nothing was sent for an interval, and drops a connection that stayed
-   * silent for three intervals (a half-open TCP connection never reports itself otherwise).
+   * As docs/protocol.md §5 asks of phones: pings the gateway when nothing was received for an
+   * interval, and drops a connection silent for two (a half-open TCP connection never reports itself).
    */
   private startHeartbeat(conn: Connection, intervalMs: number): void {
     if (!(intervalMs > 0)) return;
@@ -321,10 +321,10 @@ export class SimulatedPhone extends EventEmitter {
     conn.heartbeat = setInterval(
       () => {
         const now = Date.now();
-        if (now - conn.lastReceived > 3 * interval) {
+        if (now - conn.lastReceived >= 2 * interval) {
           this.log(`no frame from the gateway for ${now - conn.lastReceived} ms; closing`);
           conn.socket.destroy();
-        } else if (now - conn.lastSent >= interval) {
+        } else if (now - conn.lastReceived >= interval && now - conn.lastSent >= interval) {
           this.send(conn, { type: 'ping', ts: now });
         }
       },

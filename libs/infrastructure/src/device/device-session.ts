@@ -201,7 +201,10 @@ export class DeviceSession {
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
-  /** Sends a ping if the line was idle for an interval; closes a session silent for two. */
+  /**
+   * Pings once per interval whatever else crosses the line (so that the round-trip time stays
+   * measured even when the phone pings first or is busy); closes a session silent for two intervals.
+   */
   checkHeartbeat(now: number): void {
     if (this.state !== 'open') return;
     const interval = this.host.options.heartbeatIntervalMs;
@@ -210,11 +213,13 @@ export class DeviceSession {
       this.close('DEVICE_DISCONNECTED', `no frame for ${Math.round(silentFor)} ms (heartbeat)`, true);
       return;
     }
-    if (silentFor >= interval && now - this.lastPingAt >= interval) {
-      this.lastPingAt = now;
-      this.lastPingTs = Date.now();
-      this.send({ type: 'ping', ts: this.lastPingTs });
-    }
+    if (now - this.lastPingAt >= interval) this.ping(now);
+  }
+
+  private ping(now: number): void {
+    this.lastPingAt = now;
+    this.lastPingTs = Date.now();
+    this.send({ type: 'ping', ts: this.lastPingTs });
   }
 
   /**
@@ -253,6 +258,8 @@ export class DeviceSession {
     this.transport.setMaxFrameBytes(this.host.options.maxFrameBytes);
     this.send({ type: 'welcome', sessionId: this.sessionId, heartbeatIntervalMs: this.host.options.heartbeatIntervalMs, maxFrameBytes: this.host.options.maxFrameBytes });
     this.host.register(this);
+    // A first round trip right away: dashboards show a measured RTT from the start.
+    this.ping(performance.now());
   }
 
   private refuse(code: string, message: string): void {

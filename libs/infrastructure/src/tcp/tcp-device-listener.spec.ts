@@ -326,6 +326,24 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(events.map((e) => e.type)).toContain('device.connected');
     });
 
+    it('measures the RTT at once and every interval, even when the phone pings first and keeps talking', async () => {
+      const gw = await startGateway({ heartbeatIntervalMs: 80 });
+      const phone = await phoneFor(gw, 'hb-3');
+      // The first ping follows the welcome, before any silence.
+      const first = await phone.nextOfType('ping');
+      const beats = firstValueFrom(gw.hub.events$.pipe(filter((e) => e.type === 'device.heartbeat')));
+      phone.send({ type: 'pong', ts: first['ts'] });
+      expect(await beats).toMatchObject({ deviceId: 'hb-3', rttMs: expect.any(Number) });
+      // A chatty phone that pings the gateway itself is still pinged (and measured) once per interval.
+      for (let i = 0; i < 3; i++) {
+        phone.send({ type: 'ping', ts: i });
+        const next = await phone.nextOfType('ping');
+        const beat = firstValueFrom(gw.hub.events$.pipe(filter((e) => e.type === 'device.heartbeat')));
+        phone.send({ type: 'pong', ts: next['ts'] });
+        expect(await beat).toMatchObject({ deviceId: 'hb-3' });
+      }
+    });
+
     it('keeps a phone that answers pings', async () => {
       const gw = await startGateway({ heartbeatIntervalMs: 60 });
       const phone = await phoneFor(gw, 'hb-2');
