@@ -3,7 +3,7 @@ import { DEVICE_EVENT_TYPES, TASK_EVENT_TYPES, TERMINAL_TASK_EVENT_TYPES, type D
 import { DeviceDirectory, renderDevices } from './device-list.js';
 import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
-import { ReconnectingEventSource } from './reconnecting-event-source.js';
+import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
 import { TaskTimeline } from './task-timeline.js';
 import { TaskView } from './task-view.js';
 
@@ -15,6 +15,56 @@ import { TaskView } from './task-view.js';
 
 const client = new ApiClient();
 const problemText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** The gateway refused the request's token (401 missing or invalid, 403 not allowed). */
+const isAccessRefusal = (err: unknown): err is ApiError => err instanceof ApiError && (err.status === 401 || err.status === 403);
+/** The request did not reach the gateway, or the gateway could not answer it (restarting, overloaded). */
+const isConnectionProblem = (err: unknown): boolean => err instanceof ApiError && (err.status === 0 || err.status >= 500);
+
+// ---- API token ----------------------------------------------------------------------------------
+
+const tokenSettings = byId<HTMLDetailsElement>('token-settings');
+const tokenInput = byId<HTMLInputElement>('api-token');
+const tokenNotice = byId('token-notice');
+/** Set while the gateway refuses the page's token (none, wrong or not allowed): what to tell the user. */
+let accessProblem: string | undefined;
+/** True when the page opened the token panel itself; it closes it again once access works. */
+let tokenPanelOpenedForAccess = false;
+
+/**
+ * A request or stream got 401/403: say that a token is needed (or that the saved one is wrong),
+ * open the token panel, and show the phones and history as hidden rather than empty.
+ */
+function onAccessRefused(status: number, detail: string): void {
+  accessProblem =
+    status === 403
+      ? `The gateway does not allow this API token (${detail}). Enter another one.`
+      : client.token
+        ? `The gateway refused the saved API token (${detail}). Enter the current one.`
+        : 'The gateway needs an API token. Enter it below.';
+  tokenNotice.textContent = accessProblem;
+  if (!tokenSettings.open) {
+    tokenSettings.open = true;
+    tokenPanelOpenedForAccess = true;
+  }
+  showDevices();
+  showHistory();
+}
+
+/** The gateway accepted the page's token (or needs none) again. */
+function onAccessGranted(): void {
+  if (accessProblem === undefined) return;
+  accessProblem = undefined;
+  tokenNotice.textContent = '';
+  if (tokenPanelOpenedForAccess) tokenSettings.open = false;
+  tokenPanelOpenedForAccess = false;
+}
+
+/** Reports a failed request's 401/403 the same way everywhere; true when it was one. */
+function reportAccessRefusal(err: unknown): boolean {
+  if (!isAccessRefusal(err)) return false;
+  onAccessRefused(err.status, problemText(err));
+  return true;
+}
 
 // ---- Phones -------------------------------------------------------------------------------------
 
@@ -22,12 +72,30 @@ const devices = new DeviceDirectory();
 const deviceList = byId('device-list');
 const deviceSelect = byId<HTMLSelectElement>('device');
 const devicesConnection = byId('devices-connection');
-const showDevices = () => renderDevices(deviceList, deviceSelect, devices.list());
+/** State of the device stream; the list is fresh only once an open stream has sent its `devices` list. */
+let deviceStreamState: ConnectionState = 'connecting';
+let devicesFresh = false;
+/** The phone the user picked in the form (kept across gateway restarts while that phone exists). */
+let preferredDeviceId: string | undefined;
+
+function showDevices(): void {
+  const unavailable = accessProblem
+    ? 'Phones hidden: the gateway needs a valid API token.'
+    : deviceStreamState === 'reconnecting'
+      ? 'The gateway cannot be reached — reconnecting…'
+      : undefined;
+  renderDevices(deviceList, deviceSelect, devices.list(), { stale: !devicesFresh, unavailable, preferredDeviceId });
+}
+
+deviceSelect.addEventListener('change', () => {
+  preferredDeviceId = deviceSelect.value || undefined;
+});
 
 function deviceListeners(): Record<string, (event: MessageEvent<string>) => void> {
   const listeners: Record<string, (event: MessageEvent<string>) => void> = {
     devices: (event) => {
       devices.reset((JSON.parse(event.data) as { devices: DeviceInfo[] }).devices);
+      devicesFresh = true;
       showDevices();
     },
   };
@@ -39,19 +107,44 @@ function deviceListeners(): Record<string, (event: MessageEvent<string>) => void
   return listeners;
 }
 
+const DEVICE_CONNECTION_TEXT: Record<ConnectionState, string> = {
+  connecting: 'connecting…',
+  open: 'live',
+  reconnecting: 'reconnecting…',
+  unauthorized: 'API token needed',
+  closed: '',
+};
+
+/** The device stream changed state: statuses are unknown while it is not live; coming back reloads the history. */
+function onDeviceStreamState(state: ConnectionState, detail?: string): void {
+  const wasDown = deviceStreamState === 'reconnecting' || deviceStreamState === 'unauthorized';
+  deviceStreamState = state;
+  devicesConnection.textContent = DEVICE_CONNECTION_TEXT[state];
+  devicesConnection.dataset['state'] = state;
+  devicesConnection.title = detail ?? '';
+  if (state !== 'open') devicesFresh = false;
+  if (state === 'open') {
+    onAccessGranted();
+    if (formErrorFromConnection) showFormError('');
+    if (wasDown) void loadHistory();
+  }
+  showDevices();
+}
+
 let deviceStream: ReconnectingEventSource | undefined;
 function watchDevices(): void {
   deviceStream?.close();
-  deviceStream = new ReconnectingEventSource({
+  const stream = new ReconnectingEventSource({
     url: () => client.withToken('/api/devices/events'),
     listeners: deviceListeners(),
+    // close() of a replaced stream still reports `closed`: only the current stream's states count.
     onState: (state, detail) => {
-      devicesConnection.textContent = state === 'open' ? 'live' : state === 'closed' ? '' : 'reconnecting…';
-      devicesConnection.dataset['state'] = state;
-      devicesConnection.title = detail ?? '';
+      if (stream === deviceStream) onDeviceStreamState(state, detail);
     },
+    onUnauthorized: ({ status, detail }) => onAccessRefused(status, detail),
   });
-  deviceStream.open();
+  deviceStream = stream;
+  stream.open();
 }
 
 // ---- History ------------------------------------------------------------------------------------
@@ -61,18 +154,29 @@ const historyMore = byId<HTMLButtonElement>('history-more');
 const historyError = byId('history-error');
 let history: { tasks: Task[]; nextCursor?: string } = { tasks: [] };
 
+/** Why the history could not be loaded (shown instead of "No tasks yet."), or undefined. */
+let historyUnavailable: string | undefined;
+
+function showHistory(): void {
+  const unavailable = accessProblem ? 'History hidden: the gateway needs a valid API token.' : historyUnavailable;
+  renderHistory(historyList, history.tasks, current?.timeline.taskId, unavailable);
+  historyMore.hidden = !history.nextCursor;
+}
+
 /** Reloads the first page of past tasks (`more`: appends the next page instead). */
 async function loadHistory(more = false): Promise<void> {
   try {
     const page = await client.listTasks({ limit: 20, cursor: more ? history.nextCursor : undefined });
     history = { tasks: more ? [...history.tasks, ...page.tasks] : page.tasks, nextCursor: page.nextCursor };
     historyError.textContent = '';
+    historyUnavailable = undefined;
+    onAccessGranted();
   } catch (err) {
     historyError.textContent = `History unavailable: ${problemText(err)}`;
-    if (err instanceof ApiError && err.status === 401) openTokenSettings();
+    historyUnavailable = isConnectionProblem(err) ? 'The gateway cannot be reached.' : 'History unavailable.';
+    reportAccessRefusal(err);
   }
-  renderHistory(historyList, history.tasks, current?.timeline.taskId);
-  historyMore.hidden = !history.nextCursor;
+  showHistory();
 }
 
 // ---- The open task ------------------------------------------------------------------------------
@@ -93,13 +197,19 @@ const taskActions = {
   cancel: (taskId: string) => {
     client.cancelTask(taskId).then(
       () => current?.view.showMessage(''),
-      (err: unknown) => current?.view.showMessage(`Cancel failed: ${problemText(err)}`),
+      (err: unknown) => {
+        current?.view.showMessage(`Cancel failed: ${problemText(err)}`);
+        reportAccessRefusal(err);
+      },
     );
   },
   approve: (taskId: string, approve: boolean) => {
     client.approve(taskId, approve).then(
       () => current?.view.showMessage(''),
-      (err: unknown) => current?.view.showMessage(`${approve ? 'Approve' : 'Deny'} failed: ${problemText(err)}`),
+      (err: unknown) => {
+        current?.view.showMessage(`${approve ? 'Approve' : 'Deny'} failed: ${problemText(err)}`);
+        reportAccessRefusal(err);
+      },
     );
   },
 };
@@ -134,7 +244,7 @@ async function openTask(taskId: string): Promise<void> {
   closeTask();
   const open: OpenTask = { timeline: new TaskTimeline(taskId), view: new TaskView(taskPanel, (path) => client.withToken(path), taskActions) };
   current = open;
-  renderHistory(historyList, history.tasks, taskId);
+  showHistory();
   try {
     const snapshot = await client.getTask(taskId);
     if (current !== open) return;
@@ -142,10 +252,8 @@ async function openTask(taskId: string): Promise<void> {
   } catch (err) {
     if (current !== open) return;
     open.view.showMessage(`Cannot load task ${taskId}: ${problemText(err)}`);
-    if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
-      if (err.status === 401) openTokenSettings();
-      return;
-    }
+    // Not found or refused: no stream to open (a new token re-opens the task).
+    if (reportAccessRefusal(err) || (err instanceof ApiError && err.status >= 400 && err.status < 500)) return;
   }
   const listeners: Record<string, (event: MessageEvent<string>) => void> = {
     error: (message) => open.view.showMessage(`Stream error: ${(JSON.parse(message.data) as { message?: string }).message ?? message.data}`),
@@ -155,15 +263,11 @@ async function openTask(taskId: string): Promise<void> {
     // Resume after the last event rendered: nothing is applied twice, nothing skipped.
     url: () => client.withToken(`/api/tasks/${encodeURIComponent(taskId)}/events?lastEventId=${open.timeline.lastEventId}`),
     listeners,
-    onState: (state, detail) => open.view.setConnection(state, detail),
-    shouldStop: async () => {
-      try {
-        await client.getTask(taskId);
-        return undefined;
-      } catch (err) {
-        return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429 ? problemText(err) : undefined;
-      }
+    onState: (state, detail) => {
+      open.view.setConnection(state, detail);
+      if (state === 'open') onAccessGranted();
     },
+    onUnauthorized: ({ status, detail }) => onAccessRefused(status, detail),
   });
   open.stream.open();
 }
@@ -174,17 +278,19 @@ function taskIdFromHash(): string | undefined {
   return match ? decodeURIComponent(match[1]) : undefined;
 }
 
+/** True when the page is one column (styles.css, same width): the task panel is then below the form. */
+const narrowLayout = window.matchMedia('(max-width: 860px)');
+
 function route(): void {
   const taskId = taskIdFromHash();
   if (taskId) {
     void openTask(taskId);
-    // On a narrow window the task is below the form and the history: bring it into view.
-    if (taskPanel.getBoundingClientRect().top > window.innerHeight) taskPanel.scrollIntoView({ block: 'start' });
-  }
-  else {
+    // On a narrow window the task is below the form: bring it into view.
+    if (narrowLayout.matches) taskPanel.scrollIntoView({ block: 'start' });
+  } else {
     closeTask();
     showEmptyTask();
-    renderHistory(historyList, history.tasks, undefined);
+    showHistory();
   }
 }
 
@@ -196,39 +302,39 @@ const maxStepsInput = byId<HTMLInputElement>('max-steps');
 const noWaitInput = byId<HTMLInputElement>('no-wait');
 const startButton = byId<HTMLButtonElement>('start');
 const formError = byId('form-error');
+/** True when the form's error is about reaching the gateway or its token: it goes once the gateway answers again. */
+let formErrorFromConnection = false;
+
+function showFormError(text: string, fromConnection = false): void {
+  formError.textContent = text;
+  formErrorFromConnection = text !== '' && fromConnection;
+}
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const maxSteps = maxStepsInput.value.trim() === '' ? undefined : Number(maxStepsInput.value);
-  formError.textContent = '';
+  showFormError('');
   startButton.disabled = true;
   client
     .startTask({ deviceId: deviceSelect.value, goal: goalInput.value.trim(), maxSteps, onBusy: noWaitInput.checked ? 'reject' : undefined })
     .then(
       (accepted) => {
+        showFormError('');
         window.location.hash = `#/tasks/${encodeURIComponent(accepted.taskId)}`;
         void loadHistory();
       },
       (err: unknown) => {
-        formError.textContent = problemText(err);
-        if (err instanceof ApiError && err.status === 401) openTokenSettings();
+        showFormError(problemText(err), isConnectionProblem(err) || isAccessRefusal(err));
+        reportAccessRefusal(err);
       },
     )
     .finally(() => (startButton.disabled = false));
 });
 
-// ---- API token ----------------------------------------------------------------------------------
-
-const tokenSettings = byId<HTMLDetailsElement>('token-settings');
-const tokenInput = byId<HTMLInputElement>('api-token');
-
-function openTokenSettings(): void {
-  tokenSettings.open = true;
-}
-
 byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
   event.preventDefault();
   client.token = tokenInput.value;
+  tokenNotice.textContent = '';
   watchDevices();
   void loadHistory();
   const taskId = current?.timeline.taskId;

@@ -46,3 +46,8 @@ export function formatTime(iso: string | undefined): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString();
 }
+
+/** `1 step`, `0 steps`, `3 steps`: `count` and `word` with an English plural `s` unless count is 1. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -86,7 +86,9 @@ function screenshotFigure(step: StepState, context: StepViewContext): HTMLElemen
     decoding: 'async',
   });
   const overlay = step.plan?.type === 'action' ? actionOverlay(step.plan.action, observation.screen) : null;
-  return h('figure', { class: 'shot', style: `aspect-ratio: ${width} / ${height}` }, img, overlay);
+  // The screenshot opens at full resolution in a new tab.
+  const link = h('a', { class: 'shot-link', href: img.getAttribute('src') ?? '', target: '_blank', rel: 'noopener', title: 'Open the full-resolution screenshot' }, img);
+  return h('figure', { class: 'shot', style: `aspect-ratio: ${width} / ${height}` }, link, overlay);
 }
 
 function planSection(step: StepState): HTMLElement[] {
@@ -131,7 +133,7 @@ export function renderStepCard(step: StepState, context: StepViewContext): HTMLL
     h(
       'div',
       { class: 'step-body' },
-      h('h3', {}, `Step ${step.index + 1}`, observation?.package ? h('span', { class: 'muted' }, ` · ${observation.package}`) : null),
+      h('h3', {}, `Step ${step.index + 1}`, observation?.package ? h('span', { class: 'muted step-package' }, ` · ${observation.package}`) : null),
       phase ? h('p', { class: 'phase' }, phase) : null,
       planSection(step),
       resultSection(step),

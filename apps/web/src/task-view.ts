@@ -1,6 +1,6 @@
 import type { Task, TaskEvent } from './api-types.js';
 import { isTerminalStatus } from './api-types.js';
-import { formatTime, h } from './dom.js';
+import { formatTime, h, plural } from './dom.js';
 import type { ConnectionState } from './reconnecting-event-source.js';
 import { describeAction, renderStepCard, updateStepCard, type StepViewContext } from './step-view.js';
 import type { TaskTimeline } from './task-timeline.js';
@@ -15,6 +15,7 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connecting: 'connecting…',
   open: 'live',
   reconnecting: 'reconnecting…',
+  unauthorized: 'API token needed',
   closed: 'stream ended',
 };
 
@@ -106,19 +107,21 @@ export class TaskView {
         h('span', { class: `badge status-${task.status}`, 'data-status': task.status, id: 'task-status' }, task.status.replace('_', ' ')),
         this.connection,
       ),
-      h(
-        'p',
-        { class: 'meta' },
-        `Phone ${task.deviceId} · planner ${task.planner} · ${task.stepCount} of ${task.maxSteps} steps · started ${formatTime(task.startedAt ?? task.createdAt)}`,
-        task.endedAt ? ` · ended ${formatTime(task.endedAt)}` : '',
-        task.status === 'queued' && task.queuePosition !== undefined ? ` · waiting, position ${task.queuePosition} in the queue` : '',
-        h('span', { class: 'task-id' }, ` · ${task.taskId}`),
-      ),
+      h('p', { class: 'meta' }, `Phone ${task.deviceId} · planner ${task.planner} · ${task.stepCount} of ${plural(task.maxSteps, 'step')} · `, ...this.timesText(task), h('span', { class: 'task-id' }, ` · ${task.taskId}`)),
       outcome,
     ];
     this.header.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
     this.cancelButton.hidden = !active;
     this.cancelButton.dataset['taskId'] = task.taskId;
+  }
+
+  /** `queued, position 2 · created 14:03:27`, or `started 14:03:28 · ended 14:03:31`. */
+  private timesText(task: Task): string[] {
+    if (task.status === 'queued' || !task.startedAt) {
+      const waiting = task.status === 'queued' ? (task.queuePosition !== undefined ? `queued, position ${task.queuePosition} · ` : 'queued · ') : '';
+      return [`${waiting}created ${formatTime(task.createdAt)}`, task.endedAt ? ` · ended ${formatTime(task.endedAt)}` : ''];
+    }
+    return [`started ${formatTime(task.startedAt)}`, task.endedAt ? ` · ended ${formatTime(task.endedAt)}` : ''];
   }
 
   private renderApproval(task: Task | undefined): void {
