@@ -39,9 +39,10 @@ interface PageImage {
 }
 interface PageWindow {
   innerWidth: number;
+  innerHeight: number;
   document: {
     documentElement: { scrollWidth: number };
-    querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+    querySelector(selector: string): { getAttribute(name: string): string | null; getBoundingClientRect(): { top: number } } | null;
     querySelectorAll(selector: string): ArrayLike<PageImage>;
   };
 }
@@ -92,6 +93,24 @@ async function saveFullPage(page: Page, file: string): Promise<void> {
   // Decoded images far below the viewport may be dropped again; a full-page capture needs them all.
   await page.locator('li.step img').evaluateAll((images) => Promise.all(images.map((img) => (img as unknown as PageImage).decode())));
   await page.screenshot({ path: join(outputDir, file), fullPage: true });
+}
+
+/** True when the page needs no horizontal scrolling at its current viewport width. */
+const fitsWidth = (page: Page) =>
+  page.evaluate(() => {
+    const window = globalThis as unknown as PageWindow;
+    return window.document.documentElement.scrollWidth <= window.innerWidth;
+  });
+
+/** Starts a task on sim-1 through the API and waits until it has ended (its event stream ends with it). */
+async function runTask(baseUrl: string, goal: string, headers: Record<string, string> = {}): Promise<string> {
+  const started = await fetch(`${baseUrl}/api/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ deviceId: 'sim-1', goal }) });
+  expect(started.status).toBe(202);
+  const { taskId } = (await started.json()) as { taskId: string };
+  const events = await fetch(`${baseUrl}/api/tasks/${taskId}/events`, { headers });
+  expect(events.status).toBe(200);
+  await events.text();
+  return taskId;
 }
 
 async function startFromForm(page: Page, goal: string): Promise<string> {
@@ -183,6 +202,10 @@ describe('the live execution page', () => {
       const card = page.locator(`li.step[data-step-index="${tap!.index}"]`);
       await expect(card.locator('code').first().textContent()).resolves.toBe(`click (${x}, ${y})`);
       await expect(card.locator('.verified').textContent()).resolves.toBe('✓ verified');
+      // The screenshot opens at full resolution in a new tab.
+      const link = card.locator('a.shot-link');
+      expect(await link.getAttribute('href')).toBe(`/api/tasks/${taskId}/steps/${tap!.index}/screenshot`);
+      expect(await link.getAttribute('target')).toBe('_blank');
       const image = (await card.locator('img').boundingBox())!;
       const ring = (await card.locator('circle.marker-tap').boundingBox())!;
       expect(Math.abs(ring.x + ring.width / 2 - (image.x + (x / width) * image.width))).toBeLessThan(1.5);
@@ -290,6 +313,42 @@ describe('the live execution page', () => {
     })).toBe(true);
     await saveFullPage(page, 'web-page-narrow.png');
   }, 60_000);
+  it('keeps a 2 000-character goal inside the window at 1280 and 360 px wide, and brings the task into view after Start on a narrow window', async () => {
+    const goal = `turn on Wi-Fi ${'x'.repeat(1980)}`;
+    const taskId = await runTask(base, goal);
+    const ended = await getTask(taskId);
+    await page.goto(`${base}/#/tasks/${taskId}`);
+    await statusShown(page, ended.status);
+    expect(await page.locator('#task-goal').textContent()).toBe(goal);
+    await page.locator(`.history li[data-task-id="${taskId}"]`).waitFor({ timeout: WAIT_MS });
+    expect(await fitsWidth(page)).toBe(true);
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.locator(`.history li[data-task-id="${taskId}"] .history-meta`, { hasText: /· \d+ steps? ·/ }).waitFor({ timeout: WAIT_MS });
+    expect(await fitsWidth(page)).toBe(true);
+    await page.locator('#token-settings summary').click();
+    expect(await fitsWidth(page)).toBe(true);
+
+    // Start from the form at the top of the page: the new task is scrolled into view.
+    await page.goto(`${base}/`);
+    await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+    const next = await startFromForm(page, goal);
+    expect(next).not.toBe(taskId);
+    await page.locator('#task-goal').waitFor({ timeout: WAIT_MS });
+    await page.waitForFunction(
+      () => {
+        const window = globalThis as unknown as PageWindow;
+        const top = window.document.querySelector('#task')?.getBoundingClientRect().top;
+        return top !== undefined && top >= 0 && top < window.innerHeight / 2;
+      },
+      undefined,
+      { timeout: WAIT_MS },
+    );
+    await serverEventIds(next);
+    await statusShown(page, (await getTask(next)).status);
+    expect(await fitsWidth(page)).toBe(true);
+    await saveFullPage(page, 'web-page-long-goal-narrow.png');
+  }, 90_000);
 });
 
 /** The page's timeline model, as compiled and served (`/task-timeline.js`), exercised in the browser. */
@@ -401,4 +460,100 @@ describe('TaskTimeline in the browser', () => {
       { status: 'running', pending: null },
     ]);
   });
+});
+
+/**
+ * A gateway that requires an API token (the page is opened without one), then stops and comes back
+ * on the same port while the page watches.
+ */
+describe('the live execution page with an API token', () => {
+  const API_TOKEN = 'web-e2e-token-0123456789';
+  let secured: RunningGateway | undefined;
+  let securedDir: string;
+  let securedBase: string;
+  let securedPort: number;
+
+  const startSecured = async (port: number) =>
+    startGateway({
+      MOBILECLAW_HTTP_PORT: String(port),
+      MOBILECLAW_DEVICE_PORT: '0',
+      MOBILECLAW_DATA_DIR: securedDir,
+      MOBILECLAW_LOG_LEVEL: 'silent',
+      MOBILECLAW_API_TOKEN: API_TOKEN,
+      MOBILECLAW_HEARTBEAT_INTERVAL_MS: '1000',
+    });
+
+  beforeAll(async () => {
+    securedDir = mkdtempSync(join(tmpdir(), 'mobileclaw-web-token-'));
+    secured = await startSecured(0);
+    securedPort = secured.httpPort;
+    securedBase = `http://127.0.0.1:${securedPort}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await secured?.close();
+    rmSync(securedDir, { recursive: true, force: true });
+  }, 30_000);
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    pageErrors = [];
+    // Every refused request and stream is logged by the browser.
+    expectedConsoleErrors = [/401 \(Unauthorized\)/, /status 401/, /ERR_CONNECTION_REFUSED/];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !expectedConsoleErrors.some((re) => re.test(message.text()))) pageErrors.push(message.text());
+    });
+  });
+
+  afterEach(async () => {
+    await page?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('opens the token panel saying a token is needed, then a wrong one is refused, and the right one shows the phones and the history', async () => {
+    const taskId = await runTask(securedBase, 'Open Settings', { authorization: `Bearer ${API_TOKEN}` });
+    await page.goto(`${securedBase}/`);
+
+    const notice = page.locator('#token-notice');
+    await notice.filter({ hasText: 'The gateway needs an API token. Enter it below.' }).waitFor({ timeout: WAIT_MS });
+    await page.locator('#token-settings[open]').waitFor({ timeout: WAIT_MS });
+    await page.locator('#devices-connection[data-state="unauthorized"]').waitFor({ timeout: WAIT_MS });
+    await expect(page.locator('#device-list').textContent()).resolves.toBe('Phones hidden: the gateway needs a valid API token.');
+    await page.locator('#history-list', { hasText: 'History hidden: the gateway needs a valid API token.' }).waitFor({ timeout: WAIT_MS });
+
+    await page.getByLabel('Token', { exact: true }).fill('not-the-token-0123456789');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // The detail in brackets is the gateway's: it differs between the header (REST) and the query (streams).
+    await notice.filter({ hasText: /^The gateway refused the saved API token \(.+\)\. Enter the current one\.$/ }).waitFor({ timeout: WAIT_MS });
+    await page.locator('#devices-connection[data-state="unauthorized"]').waitFor({ timeout: WAIT_MS });
+
+    await page.getByLabel('Token', { exact: true }).fill(API_TOKEN);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+    await page.locator('#devices-connection[data-state="open"]').waitFor({ timeout: WAIT_MS });
+    await page.locator(`.history li[data-task-id="${taskId}"]`, { hasText: 'completed' }).waitFor({ timeout: WAIT_MS });
+    await expect(notice.textContent()).resolves.toBe('');
+    expect(await page.locator('#token-settings').getAttribute('open')).toBeNull();
+  }, 60_000);
+
+  it('shows the phones as unknown while the gateway is down, and live again with a fresh list once it is back', async () => {
+    await page.goto(`${securedBase}/`);
+    await page.getByLabel('Token', { exact: true }).fill(API_TOKEN);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const phone = page.locator('.device[data-device-id="sim-1"]');
+    await page.locator('.device[data-device-id="sim-1"][data-status="online"] .device-rtt', { hasText: /^RTT \d+ ms$/ }).waitFor({ timeout: WAIT_MS });
+
+    await secured!.close();
+    secured = undefined;
+    await page.locator('.device[data-device-id="sim-1"][data-status="unknown"]').waitFor({ timeout: WAIT_MS });
+    await expect(phone.locator('.badge').textContent()).resolves.toBe('unknown');
+    await expect(phone.locator('.device-rtt').textContent()).resolves.toBe('status unknown — reconnecting');
+    expect(await page.locator('#device option').allTextContents()).toEqual(['sim-1 (status unknown)']);
+
+    secured = await startSecured(securedPort);
+    await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+    await page.locator('#devices-connection[data-state="open"]').waitFor({ timeout: WAIT_MS });
+    expect(await page.locator('#device').inputValue()).toBe('sim-1');
+  }, 90_000);
 });
