@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { setupOpenApi } from '@mobileclaw/gateway-trigger';
 import { TcpDeviceListener } from '@mobileclaw/infrastructure';
 import { SimulatedPhone } from '@mobileclaw/simulator';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
@@ -22,6 +24,11 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** This app's version, from apps/gateway/package.json (beside both `src/` and `dist/`). */
+function gatewayVersion(): string {
+  return (JSON.parse(readFileSync(resolve(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /**
  * Validates `env`, builds and starts the gateway (HTTP on `MOBILECLAW_HTTP_HOST:PORT`, phones on
  * `MOBILECLAW_DEVICE_PORT`) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`.
@@ -37,6 +44,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
   }
   app.disable('x-powered-by');
+  // The REST API's OpenAPI document at /api/openapi.json, Swagger UI at /api/docs.
+  setupOpenApi(app, { version: gatewayVersion() });
   // The live execution page (apps/web, beside this app in the workspace): static files at `/`.
   const webRoot = resolve(__dirname, '..', '..', 'web');
   for (const dir of ['public', 'dist']) app.useStaticAssets(join(webRoot, dir), { index: 'index.html', setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') });

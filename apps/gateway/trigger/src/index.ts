@@ -8,3 +8,7 @@ export * from './http/health.controller';
 export * from './http/sse-stream';
 export * from './tasks/task.dto';
 export * from './tasks/tasks.controller';
+export * from './openapi/openapi';
+export * from './openapi/problem-details.schema';
+export * from './openapi/device.schemas';
+export * from './openapi/task.schemas';

@@ -1,8 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { COMMAND_NAMES, MobileClawService, type Command, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
+import { ApiProblemResponses } from '../openapi/problem-details.schema';
+import { CommandResultSchema, DeviceInfoSchema, DeviceListSchema } from '../openapi/device.schemas';
 import { COMMAND_DTOS, CommandBaseDto, ScreenshotOptionsDto } from './command.dto';
 
 /** An AbortSignal that fires when the HTTP client goes away before the answer (the command is then withdrawn). */
@@ -16,16 +19,30 @@ function clientGone(response: Response): AbortSignal {
   return controller.signal;
 }
 
+/** The command body classes, one per schema (`back`, `home` and `ui_tree` share one). */
+const COMMAND_BODY_DTOS = [...new Set(Object.values(COMMAND_DTOS))];
+
+/** `deviceId` path parameter. */
+const DeviceIdParam = ApiParam({ name: 'deviceId', description: 'The phone\'s id, as it announced itself in `hello`.', example: 'sim-1' });
+
+/** Errors of any call that reaches a phone (MobileClawService.execute). */
+const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const;
+
 /**
  * Devices and their commands (issue "Gateway core", REST). Errors are problem details with a stable
  * `code` (see ProblemDetailsFilter).
  */
+@ApiTags('devices')
+@ApiProblemResponses('UNAUTHORIZED')
+@ApiExtraModels(...COMMAND_BODY_DTOS)
 @Controller('api/devices')
 export class DevicesController {
   constructor(private readonly mobileClaw: MobileClawService) {}
 
   /** `GET /api/devices` → `{devices: DeviceInfo[]}`, online phones first. */
   @Get()
+  @ApiOperation({ summary: 'List the phones', description: 'Every phone the gateway has seen, online ones first.' })
+  @ApiOkResponse({ type: DeviceListSchema })
   list(): { devices: DeviceInfo[] } {
     return { devices: this.mobileClaw.listDevices() };
   }
@@ -36,6 +53,12 @@ export class DevicesController {
    * `device.disconnected`, `device.status`, `device.heartbeat` with `rttMs`, …). Ids count per stream.
    */
   @Get('events')
+  @ApiOperation({
+    summary: 'Follow the phones live (Server-Sent Events)',
+    description: 'First `devices` (data `{devices}`), then `device.connected`, `device.disconnected`, `device.status`, `device.heartbeat` (`rttMs`), … with ids counting per stream.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'An endless `text/event-stream`.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
   deviceEvents(@Req() request: Request, @Res() response: Response): void {
     const stream = new SseStream(request, response);
     let id = 0;
@@ -49,6 +72,10 @@ export class DevicesController {
 
   /** `GET /api/devices/:deviceId` → DeviceInfo. @throws DEVICE_NOT_FOUND (404). */
   @Get(':deviceId')
+  @ApiOperation({ summary: 'Get one phone' })
+  @DeviceIdParam
+  @ApiOkResponse({ type: DeviceInfoSchema })
+  @ApiProblemResponses('DEVICE_NOT_FOUND')
   get(@Param('deviceId') deviceId: string): DeviceInfo {
     return this.mobileClaw.getDevice(deviceId);
   }
@@ -60,6 +87,20 @@ export class DevicesController {
    */
   @Post(':deviceId/commands')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Execute one command on the phone',
+    description: 'The body is one command, chosen by `command`; coordinates in device px of the current rotation, durations in ms. If the client disconnects, the command is withdrawn (queued) or cancelled (in flight).',
+  })
+  @DeviceIdParam
+  @ApiBody({
+    required: true,
+    schema: {
+      oneOf: COMMAND_BODY_DTOS.map((dto) => ({ $ref: getSchemaPath(dto) })),
+      discriminator: { propertyName: 'command', mapping: Object.fromEntries(Object.entries(COMMAND_DTOS).map(([name, dto]) => [name, getSchemaPath(dto)])) },
+    },
+  })
+  @ApiOkResponse({ type: CommandResultSchema, description: 'The phone executed the command.' })
+  @ApiProblemResponses('VALIDATION_FAILED', 'STALE_FRAME', 'UNSUPPORTED_MEDIA_TYPE', ...COMMAND_ERRORS)
   async execute(@Param('deviceId') deviceId: string, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<CommandResult> {
     const name = (body as { command?: unknown } | null)?.command;
     const dto = typeof name === 'string' && (COMMAND_NAMES as string[]).includes(name) ? COMMAND_DTOS[name as CommandName] : CommandBaseDto;
@@ -72,6 +113,21 @@ export class DevicesController {
    * with their `Content-Type`; headers `X-Frame-Id`, `X-Request-Id`, `X-Screen-Width/Height` (px).
    */
   @Get(':deviceId/screenshot')
+  @ApiOperation({ summary: 'Capture the screen', description: 'The image bytes; headers `X-Request-Id`, `X-Frame-Id` (when the phone gives one), `X-Image-Width`, `X-Image-Height` (px).' })
+  @DeviceIdParam
+  @ApiQuery({ type: ScreenshotOptionsDto })
+  @ApiProduces('image/png', 'image/jpeg')
+  @ApiOkResponse({
+    description: 'The screenshot.',
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+    headers: {
+      'X-Request-Id': { description: 'The command request id.', schema: { type: 'string' } },
+      'X-Frame-Id': { description: 'The frame the image shows; pass it as `frameId` to commands planned on it.', schema: { type: 'string' } },
+      'X-Image-Width': { description: 'Image width in px.', schema: { type: 'integer' } },
+      'X-Image-Height': { description: 'Image height in px.', schema: { type: 'integer' } },
+    },
+  })
+  @ApiProblemResponses('VALIDATION_FAILED', ...COMMAND_ERRORS)
   async screenshot(@Param('deviceId') deviceId: string, @Query() query: unknown, @Res() response: Response): Promise<void> {
     const options = validateDto(ScreenshotOptionsDto, query);
     const result = await this.mobileClaw.execute<ScreenshotData>(deviceId, { command: 'screenshot', ...options }, { signal: clientGone(response) });

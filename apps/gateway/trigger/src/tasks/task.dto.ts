@@ -1,21 +1,26 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
 
 /** `POST /api/tasks` body. */
+@ApiSchema({ name: 'CreateTask' })
 export class CreateTaskDto {
+  @ApiProperty({ minLength: 1, maxLength: 128, description: 'The phone to run it on.', example: 'sim-1' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   deviceId!: string;
 
   /** The goal in natural language, e.g. "Turn on Wi-Fi" or "打开设置"; its content rules (≤ 2000 characters, …) are the case layer's. */
+  @ApiProperty({ minLength: 1, maxLength: 16_384, description: 'The goal in natural language (the task layer accepts at most 2000 characters).', example: 'Turn on Wi-Fi' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(16_384)
   goal!: string;
 
   /** Step budget, 1–200 (default 25). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, description: 'Step budget (default `MOBILECLAW_TASK_MAX_STEPS`, 25).' })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -23,29 +28,35 @@ export class CreateTaskDto {
   maxSteps?: number;
 
   /** `queue` (default): wait behind the phone's running task. `reject`: answer 409 DEVICE_BUSY instead. */
+  @ApiPropertyOptional({ enum: ['queue', 'reject'], default: 'queue', description: '`queue`: wait behind the phone\'s running task. `reject`: answer 409 DEVICE_BUSY instead.' })
   @IsOptional()
   @IsIn(['queue', 'reject'])
   onBusy?: 'queue' | 'reject';
 }
 
 /** `POST /api/tasks/:id/approval` body. */
+@ApiSchema({ name: 'Approval' })
 export class ApprovalDto {
+  @ApiProperty({ description: 'true runs the pending action; false cancels the task with APPROVAL_DENIED.' })
   @IsBoolean()
   approve!: boolean;
 }
 
 /** `GET /api/tasks` query. */
 export class ListTasksQueryDto {
+  @ApiPropertyOptional({ maxLength: 128, description: 'Only this phone\'s tasks.' })
   @IsOptional()
   @IsString()
   @MaxLength(128)
   deviceId?: string;
 
+  @ApiPropertyOptional({ enum: [...TASK_STATUSES], enumName: 'TaskStatus', description: 'Only tasks in this status.' })
   @IsOptional()
   @IsIn(TASK_STATUSES)
   status?: TaskStatus;
 
   /** Page size 1–200, default 20. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 20, description: 'Page size.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -53,6 +64,7 @@ export class ListTasksQueryDto {
   @Max(200)
   limit?: number;
 
+  @ApiPropertyOptional({ maxLength: 512, description: 'The previous page\'s `nextCursor`.' })
   @IsOptional()
   @IsString()
   @MaxLength(512)

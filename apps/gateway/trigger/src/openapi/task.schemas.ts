@@ -1,0 +1,210 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { AGENT_ACTION_NAMES, TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
+import { ScreenInfoSchema } from './device.schemas';
+
+/**
+ * OpenAPI schemas of the task answers. They mirror the domain interfaces (`Task`, `TaskStep`,
+ * `TaskPage` in @mobileclaw/domain, `TaskAccepted` of the controller) for documentation only.
+ * Times are ISO-8601 strings, durations ms, coordinates device px.
+ */
+
+@ApiSchema({ name: 'AgentAction', description: 'An action on the phone: a command and its arguments, e.g. `{"command":"click","x":964,"y":326}`.' })
+export class AgentActionSchema {
+  @ApiProperty({ enum: [...AGENT_ACTION_NAMES] })
+  command!: string;
+}
+
+@ApiSchema({ name: 'TaskError' })
+export class TaskErrorSchema {
+  @ApiProperty({ description: 'A command error code or one of PLANNER_ERROR, GOAL_FAILED, MAX_STEPS, APPROVAL_DENIED, CANCELED, INTERRUPTED, INTERNAL_ERROR.', example: 'MAX_STEPS' })
+  code!: string;
+
+  @ApiProperty()
+  message!: string;
+}
+
+@ApiSchema({ name: 'PendingAction', description: 'The action waiting for a human\'s approval.' })
+export class PendingActionSchema {
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  stepIndex!: number;
+
+  @ApiProperty({ type: () => AgentActionSchema })
+  action!: AgentActionSchema;
+
+  @ApiProperty({ example: 'sends a message to someone who is not a contact' })
+  reason!: string;
+}
+
+@ApiSchema({ name: 'Task', description: 'A goal run on one phone.' })
+export class TaskSchema {
+  @ApiProperty({ format: 'uuid' })
+  taskId!: string;
+
+  @ApiProperty({ example: 'sim-1' })
+  deviceId!: string;
+
+  @ApiProperty({ example: 'Turn on Wi-Fi' })
+  goal!: string;
+
+  @ApiProperty({ enum: [...TASK_STATUSES] })
+  status!: TaskStatus;
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 200, description: 'Step budget; the task fails with MAX_STEPS when it runs out.' })
+  maxSteps!: number;
+
+  @ApiProperty({ description: 'The planner that runs it.', example: 'rule-based' })
+  planner!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  startedAt?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  endedAt?: string;
+
+  @ApiPropertyOptional({ description: 'The planner\'s summary, when `completed`.' })
+  summary?: string;
+
+  @ApiPropertyOptional({ type: () => TaskErrorSchema, description: 'Why it failed, was canceled or interrupted.' })
+  error?: TaskErrorSchema;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based place in the phone\'s task queue, while `queued`.' })
+  queuePosition?: number;
+
+  @ApiPropertyOptional({ type: () => PendingActionSchema, description: 'While `input_required`.' })
+  pendingAction?: PendingActionSchema;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  stepCount!: number;
+}
+
+@ApiSchema({ name: 'StepObservation', description: 'What the loop saw before planning a step.' })
+export class StepObservationSchema {
+  @ApiPropertyOptional({ description: 'The frame the action was planned on.' })
+  frameId?: string;
+
+  @ApiPropertyOptional({ description: 'URL of the full-resolution screenshot.', example: '/api/tasks/3fe78d53-…/steps/0/screenshot' })
+  screenshotUrl?: string;
+
+  @ApiPropertyOptional({ example: 'image/png' })
+  screenshotMime?: string;
+
+  @ApiProperty({ type: () => ScreenInfoSchema })
+  screen!: ScreenInfoSchema;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Entries in the compact element list the planner got.' })
+  elementCount!: number;
+
+  @ApiPropertyOptional({ description: 'Package of the foreground app.', example: 'com.android.settings' })
+  package?: string;
+}
+
+@ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`) or `fail` (with `reason`).' })
+export class PlanDecisionSchema {
+  @ApiProperty({ enum: ['action', 'done', 'fail'] })
+  type!: 'action' | 'done' | 'fail';
+
+  @ApiProperty({ description: 'The planner\'s reasoning.' })
+  reasoning!: string;
+
+  @ApiPropertyOptional({ type: () => AgentActionSchema, description: 'When `type` is `action`.' })
+  action?: AgentActionSchema;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Index of the UI element the action targets.' })
+  elementIndex?: number;
+
+  @ApiPropertyOptional({ description: 'When `type` is `done`.' })
+  summary?: string;
+
+  @ApiPropertyOptional({ description: 'When `type` is `fail`.' })
+  reason?: string;
+}
+
+@ApiSchema({ name: 'StepResult' })
+export class StepResultSchema {
+  @ApiProperty({ enum: ['success', 'error', 'denied', 'canceled'] })
+  status!: 'success' | 'error' | 'denied' | 'canceled';
+
+  @ApiPropertyOptional({ example: 'DEVICE_ERROR' })
+  errorCode?: string;
+
+  @ApiPropertyOptional()
+  message?: string;
+
+  @ApiPropertyOptional({ description: 'True when the next observation confirms the effect, false when it contradicts it, absent when it cannot tell.' })
+  verified?: boolean;
+}
+
+@ApiSchema({ name: 'StepTimings', description: 'Phase durations of one step, in ms.' })
+export class StepTimingsSchema {
+  @ApiProperty({ minimum: 0, description: 'Screenshot and UI tree capture on the phone, in ms.' })
+  captureMs!: number;
+
+  @ApiProperty({ minimum: 0, description: 'Observation round-trip minus capture, in ms.' })
+  transferMs!: number;
+
+  @ApiProperty({ minimum: 0 })
+  planningMs!: number;
+
+  @ApiProperty({ minimum: 0 })
+  actionMs!: number;
+}
+
+@ApiSchema({ name: 'TaskStep', description: 'One observe → plan → act step.' })
+export class TaskStepSchema {
+  @ApiProperty({ format: 'uuid' })
+  taskId!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: '0-based.' })
+  index!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  startedAt!: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  endedAt?: string;
+
+  @ApiPropertyOptional({ type: () => StepObservationSchema })
+  observation?: StepObservationSchema;
+
+  @ApiPropertyOptional({ type: () => PlanDecisionSchema })
+  plan?: PlanDecisionSchema;
+
+  @ApiPropertyOptional({ type: () => StepResultSchema })
+  result?: StepResultSchema;
+
+  @ApiProperty({ type: () => StepTimingsSchema })
+  timings!: StepTimingsSchema;
+}
+
+@ApiSchema({ name: 'TaskWithSteps', description: 'A task and every recorded step.' })
+export class TaskWithStepsSchema extends TaskSchema {
+  @ApiProperty({ type: () => [TaskStepSchema] })
+  steps!: TaskStepSchema[];
+}
+
+@ApiSchema({ name: 'TaskPage' })
+export class TaskPageSchema {
+  @ApiProperty({ type: () => [TaskSchema], description: 'Newest first; steps not included.' })
+  tasks!: TaskSchema[];
+
+  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last page.' })
+  nextCursor?: string;
+}
+
+@ApiSchema({ name: 'TaskAccepted' })
+export class TaskAcceptedSchema {
+  @ApiProperty({ format: 'uuid' })
+  taskId!: string;
+
+  @ApiProperty({ enum: [...TASK_STATUSES], example: 'running' })
+  status!: TaskStatus;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based place in the phone\'s queue, when `queued`.' })
+  queuePosition?: number;
+
+  @ApiProperty({ description: 'The task\'s Server-Sent Events stream.', example: '/api/tasks/3fe78d53-…/events' })
+  events!: string;
+}
