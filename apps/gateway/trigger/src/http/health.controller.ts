@@ -1,13 +1,49 @@
-import { Controller, Get } from '@nestjs/common';
-import { MobileClawService } from '@mobileclaw/domain';
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import type { Response } from 'express';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { DevicesHealthIndicator } from '../health/devices.health';
+import { TasksStoreHealthIndicator } from '../health/tasks-store.health';
+import { HealthCheckResultSchema } from '../openapi/health.schemas';
+import { ApiProblemResponses } from '../openapi/problem-details.schema';
 
-/** `GET /api/health` → `{status: 'ok', devicesOnline}`: the process is up and serving. */
+/** `GET /api/health` body: the terminus result plus the number of connected phones. */
+export type GatewayHealth = HealthCheckResult & { devicesOnline: number };
+
+/**
+ * `GET /api/health` — a @nestjs/terminus health check of `devices` (connected phones, always up)
+ * and `tasks-store` (the task store answers a read). 200 `{status: 'ok', devicesOnline, info, error,
+ * details}` when every check is up; 503 with the same body shape (`status: 'error'`, the failed
+ * checks under `error`) when one is down, or `shutting_down` while the gateway stops.
+ */
+@ApiTags('health')
 @Controller('api/health')
 export class HealthController {
-  constructor(private readonly mobileClaw: MobileClawService) {}
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly devices: DevicesHealthIndicator,
+    private readonly tasksStore: TasksStoreHealthIndicator,
+  ) {}
 
   @Get()
-  health(): { status: 'ok'; devicesOnline: number } {
-    return { status: 'ok', devicesOnline: this.mobileClaw.listDevices().filter((d) => d.status !== 'offline').length };
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  @ApiOperation({ summary: 'Health check', description: 'Checks `devices` (connected phones, always up) and `tasks-store` (the task database answers a read).' })
+  @ApiResponse({ status: 200, description: 'Every check is up.', type: HealthCheckResultSchema })
+  @ApiResponse({ status: 503, description: 'A check is down (`status: "error"`, details under `error`) or the gateway is shutting down.', type: HealthCheckResultSchema })
+  @ApiProblemResponses('UNAUTHORIZED')
+  async check(@Res({ passthrough: true }) response: Response): Promise<GatewayHealth> {
+    let result: HealthCheckResult;
+    try {
+      result = await this.health.check([() => this.devices.check('devices'), () => this.tasksStore.check('tasks-store')]);
+    } catch (error) {
+      // Terminus reports a failed check as a 503 carrying its result; answer that body as is rather
+      // than as problem details, so monitors read the same shape in both cases.
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      response.status(503);
+      result = error.getResponse() as HealthCheckResult;
+    }
+    const online: unknown = result.details['devices']?.['online'];
+    const { status, info, error, details } = result;
+    return { status, devicesOnline: typeof online === 'number' ? online : this.devices.onlineCount(), info, error, details };
   }
 }
