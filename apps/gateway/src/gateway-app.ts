@@ -36,9 +36,10 @@ function gatewayVersion(): string {
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadGatewayConfig(validateGatewayEnvironment(env));
-  const deviceToken = resolveDeviceToken(config);
+  const { token: deviceToken, announce } = resolveDeviceToken(config);
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(PinoLogger));
+  announce();
   app.useBodyParser('json', { limit: '1mb' });
   if (config.corsOrigins.length > 0) {
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });

@@ -9,14 +9,19 @@ import { validateGatewayEnvironment, type GatewayConfig } from './gateway-config
 /** DI token of the resolved {@link GatewayConfig}. */
 export const GATEWAY_CONFIG = 'mobileclaw';
 
-/** The device token in force: the configured one, or the one generated in the data directory. */
-export function resolveDeviceToken(config: GatewayConfig): string {
-  if (config.deviceToken) return config.deviceToken;
+/**
+ * The device token in force: the configured one, or the one generated in the data directory.
+ * `announce` logs where it comes from; call it once the app's (JSON) logger is in place.
+ */
+export function resolveDeviceToken(config: GatewayConfig): { token: string; announce: () => void } {
+  if (config.deviceToken) return { token: config.deviceToken, announce: () => undefined };
   const { token, created, path } = loadOrCreateDeviceToken(config.dataDir);
   const logger = new Logger('DeviceToken');
-  if (created) logger.warn(`generated a device token for phones: ${token} (stored in ${path})`);
-  else logger.log(`phones authenticate with the device token stored in ${path}`);
-  return token;
+  return {
+    token,
+    announce: () =>
+      created ? logger.warn(`generated a device token for phones: ${token} (stored in ${path})`) : logger.log(`phones authenticate with the device token stored in ${path}`),
+  };
 }
 
 /**
