@@ -20,20 +20,14 @@ export class TaskJournal {
 
   /** Stores the event (next id of that task), then publishes it. */
   record(taskId: string, type: TaskEventType, data: Record<string, unknown>): Promise<TaskEvent> {
-    return this.serialize(taskId, async () => {
-      const event = await this.repository.appendEvent(taskId, type, data);
-      this.live.next(event);
-      return event;
-    });
+    return this.serialize(taskId, () => this.append(taskId, type, data));
   }
 
   /** Stores the task, then records the event; both in the task's write order. */
   updateAndRecord(task: Task, type: TaskEventType, data: Record<string, unknown>): Promise<TaskEvent> {
     return this.serialize(task.taskId, async () => {
       await this.repository.updateTask(task);
-      const event = await this.repository.appendEvent(task.taskId, type, data);
-      this.live.next(event);
-      return event;
+      return this.append(task.taskId, type, data);
     });
   }
 
@@ -52,6 +46,13 @@ export class TaskJournal {
 
   complete(): void {
     this.live.complete();
+  }
+
+  /** Stores the event, then publishes it; called inside the task's write chain. */
+  private async append(taskId: string, type: TaskEventType, data: Record<string, unknown>): Promise<TaskEvent> {
+    const event = await this.repository.appendEvent(taskId, type, data);
+    this.live.next(event);
+    return event;
   }
 
   private serialize<T>(taskId: string, write: () => Promise<T>): Promise<T> {

@@ -158,8 +158,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       await this.renumber(lane);
       return ended;
     }
-    const task = await this.repository.getTask(taskId);
-    if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+    const task = await this.find(taskId);
     throw new MobileClawError('TASK_STATE_CONFLICT', `task ${taskId} is already ${task.status}`);
   }
 
@@ -171,8 +170,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   async approve(taskId: string, approve: boolean): Promise<Task> {
     const runner = this.runners.get(taskId);
     if (!runner) {
-      const task = await this.repository.getTask(taskId);
-      if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+      const task = await this.find(taskId);
       throw new MobileClawError('TASK_STATE_CONFLICT', `task ${taskId} is ${task.status}, not waiting for approval`);
     }
     runner.decide(approve);
@@ -183,9 +181,19 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** @throws MobileClawError `TASK_NOT_FOUND`. */
   async get(taskId: string): Promise<TaskWithSteps> {
-    const task = this.runners.get(taskId)?.current ?? (await this.repository.getTask(taskId));
+    const task = await this.find(taskId);
+    return { ...task, steps: await this.repository.listSteps(taskId) };
+  }
+
+  /**
+   * The task without its steps: the running copy when it runs, else the stored one.
+   * @throws MobileClawError `TASK_NOT_FOUND`.
+   */
+  async find(taskId: string): Promise<Task> {
+    const running = this.runners.get(taskId)?.current;
+    const task = running ? structuredClone(running) : await this.repository.getTask(taskId);
     if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
-    return { ...structuredClone(task), steps: await this.repository.listSteps(taskId) };
+    return task;
   }
 
   /** @throws MobileClawError `VALIDATION_FAILED` for a bad cursor. */
@@ -223,8 +231,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
         const replay = async (): Promise<void> => {
           // Writes already queued for the task land first, so a finished task's store holds its end.
           await this.journal.flush(taskId);
-          const task = await this.repository.getTask(taskId);
-          if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
+          const task = await this.find(taskId);
           for (const event of await this.repository.listEvents(taskId, afterId)) {
             if (event.id <= last) continue;
             last = event.id;
@@ -305,10 +312,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async waitForEnd(taskId: string): Promise<Task> {
     const run = this.runs.get(taskId);
-    if (run) return structuredClone(await run);
-    const task = await this.repository.getTask(taskId);
-    if (!task) throw new MobileClawError('TASK_NOT_FOUND', `no task ${taskId}`);
-    return task;
+    return run ? structuredClone(await run) : this.find(taskId);
   }
 
   private async prune(): Promise<void> {

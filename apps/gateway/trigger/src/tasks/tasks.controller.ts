@@ -150,7 +150,7 @@ export class TasksController {
     if (after === null) {
       throw new MobileClawError('VALIDATION_FAILED', 'Last-Event-ID must be a non-negative integer', { fieldErrors: [{ field: 'lastEventId', message: 'must be a non-negative integer' }] });
     }
-    await this.tasks.get(taskId);
+    await this.tasks.find(taskId);
     const stream = new SseStream(request, response);
     const subscription = this.tasks.events(taskId, after ?? 0).subscribe({
       next: (event) => stream.send(event.type, event, event.id),
