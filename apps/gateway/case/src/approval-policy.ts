@@ -1,11 +1,4 @@
-import type { AgentAction, ApprovalRequest, PlanDecision, UiElement } from '@mobileclaw/domain';
-
-/**
- * Words that mark an action as sensitive (paying, buying, deleting, transferring money, uninstalling),
- * matched on the target element's label and on typed text. English and Chinese.
- */
-export const SENSITIVE_ACTION_PATTERN =
-  /\b(pay|payment|purchase|buy|checkout|place order|delete|remove|erase|reset|transfer|uninstall|subscribe)\b|付款|支付|购买|下单|删除|清除|转账|卸载|订阅|恢复出厂/i;
+import { SENSITIVE_ACTION_PATTERN, boundsContain, type AgentAction, type ApprovalRequest, type PlanDecision, type UiElement } from '@mobileclaw/domain';
 
 /**
  * Decides whether an action needs a human's approval before it runs. The planner's own request wins;
@@ -25,8 +18,6 @@ function targetOf(action: AgentAction, elementIndex: number | undefined, element
   if (elementIndex !== undefined && elements[elementIndex]) return elements[elementIndex];
   if (action.command !== 'click' && action.command !== 'long_press') return undefined;
   // The innermost labelled element under the point (later elements are deeper in document order).
-  const hits = elements.filter(
-    (e) => (e.text || e.desc) && action.x >= e.bounds[0] && action.x < e.bounds[2] && action.y >= e.bounds[1] && action.y < e.bounds[3],
-  );
+  const hits = elements.filter((e) => (e.text || e.desc) && boundsContain(e.bounds, action.x, action.y));
   return hits[hits.length - 1];
 }

@@ -1,4 +1,4 @@
-import type { AgentAction, PlanDecision, UiElement } from '@mobileclaw/domain';
+import { boundsContain, type AgentAction, type PlanDecision, type UiElement } from '@mobileclaw/domain';
 
 /** What the loop saw on one screen, as needed to judge an action's effect. */
 export interface ScreenSnapshot {
@@ -8,10 +8,6 @@ export interface ScreenSnapshot {
 
 function normalize(text: string | undefined): string {
   return (text ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim();
-}
-
-function contains(outer: [number, number, number, number], x: number, y: number): boolean {
-  return x >= outer[0] && x < outer[2] && y >= outer[1] && y < outer[3];
 }
 
 /** A stable identity of an element across two trees (node ids are per tree). */
@@ -26,14 +22,14 @@ function signature(screen: ScreenSnapshot): string {
 
 /** The checkable elements an action at (x, y) would toggle: the one hit, or those inside the row hit. */
 function checkablesAt(elements: UiElement[], x: number, y: number): UiElement[] {
-  const hit = elements.filter((e) => contains(e.bounds, x, y));
+  const hit = elements.filter((e) => boundsContain(e.bounds, x, y));
   const direct = hit.filter((e) => e.checkable);
   if (direct.length > 0) return direct;
   // A clickable row toggles the switch drawn inside it (Android preference rows).
   const rows = hit.filter((e) => e.clickable);
   const row = rows[rows.length - 1];
   if (!row) return [];
-  return elements.filter((e) => e.checkable && contains(row.bounds, e.center[0], e.center[1]));
+  return elements.filter((e) => e.checkable && boundsContain(row.bounds, e.center[0], e.center[1]));
 }
 
 /**

@@ -2,3 +2,4 @@ export * from './task';
 export * from './planner';
 export * from './ui-elements';
 export * from './task.repository';
+export * from './sensitive-action';

@@ -32,6 +32,11 @@ export interface UiElement {
   enabled?: boolean;
 }
 
+/** True when the point (x, y) in px lies inside `bounds` (`[left, top, right, bottom]`, right/bottom exclusive). */
+export function boundsContain(bounds: readonly [number, number, number, number], x: number, y: number): boolean {
+  return x >= bounds[0] && x < bounds[2] && y >= bounds[1] && y < bounds[3];
+}
+
 /** Separator between descendant texts merged into one element's `text`. */
 export const UI_TEXT_SEPARATOR = ' · ';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UI_TEXT_SEPARATOR, type UiElement } from '@mobileclaw/domain';
+import { UI_TEXT_SEPARATOR, boundsContain, type UiElement } from '@mobileclaw/domain';
 import { isLauncherPackage } from './app-catalog';
 import { compactLabel, normalizeLabel } from './goal-text';
 
@@ -50,10 +50,6 @@ export function labelsOf(e: UiElement): string[] {
 /** The element's title: the first part of its text, else its description. */
 export function titleOf(e: UiElement): string | undefined {
   return labelsOf(e)[0];
-}
-
-function contains(outer: UiElement['bounds'], [x, y]: UiElement['center']): boolean {
-  return x >= outer[0] && x < outer[2] && y >= outer[1] && y < outer[3];
 }
 
 function area(e: UiElement): number {
@@ -112,7 +108,7 @@ export class Screen {
       const own = labelsOf(sw).filter((l) => !STATE_TEXTS.has(normalizeLabel(l)));
       let match = Math.max(LabelMatch.None, ...own.map((l) => matchLabel(l, names)));
       for (const row of this.elements) {
-        if (row === sw || row.checkable || !contains(row.bounds, sw.center) || area(row) <= area(sw)) continue;
+        if (row === sw || row.checkable || !boundsContain(row.bounds, ...sw.center) || area(row) <= area(sw)) continue;
         match = Math.max(match, matchLabel(titleOf(row), names));
       }
       if (match > (best?.match ?? LabelMatch.None)) best = { element: sw, match };
@@ -145,7 +141,7 @@ export class Screen {
   clickableAround(e: UiElement): UiElement | undefined {
     let found: UiElement | undefined;
     for (const c of this.elements) {
-      if (c === e || !c.clickable || c.enabled === false || !contains(c.bounds, e.center)) continue;
+      if (c === e || !c.clickable || c.enabled === false || !boundsContain(c.bounds, ...e.center)) continue;
       if (!found || area(c) < area(found)) found = c;
     }
     return found;

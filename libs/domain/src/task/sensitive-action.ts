@@ -1,0 +1,12 @@
+/**
+ * Words that mark an action as needing a human's approval: deleting data, spending money,
+ * subscribing (English and Chinese). Matched on the label of the element an action targets; one list
+ * for the case layer's approval policy and for planners that flag such actions themselves.
+ */
+export const SENSITIVE_ACTION_PATTERN =
+  /(?:^|[^\p{L}])(?:delete|remove|erase|wipe|uninstall|factory reset|reset|pay|payment|purchase|buy|checkout|check out|place order|transfer|send money|subscribe)(?:$|[^\p{L}])|删除|移除|清除|清空|卸载|抹掉|重置|恢复出厂|支付|付款|购买|下单|转账|付钱|订阅/iu;
+
+/** The first label that names a sensitive action (see {@link SENSITIVE_ACTION_PATTERN}), or undefined. */
+export function sensitiveLabel(labels: readonly (string | undefined)[]): string | undefined {
+  return labels.find((label): label is string => !!label && SENSITIVE_ACTION_PATTERN.test(label));
+}
