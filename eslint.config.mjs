@@ -25,7 +25,7 @@ export default [
             { sourceTag: 'type:case', onlyDependOnLibsWithTags: ['type:domain', 'type:case'] },
             { sourceTag: 'type:trigger', onlyDependOnLibsWithTags: ['type:domain', 'type:case', 'type:trigger'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:protocol', 'type:tool'] },
-            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web'] },
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web', 'type:domain'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
             { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['*'] },
           ],
