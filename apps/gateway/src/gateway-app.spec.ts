@@ -1,40 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import type { UiNode } from '@mobileclaw/domain';
 import { DeviceHub } from '@mobileclaw/infrastructure';
 import { startGateway, type RunningGateway } from './gateway-app';
+import { gatewayUrl, testGateways } from './testing/test-gateways';
 
-const dirs: string[] = [];
-const gateways: RunningGateway[] = [];
+const gateways = testGateways('mobileclaw-gw-');
+const start = gateways.start;
+const dataDir = gateways.dataDir;
 
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mobileclaw-gw-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function start(extra: Record<string, string> = {}): Promise<RunningGateway> {
-  const gw = await startGateway({
-    MOBILECLAW_HTTP_PORT: '0',
-    MOBILECLAW_DEVICE_PORT: '0',
-    MOBILECLAW_DATA_DIR: dataDir(),
-    MOBILECLAW_LOG_LEVEL: 'silent',
-    ...extra,
-  });
-  gateways.push(gw);
-  return gw;
-}
-
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.close();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const url = (gw: RunningGateway, path: string) => `http://127.0.0.1:${gw.httpPort}${path}`;
+const url = gatewayUrl;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON that tests index freely
 type Json = any;

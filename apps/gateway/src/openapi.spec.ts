@@ -1,44 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TaskRepository } from '@mobileclaw/domain';
 import { startGateway, type RunningGateway } from './gateway-app';
-import { SseClient } from './testing/sse-client';
+import { gatewayUrl, testGateways, waitOnline } from './testing/test-gateways';
 
-const dirs: string[] = [];
-const gateways: RunningGateway[] = [];
-
-async function start(extra: Record<string, string> = {}): Promise<RunningGateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'mobileclaw-openapi-'));
-  dirs.push(dir);
-  const gw = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: dir, MOBILECLAW_LOG_LEVEL: 'silent', ...extra });
-  gateways.push(gw);
-  return gw;
-}
-
-afterEach(async () => {
-  for (const gw of gateways.splice(0)) await gw.close();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const gateways = testGateways('mobileclaw-openapi-');
+const start = gateways.start;
+const url = gatewayUrl;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON documents that tests index freely
 type Json = any;
-const url = (gw: RunningGateway, path: string) => `http://127.0.0.1:${gw.httpPort}${path}`;
-
-/** Waits for the phone through the device event stream (no polling). */
-async function waitOnline(gw: RunningGateway, deviceId: string): Promise<void> {
-  const stream = await SseClient.open(url(gw, '/api/devices/events'));
-  try {
-    await stream.next((e) => {
-      const data = JSON.parse(e.data);
-      return (e.event === 'devices' && data.devices.some((d: Json) => d.deviceId === deviceId && d.status !== 'offline')) || (e.event === 'device.connected' && data.deviceId === deviceId);
-    });
-  } finally {
-    stream.close();
-  }
-}
 
 const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } };
 const BINARY = { schema: { type: 'string', format: 'binary' } };
@@ -67,8 +36,7 @@ describe('OpenAPI document and Swagger UI', () => {
   let gw: RunningGateway;
 
   beforeAll(async () => {
-    gw = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: mkdtempSync(join(tmpdir(), 'mobileclaw-openapi-')), MOBILECLAW_LOG_LEVEL: 'silent', MOBILECLAW_SIM: 'off' });
-    dirs.push(gw.config.dataDir);
+    gw = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: gateways.dataDir(), MOBILECLAW_LOG_LEVEL: 'silent', MOBILECLAW_SIM: 'off' });
     const res = await fetch(url(gw, '/api/openapi.json'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -1,33 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startGateway, type RunningGateway } from './gateway-app';
+import type { RunningGateway } from './gateway-app';
 import { SseClient } from './testing/sse-client';
+import { gatewayUrl, testGateways, waitOnline } from './testing/test-gateways';
 
-const dirs: string[] = [];
-const gateways: RunningGateway[] = [];
 const streams: SseClient[] = [];
+// Registered first so that streams close before their gateways do.
+afterEach(() => {
+  for (const s of streams.splice(0)) s.close();
+});
+const gateways = testGateways('mobileclaw-tasks-');
 
+/** A gateway whose simulated phone sim-1 is online. */
 async function start(extra: Record<string, string> = {}): Promise<RunningGateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'mobileclaw-tasks-'));
-  dirs.push(dir);
-  const gw = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: dir, MOBILECLAW_LOG_LEVEL: 'silent', ...extra });
-  gateways.push(gw);
+  const gw = await gateways.start(extra);
   await waitOnline(gw, 'sim-1');
   return gw;
 }
 
-afterEach(async () => {
-  for (const s of streams.splice(0)) s.close();
-  for (const gw of gateways.splice(0)) await gw.close();
-});
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON that tests index freely
 type Json = any;
-const url = (gw: RunningGateway, path: string) => `http://127.0.0.1:${gw.httpPort}${path}`;
+const url = gatewayUrl;
 
 async function api(gw: RunningGateway, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
   const res = await fetch(url(gw, path), {
@@ -43,19 +34,6 @@ async function events(gw: RunningGateway, taskId: string, headers: Record<string
   const stream = await SseClient.open(url(gw, `/api/tasks/${taskId}/events${query}`), headers);
   streams.push(stream);
   return stream;
-}
-
-/** Waits for the phone through the device event stream (no polling). */
-async function waitOnline(gw: RunningGateway, deviceId: string): Promise<void> {
-  const stream = await SseClient.open(url(gw, '/api/devices/events'));
-  try {
-    await stream.next((e) => {
-      const data = JSON.parse(e.data);
-      return (e.event === 'devices' && data.devices.some((d: Json) => d.deviceId === deviceId && d.status !== 'offline')) || (e.event === 'device.connected' && data.deviceId === deviceId);
-    });
-  } finally {
-    stream.close();
-  }
 }
 
 const TERMINAL = ['task.completed', 'task.failed', 'task.canceled', 'task.interrupted'];
