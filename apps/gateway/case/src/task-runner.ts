@@ -1,6 +1,7 @@
 import {
   MobileClawError,
   isMobileClawError,
+  foregroundPackage,
   toUiElements,
   type CommandResult,
   type MobileClawService,
@@ -15,7 +16,6 @@ import {
   type TaskRepository,
   type TaskStep,
   type UiElement,
-  type UiNode,
   type UiTreeData,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
@@ -325,28 +325,4 @@ class PlannerError extends Error {}
 function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): number {
   const value = (result.data as unknown as { captureMs?: unknown }).captureMs;
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
-}
-
-/** System UI windows (status and navigation bars) that sit above every app. */
-const SYSTEM_UI_PACKAGES = new Set(['com.android.systemui']);
-
-/**
- * The foreground app's package: the one that owns most nodes of the tree, not counting system UI
- * windows (status bar, navigation bar); system UI only when nothing else is on screen.
- */
-export function foregroundPackage(nodes: UiNode[]): string | undefined {
-  const counts = new Map<string, number>();
-  let system: string | undefined;
-  const stack = [...nodes];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.package) {
-      if (SYSTEM_UI_PACKAGES.has(node.package)) system ??= node.package;
-      else counts.set(node.package, (counts.get(node.package) ?? 0) + 1);
-    }
-    if (node.children) stack.push(...node.children);
-  }
-  let best: string | undefined;
-  for (const [pkg, count] of counts) if (best === undefined || count > counts.get(best)!) best = pkg;
-  return best ?? system;
 }

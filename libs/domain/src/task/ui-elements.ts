@@ -166,3 +166,27 @@ export function formatUiElement(e: UiElement): string {
   parts.push(...flags, `(${e.bounds.join(',')})`);
   return parts.join(' ');
 }
+
+/** System UI windows (status and navigation bars) that sit above every app; never "the app in the foreground". */
+export const SYSTEM_UI_PACKAGES: ReadonlySet<string> = new Set(['com.android.systemui']);
+
+/**
+ * The foreground app's package: the one that owns most nodes of the tree, not counting system UI
+ * windows (status bar, navigation bar); system UI only when nothing else is on screen.
+ */
+export function foregroundPackage(nodes: UiNode[]): string | undefined {
+  const counts = new Map<string, number>();
+  let system: string | undefined;
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.package) {
+      if (SYSTEM_UI_PACKAGES.has(node.package)) system ??= node.package;
+      else counts.set(node.package, (counts.get(node.package) ?? 0) + 1);
+    }
+    if (node.children) stack.push(...node.children);
+  }
+  let best: string | undefined;
+  for (const [pkg, count] of counts) if (best === undefined || count > counts.get(best)!) best = pkg;
+  return best ?? system;
+}

@@ -1,14 +1,7 @@
-import { toUiElements, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type StepResult } from '@mobileclaw/domain';
+import { foregroundPackage, toUiElements, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type StepResult } from '@mobileclaw/domain';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the test drives the simulated phone's pure UI state machine (no sockets); nothing outside tests imports it
 import { PhoneError, PhoneUi, type UiNode as PhoneNode } from '@mobileclaw/simulator';
 import { RuleBasedPlanner } from './rule-based-planner';
-
-const SYSTEM_UI = 'com.android.systemui';
-
-/** The foreground app: the first root window that is not System UI (status and navigation bars). */
-function foregroundPackage(nodes: PhoneNode[]): string | undefined {
-  return nodes.find((n) => n.package !== SYSTEM_UI)?.package;
-}
 
 function perform(ui: PhoneUi, action: AgentAction): StepResult {
   try {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UI_TEXT_SEPARATOR, boundsContain, type UiElement } from '@mobileclaw/domain';
+import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, boundsContain, type UiElement } from '@mobileclaw/domain';
 import { isLauncherPackage } from './app-catalog';
 import { compactLabel, normalizeLabel } from './goal-text';
 
@@ -16,9 +16,6 @@ export enum LabelMatch {
 
 /** Switch texts that state the value rather than name the switch. */
 const STATE_TEXTS = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
-/** Packages that are never "the app in the foreground" (status and navigation bars). */
-const SYSTEM_UI_PACKAGE = 'com.android.systemui';
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -74,7 +71,7 @@ export class Screen {
     readonly elements: readonly UiElement[],
     pkg: string | undefined,
   ) {
-    this.package = pkg === undefined || pkg === '' || pkg === SYSTEM_UI_PACKAGE ? undefined : pkg;
+    this.package = pkg === undefined || pkg === '' || SYSTEM_UI_PACKAGES.has(pkg) ? undefined : pkg;
   }
 
   /** True/false when the foreground package is known, `undefined` otherwise. */
