@@ -1,4 +1,4 @@
-import type { BackCommand, ClickCommand, HomeCommand, InputCommand, LongPressCommand, OpenCommand, SwipeCommand } from '../commands';
+import type { Command, ScreenshotCommand, UiTreeCommand } from '../commands';
 import type { ErrorCode } from '../errors';
 import type { ScreenInfo } from '../results';
 
@@ -32,15 +32,8 @@ export function isTerminalTaskStatus(status: TaskStatus): boolean {
   return TERMINAL_TASK_STATUSES.includes(status);
 }
 
-/** The actions an agent may take on a phone (the observing commands are the loop's own). */
-export type AgentAction =
-  | OpenCommand
-  | ClickCommand
-  | LongPressCommand
-  | SwipeCommand
-  | InputCommand
-  | BackCommand
-  | HomeCommand;
+/** The actions an agent may take on a phone: every command but the observing ones, which are the loop's own. */
+export type AgentAction = Exclude<Command, ScreenshotCommand | UiTreeCommand>;
 
 export const AGENT_ACTION_NAMES: readonly AgentAction['command'][] = [
   'open',
