@@ -1,30 +1,6 @@
-/** One Jest run for every project: sources are compiled by SWC (with decorator metadata for Nest DI). */
-const swc = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
-const source = {
-  domain: 'libs/domain',
-  protocol: 'libs/protocol',
-  infrastructure: 'libs/infrastructure',
-  'gateway-case': 'apps/gateway/case',
-  'gateway-trigger': 'apps/gateway/trigger',
-  simulator: 'apps/simulator',
-  gateway: 'apps/gateway',
-};
+/** `npm test` runs every project's Jest configuration in one Jest process (one worker pool). */
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
-  moduleNameMapper: Object.fromEntries(
-    Object.entries(source).map(([name, dir]) => [`^@mobileclaw/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
-  ),
+  projects: ['<rootDir>/libs/*/jest.config.cjs', '<rootDir>/libs/*/*/jest.config.cjs', '<rootDir>/apps/*/jest.config.cjs', '<rootDir>/test/jest.config.cjs'],
+  // A global option (not read from the projects): process-level suites start real gateways.
   testTimeout: 20000,
 };

@@ -1,34 +1,13 @@
 'use strict';
-/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload, loaded by `node --require` */
 /**
- * Require hook for child processes of tests and for `npm run eval` (`node --require <this file> child.ts`):
- * compiles TypeScript on the fly with @swc/core, using the settings of jest.config.js, and resolves
- * `@mobileclaw/*` to the workspace sources (the `paths` of tsconfig.spec.json). No build needed.
+ * Require hook for child processes of tests and for `npm run eval`:
+ * `node --conditions=@mobileclaw/source --require tools/register-typescript.cjs child.ts`.
+ * Compiles TypeScript on the fly with @swc/core (the settings of jest.preset.cjs). Workspace packages
+ * resolve to their sources through the `@mobileclaw/source` export condition, so no build is needed.
  */
 const Module = require('node:module');
 const fs = require('node:fs');
-const path = require('node:path');
 const { transformSync } = require('@swc/core');
-
-function workspaceRoot(dir) {
-  while (!fs.existsSync(path.join(dir, 'tsconfig.spec.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`no tsconfig.spec.json above ${__dirname}`);
-    dir = parent;
-  }
-  return dir;
-}
-
-const root = workspaceRoot(__dirname);
-const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.spec.json'), 'utf8'));
-const aliases = new Map(
-  Object.entries(compilerOptions.paths).map(([name, targets]) => [name, path.join(root, compilerOptions.baseUrl || '.', targets[0])]),
-);
-
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  return resolveFilename.call(this, aliases.get(request) || request, ...rest);
-};
 
 Module._extensions['.ts'] = function (module, filename) {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {

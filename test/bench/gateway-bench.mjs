@@ -19,6 +19,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+// The built adapters (npm run bench builds first): the bench measures the compiled code a user runs.
+import { DeviceHub } from '@mobileclaw/device';
+import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -76,13 +79,6 @@ if (args.idle === undefined && command === 'all' && !external) {
 if (args.idle !== undefined && typeof globalThis.gc !== 'function') process.exit(reexec(['--expose-gc'], rawArgs));
 
 // ---- the adapter ---------------------------------------------------------------------------------
-let infra;
-try {
-  infra = require('@mobileclaw/infrastructure');
-} catch (e) {
-  fail(`cannot load @mobileclaw/infrastructure (run "npx tsc -b libs/infrastructure" or "npm run build" first): ${e.message}`);
-}
-const { DeviceHub, TcpDeviceListener } = infra;
 // The adapter logs each connection; a benchmark measures the adapter, not the console.
 const { Logger } = require('@nestjs/common');
 const quiet = { log() {}, error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} };
@@ -193,8 +189,12 @@ async function runCommand(hub, name, waitFor) {
 }
 
 async function main() {
-  const hub = new DeviceHub({ deviceToken: token, listen: false });
-  const listener = new TcpDeviceListener(hub);
+  const hub = new DeviceHub({ deviceToken: token });
+  const listener = new TcpDeviceTransport({ port, host });
+  const listen = async () => {
+    await listener.start(hub);
+    return listener.port;
+  };
   let ok = true;
 
   if (args.idle !== undefined) {
@@ -206,7 +206,7 @@ async function main() {
     await sleep(200);
     globalThis.gc();
     const base = process.memoryUsage.rss();
-    const bound = await listener.listen(port, host);
+    const bound = await listen();
     if (!external) startFleet(bound, phones);
     else process.stderr.write(`listening on ${host}:${bound}, waiting for ${phones} hellos\n`);
     await waitOnline(hub, phones, 240);
@@ -221,7 +221,7 @@ async function main() {
   } else {
     const names = command === 'all' ? ['click', 'screenshot'] : [command];
     const want = Math.max(...names.map((n) => num('devices', DEFAULTS[n].devices)));
-    const bound = await listener.listen(port, host);
+    const bound = await listen();
     if (!external) startFleet(bound, want);
     else process.stderr.write(`listening on ${host}:${bound}, waiting for ${want} hellos\n`);
     for (const n of names) ok = (await runCommand(hub, n, want)) && ok;
@@ -229,7 +229,7 @@ async function main() {
 
   stopping = true;
   hub.shutdown();
-  await Promise.race([listener.close(), sleep(500)]);
+  await Promise.race([listener.stop(), sleep(500)]);
   stopFleet();
   process.exit(ok ? 0 : 1);
 }

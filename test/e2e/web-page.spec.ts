@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway-app';
+import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
 
 /**
  * The live execution page in a real browser (Debian's chromium driven by playwright-core) against

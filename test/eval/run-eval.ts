@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Task, TaskStatus, TaskStep } from '@mobileclaw/domain';
-import { resolveLlmPlannerOptions } from '@mobileclaw/infrastructure';
+import { resolveLlmPlannerOptions } from '@mobileclaw/gateway';
 import { SimulatedPhone } from '@mobileclaw/simulator';
-import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway-app';
-import { SseClient } from '../../apps/gateway/src/testing/sse-client';
+import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
+import { SseClient } from '../support/sse-client';
 import { EVAL_GOALS, type EvalGoal } from './goals';
 import { snapshotPhone, type CheckResult } from './phone-checks';
 

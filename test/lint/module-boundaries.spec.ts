@@ -20,7 +20,7 @@ function lintAs(filePath: string, code: string): { ruleId: string | null; messag
 
 describe('layer boundaries are enforced by lint (trigger → case → domain ← infrastructure)', () => {
   it('fails a domain file that imports infrastructure', () => {
-    const messages = lintAs('libs/domain/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/infrastructure';\nexport const x = DeviceHub;\n");
+    const messages = lintAs('libs/domain/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/device';\nexport const x = DeviceHub;\n");
     expect(messages.map((m) => m.ruleId)).toContain('@nx/enforce-module-boundaries');
   });
 
@@ -30,16 +30,29 @@ describe('layer boundaries are enforced by lint (trigger → case → domain ←
   });
 
   it('fails a trigger file that imports infrastructure directly', () => {
-    const messages = lintAs('apps/gateway/trigger/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/infrastructure';\nexport const y = DeviceHub;\n");
+    const messages = lintAs('libs/trigger/rest/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/device';\nexport const y = DeviceHub;\n");
     expect(messages).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('type:trigger') })]);
   });
 
   it('fails the simulator if it imports the gateway side', () => {
-    const messages = lintAs('apps/simulator/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const z = MobileClawError;\n");
+    const messages = lintAs('libs/simulator/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const z = MobileClawError;\n");
     expect(messages.map((m) => m.ruleId)).toContain('@nx/enforce-module-boundaries');
   });
 
+  it('fails the case layer if it imports an adapter package or another adapter', () => {
+    const messages = lintAs('libs/case/tasks/src/boundary-canary.ts', "import Database from 'better-sqlite3';\nimport { SqliteTaskRepository } from '@mobileclaw/store-sqlite';\nexport const w = [Database, SqliteTaskRepository];\n");
+    expect(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message)).toEqual([
+      expect.stringContaining('better-sqlite3'),
+      expect.stringContaining('type:case'),
+    ]);
+  });
+
+  it('fails a phone-side app that imports a gateway-side library (scope)', () => {
+    const messages = lintAs('apps/simulator/src/boundary-canary.ts', "import { DeviceHub } from '@mobileclaw/device';\nexport const s = DeviceHub;\n");
+    expect(messages).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('scope:phone') })]);
+  });
+
   it('accepts infrastructure depending on the domain', () => {
-    expect(lintAs('libs/infrastructure/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const ok = MobileClawError;\n")).toEqual([]);
+    expect(lintAs('libs/infrastructure/sqlite/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const ok = MobileClawError;\n")).toEqual([]);
   });
 });

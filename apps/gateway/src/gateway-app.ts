@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { setupOpenApi } from '@mobileclaw/gateway-trigger';
-import { TcpDeviceListener } from '@mobileclaw/infrastructure';
+import { setupOpenApi } from '@mobileclaw/trigger-rest';
+import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { SimulatedPhone } from '@mobileclaw/simulator';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
 import { GatewayModule, resolveDeviceToken } from './gateway.module';
@@ -37,7 +37,8 @@ function gatewayVersion(): string {
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadGatewayConfig(validateGatewayEnvironment(env));
   const { token: deviceToken, announce } = resolveDeviceToken(config);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken), { bufferLogs: true, bodyParser: false });
+  const tcp = new TcpDeviceTransport({ port: config.devicePort, host: config.deviceHost });
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, tcp), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(PinoLogger));
   announce();
   app.useBodyParser('json', { limit: '1mb' });
@@ -52,7 +53,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   for (const dir of ['public', 'dist']) app.useStaticAssets(join(webRoot, dir), { index: 'index.html', setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') });
   await app.listen(config.httpPort, config.httpHost);
   const httpPort = (app.getHttpServer().address() as { port: number }).port;
-  const devicePort = app.get(TcpDeviceListener).port;
+  const devicePort = tcp.port;
   let simulator: SimulatedPhone | undefined;
   if (config.sim) {
     simulator = new SimulatedPhone({ host: '127.0.0.1', port: devicePort, token: deviceToken, deviceId: 'sim-1', reconnect: true });

@@ -1,14 +1,17 @@
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
-import { resolveLlmPlannerOptions, type LlmPlannerOptions } from '@mobileclaw/infrastructure';
+import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
+import type { LlmPlannerOptions } from '@mobileclaw/planner-llm';
+import { DEFAULT_TCP_DEVICE_PORT } from '@mobileclaw/transport-tcp';
+import { resolveLlmPlannerOptions } from './llm-environment';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /**
- * Environment variables of the gateway (README, "Configuration"), validated at start by
- * `@nestjs/config`. Each field's default is applied in {@link loadGatewayConfig}.
+ * Environment variables of the gateway (README, "Configuration"), validated at start
+ * (class-validator). Each field's default is applied in {@link loadGatewayConfig}.
  */
 export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535) MOBILECLAW_HTTP_PORT?: number;
@@ -62,7 +65,7 @@ export interface GatewayConfig {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
- * Validates the environment (the `validate` hook of `ConfigModule.forRoot`).
+ * Validates the environment once, before anything starts.
  * @throws Error listing every invalid variable, or when the HTTP port is exposed beyond loopback
  *   without `MOBILECLAW_API_TOKEN`.
  */
@@ -92,7 +95,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
   return {
     httpPort: v.MOBILECLAW_HTTP_PORT ?? 3000,
     httpHost: v.MOBILECLAW_HTTP_HOST ?? '127.0.0.1',
-    devicePort: v.MOBILECLAW_DEVICE_PORT ?? 7397,
+    devicePort: v.MOBILECLAW_DEVICE_PORT ?? DEFAULT_TCP_DEVICE_PORT,
     deviceHost: v.MOBILECLAW_DEVICE_HOST,
     deviceToken: v.MOBILECLAW_DEVICE_TOKEN,
     apiToken: v.MOBILECLAW_API_TOKEN,
@@ -102,10 +105,10 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    commandTimeoutMs: v.MOBILECLAW_COMMAND_TIMEOUT_MS ?? 30_000,
-    heartbeatIntervalMs: v.MOBILECLAW_HEARTBEAT_INTERVAL_MS ?? 15_000,
-    maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? 16 * 1024 * 1024,
-    queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? 32,
+    commandTimeoutMs: v.MOBILECLAW_COMMAND_TIMEOUT_MS ?? DEVICE_GATEWAY_DEFAULTS.defaultTimeoutMs,
+    heartbeatIntervalMs: v.MOBILECLAW_HEARTBEAT_INTERVAL_MS ?? DEVICE_GATEWAY_DEFAULTS.heartbeatIntervalMs,
+    maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? DEVICE_GATEWAY_DEFAULTS.maxFrameBytes,
+    queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? DEVICE_GATEWAY_DEFAULTS.queueLimit,
     logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
     taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? 25,
     retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? 1000,

@@ -1,13 +1,12 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
-import { TaskCaseModule } from '@mobileclaw/gateway-case';
-import { GatewayApiModule } from '@mobileclaw/gateway-trigger';
-import { AgentInfrastructureModule, loadOrCreateDeviceToken, MobileClawModule } from '@mobileclaw/infrastructure';
-import { validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
-
-/** DI token of the resolved {@link GatewayConfig}. */
-export const GATEWAY_CONFIG = 'mobileclaw';
+import { TaskCaseModule } from '@mobileclaw/case-tasks';
+import { GatewayApiModule } from '@mobileclaw/trigger-rest';
+import { MobileClawModule } from '@mobileclaw/device';
+import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
+import { AgentInfrastructureModule } from './agent-infrastructure.module';
+import { loadOrCreateDeviceToken } from './device-token';
+import type { GatewayConfig } from './gateway-config';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -30,11 +29,11 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
  */
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig, deviceToken: string): DynamicModule {
+  /** @param tcp the phones' TCP transport (the caller keeps it to read the bound port). */
+  static forRoot(config: GatewayConfig, deviceToken: string, tcp: TcpDeviceTransport): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, cache: true, ignoreEnvFile: true, validate: validateGatewayEnvironment, load: [() => ({ [GATEWAY_CONFIG]: config })] }),
         LoggerModule.forRoot({
           pinoHttp: {
             level: config.logLevel,
@@ -46,8 +45,7 @@ export class GatewayModule {
         MobileClawModule.forRoot({
           isGlobal: true,
           deviceToken,
-          devicePort: config.devicePort,
-          deviceHost: config.deviceHost,
+          transports: [tcp],
           defaultTimeoutMs: config.commandTimeoutMs,
           heartbeatIntervalMs: config.heartbeatIntervalMs,
           maxFrameBytes: config.maxFrameBytes,

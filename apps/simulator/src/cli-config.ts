@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEVICE_ID_PATTERN, parseUiHierarchyXml, UiHierarchyParseError, type UiTreeXml } from '@mobileclaw/protocol';
+import { DEVICE_ID_PATTERN } from '@mobileclaw/protocol';
+import { parseUiHierarchyXml, UiHierarchyParseError, type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 
 export const USAGE = `Usage: mobileclaw-sim [options]
 

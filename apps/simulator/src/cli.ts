@@ -5,7 +5,7 @@
  * usage error or a missing token.
  */
 import { CliUsageError, parseCli, USAGE, type CliConfig } from './cli-config';
-import { GatewayRefusedError, SimulatedPhone } from './simulated-phone';
+import { GatewayRefusedError, SimulatedPhone } from '@mobileclaw/simulator';
 
 function run(config: CliConfig): void {
   const address = `${config.host}:${config.port}`;

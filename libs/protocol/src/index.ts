@@ -1,4 +1,3 @@
 export * from './frames';
 export * from './line-frame-decoder';
 export * from './decode-frame';
-export * from './ui-tree-xml';

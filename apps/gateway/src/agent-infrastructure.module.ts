@@ -1,0 +1,51 @@
+import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Planner, TaskRepository } from '@mobileclaw/domain';
+import { LlmPlanner, type LlmPlannerOptions } from '@mobileclaw/planner-llm';
+import { RuleBasedPlanner } from '@mobileclaw/planner-rules';
+import { SqliteTaskRepository } from '@mobileclaw/store-sqlite';
+
+export interface AgentInfrastructureOptions {
+  /** Directory of the SQLite database and the step screenshots (created when absent). */
+  dataDir: string;
+  /** An OpenAI-compatible model; when absent the rule-based planner runs. */
+  llm?: LlmPlannerOptions;
+  /** Register the ports globally (the gateway does). */
+  isGlobal?: boolean;
+}
+
+/** Closes the database after every `beforeApplicationShutdown` hook (tasks record their end first). */
+@Injectable()
+class TaskRepositoryLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(TaskRepository) private readonly repository: TaskRepository) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.repository.close();
+  }
+}
+
+/**
+ * The agent workflow's adapters as a Nest module: the `TaskRepository` port backed by SQLite in
+ * `dataDir`, and the `Planner` port — the LLM planner when `llm` is given, else the rule-based one.
+ */
+@Module({})
+export class AgentInfrastructureModule {
+  static forRoot(options: AgentInfrastructureOptions): DynamicModule {
+    return {
+      module: AgentInfrastructureModule,
+      global: options.isGlobal ?? false,
+      providers: [
+        { provide: TaskRepository, useFactory: () => SqliteTaskRepository.open({ dataDir: options.dataDir }) },
+        {
+          provide: Planner,
+          useFactory: () => {
+            const planner = options.llm ? new LlmPlanner(options.llm) : new RuleBasedPlanner();
+            new Logger('Planner').log(`tasks are planned by ${planner.name}`);
+            return planner;
+          },
+        },
+        TaskRepositoryLifecycle,
+      ],
+      exports: [TaskRepository, Planner],
+    };
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The Jest settings every project shares: sources compiled by SWC (with decorator metadata for Nest
+ * DI), and workspace packages resolved to their TypeScript sources through the `@mobileclaw/source`
+ * export condition (no build needed, no alias map to keep). Each project's jest.config.cjs calls this.
+ * @param {string} projectDir absolute path of the project
+ */
+module.exports = (projectDir) => ({
+  displayName: require(`${projectDir}/package.json`).name,
+  rootDir: projectDir,
+  testEnvironment: 'node',
+  testEnvironmentOptions: { customExportConditions: ['@mobileclaw/source', 'node', 'require', 'default'] },
+  testMatch: ['<rootDir>/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/out-tsc/'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+  testTimeout: 20000,
+});

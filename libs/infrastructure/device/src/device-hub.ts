@@ -1,0 +1,260 @@
+import { createHash, timingSafeEqual, randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { Subject, type Observable } from 'rxjs';
+import {
+  COMMAND_NAMES,
+  MobileClawError,
+  MobileClawService,
+  type Command,
+  type CommandResult,
+  type DeviceEvent,
+  type DeviceInfo,
+  type ErrorCode,
+  type ExecuteOptions,
+} from '@mobileclaw/domain';
+import { DeviceSession, type SessionCounter, type SessionHost } from './device-session';
+import type { DeviceConnectionAcceptor, FrameTransport } from './frame-transport';
+import { resolveDeviceGatewayOptions, type DeviceGatewayOptions, type ResolvedDeviceGatewayOptions } from './options';
+import { PendingRequest } from './pending-request';
+
+/** Counters since start, for diagnostics and tests. */
+export interface DeviceHubStats {
+  devicesOnline: number;
+  /** Commands in flight or queued, all phones. */
+  pending: number;
+  droppedReplies: number;
+  protocolErrors: number;
+  oversizedFrames: number;
+  unauthorized: number;
+  timeouts: number;
+  deviceEvents: number;
+}
+
+const KNOWN_COMMANDS = new Set<string>(COMMAND_NAMES);
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * The gateway's device registry and the transport-independent adapter of the
+ * {@link MobileClawService} port: transports hand it connections ({@link accept}), callers
+ * `await execute(...)`. Request ids are unique per process. Design: seed 000 (request id → future
+ * map, 30 s timeout, cleanup) with per-phone FIFO queues, heartbeat and session replacement.
+ */
+export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor {
+  readonly options: ResolvedDeviceGatewayOptions;
+  private readonly logger = new Logger('DeviceHub');
+  private readonly sessions = new Map<string, DeviceSession>();
+  /** Last known info of phones that went offline, oldest first (bounded). */
+  private readonly offline = new Map<string, DeviceInfo>();
+  private readonly handshaking = new Set<DeviceSession>();
+  private readonly events = new Subject<DeviceEvent>();
+  readonly events$: Observable<DeviceEvent> = this.events.asObservable();
+  private readonly tokenDigest: Buffer;
+  private readonly requestIdPrefix = randomBytes(4).toString('hex') + '-';
+  private sequence = 0;
+  private shuttingDown = false;
+  private readonly heartbeatTimer: NodeJS.Timeout;
+  private readonly counters: Record<SessionCounter, number> = {
+    droppedReplies: 0,
+    protocolErrors: 0,
+    oversizedFrames: 0,
+    unauthorized: 0,
+    timeouts: 0,
+    deviceEvents: 0,
+  };
+
+  /** @throws Error when the options are invalid (see {@link resolveDeviceGatewayOptions}). */
+  constructor(options: DeviceGatewayOptions) {
+    super();
+    this.options = resolveDeviceGatewayOptions(options);
+    this.tokenDigest = digest(this.options.deviceToken);
+    // One sweep for all sessions instead of a timer per phone (10 000 idle phones stay cheap).
+    const sweepMs = Math.min(1000, Math.max(5, Math.floor(this.options.heartbeatIntervalMs / 4)));
+    this.heartbeatTimer = setInterval(() => this.sweepHeartbeats(), sweepMs);
+    this.heartbeatTimer.unref();
+  }
+
+  // ---- MobileClawService ----------------------------------------------------------------------
+
+  execute<T = Record<string, unknown>>(deviceId: string, command: Command, options: ExecuteOptions = {}): Promise<CommandResult<T>> {
+    if (this.shuttingDown) return Promise.reject(new MobileClawError('SHUTTING_DOWN', 'gateway is shutting down', { deviceId }));
+    const session = this.sessions.get(deviceId);
+    if (session === undefined) {
+      return Promise.reject(
+        this.offline.has(deviceId)
+          ? new MobileClawError('DEVICE_DISCONNECTED', `device ${deviceId} is offline`, { deviceId })
+          : new MobileClawError('DEVICE_NOT_FOUND', `no device ${JSON.stringify(deviceId)} is known`, { deviceId }),
+      );
+    }
+    if (command === null || typeof command !== 'object' || !KNOWN_COMMANDS.has(command.command)) {
+      const name = (command as { command?: unknown } | null)?.command;
+      return Promise.reject(
+        new MobileClawError('VALIDATION_FAILED', `unknown command ${JSON.stringify(name)}`, {
+          deviceId,
+          fieldErrors: [{ field: 'command', message: `must be one of ${COMMAND_NAMES.join(', ')}` }],
+        }),
+      );
+    }
+    const capabilities = session.hello?.capabilities;
+    if (capabilities !== undefined && capabilities.length > 0 && !capabilities.includes(command.command)) {
+      return Promise.reject(
+        new MobileClawError('VALIDATION_FAILED', `device ${deviceId} does not support "${command.command}" (it supports ${capabilities.join(', ')})`, {
+          deviceId,
+          fieldErrors: [{ field: 'command', message: `not among the device's capabilities: ${capabilities.join(', ')}` }],
+        }),
+      );
+    }
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
+    // Node timers hold at most 2^31-1 ms; a larger deadline would fire at once.
+    if (!(timeoutMs > 0) || timeoutMs > MAX_TIMEOUT_MS) {
+      return Promise.reject(
+        new MobileClawError('VALIDATION_FAILED', `timeoutMs must be between 1 and ${MAX_TIMEOUT_MS}`, { deviceId, fieldErrors: [{ field: 'timeoutMs', message: `must be 1-${MAX_TIMEOUT_MS} ms` }] }),
+      );
+    }
+    if (options.signal?.aborted) return Promise.reject(new MobileClawError('ABORTED', 'aborted before it was sent', { deviceId }));
+    if (session.congested) return Promise.reject(new MobileClawError('DEVICE_BUSY', `device ${deviceId} is not reading its socket`, { deviceId }));
+    if (session.queueFull) {
+      return Promise.reject(new MobileClawError('DEVICE_BUSY', `device ${deviceId} has ${this.options.queueLimit} commands queued`, { deviceId }));
+    }
+    const requestId = this.requestIdPrefix + (++this.sequence).toString(36);
+    return new Promise<CommandResult<T>>((resolve, reject) => {
+      const request = new PendingRequest(
+        requestId,
+        deviceId,
+        command,
+        options.frameId,
+        timeoutMs,
+        options.signal,
+        resolve as (result: CommandResult<never>) => void,
+        reject,
+        (expired) => {
+          this.counters.timeouts += 1;
+          session.withdraw(expired, 'TIMEOUT', `no reply within ${timeoutMs} ms`);
+        },
+        (aborted) => session.withdraw(aborted, 'ABORTED', 'aborted by the caller'),
+      );
+      session.enqueue(request);
+    });
+  }
+
+  listDevices(): DeviceInfo[] {
+    const online = [...this.sessions.values()].map((s) => s.info());
+    const offline = [...this.offline.values()].reverse();
+    return [...online, ...offline];
+  }
+
+  getDevice(deviceId: string): DeviceInfo {
+    const session = this.sessions.get(deviceId);
+    if (session) return session.info();
+    const offline = this.offline.get(deviceId);
+    if (offline) return offline;
+    throw new MobileClawError('DEVICE_NOT_FOUND', `no device ${JSON.stringify(deviceId)} is known`, { deviceId });
+  }
+
+  // ---- transports -----------------------------------------------------------------------------
+
+  /**
+   * Starts a session on a new connection. The transport then feeds it frames (`receive`), oversized
+   * frames (`frameTooLarge`, `frameDiscarded`) and its close (`transportClosed`).
+   */
+  accept(transport: FrameTransport): DeviceSession {
+    const session = new DeviceSession(this, transport);
+    if (this.shuttingDown) {
+      session.close('SHUTTING_DOWN', 'no new connections accepted', true);
+      return session;
+    }
+    this.handshaking.add(session);
+    return session;
+  }
+
+  stats(): DeviceHubStats {
+    let pending = 0;
+    for (const session of this.sessions.values()) pending += session.pendingCount;
+    return { devicesOnline: this.sessions.size, pending, ...this.counters };
+  }
+
+  /**
+   * Graceful shutdown: refuses new commands, fails everything waiting with `SHUTTING_DOWN`, closes
+   * every session and completes {@link events$}. Idempotent.
+   */
+  shutdown(): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    clearInterval(this.heartbeatTimer);
+    for (const session of [...this.handshaking]) session.close('SHUTTING_DOWN', 'all sessions are being closed');
+    for (const session of [...this.sessions.values()]) session.close('SHUTTING_DOWN', 'all sessions are being closed');
+    this.events.complete();
+  }
+
+  // ---- SessionHost ----------------------------------------------------------------------------
+
+  authenticate(token: string): boolean {
+    return timingSafeEqual(digest(token), this.tokenDigest);
+  }
+
+  register(session: DeviceSession): void {
+    this.handshaking.delete(session);
+    const deviceId = session.deviceId;
+    const previous = this.sessions.get(deviceId);
+    this.sessions.set(deviceId, session);
+    this.offline.delete(deviceId);
+    const at = new Date().toISOString();
+    if (previous) {
+      this.logger.log(`device ${deviceId} reconnected (session ${previous.sessionId} → ${session.sessionId})`);
+      previous.close('DEVICE_REPLACED', `replaced by session ${session.sessionId}`);
+      this.emit({ type: 'device.replaced', deviceId, oldSessionId: previous.sessionId, newSessionId: session.sessionId, at });
+    } else {
+      this.logger.log(`device ${deviceId} connected from ${session.transport.remoteAddress ?? 'unknown'} (session ${session.sessionId})`);
+    }
+    this.emit({ type: 'device.connected', deviceId, device: session.info(), at });
+  }
+
+  unregister(session: DeviceSession, code: ErrorCode, reason: string): void {
+    this.handshaking.delete(session);
+    const deviceId = session.deviceId;
+    if (this.sessions.get(deviceId) !== session) return; // replaced: the new session owns the entry
+    this.sessions.delete(deviceId);
+    const info: DeviceInfo = { ...session.info(), status: 'offline', queueLength: 0, disconnectedAt: new Date().toISOString() };
+    this.offline.set(deviceId, info);
+    while (this.offline.size > this.options.offlineDeviceLimit) this.offline.delete(this.offline.keys().next().value as string);
+    if (code !== 'SHUTTING_DOWN') this.logger.log(`device ${deviceId} disconnected: ${reason}`);
+    this.emit({ type: 'device.disconnected', deviceId, reason, at: info.disconnectedAt as string });
+  }
+
+  count(counter: SessionCounter): void {
+    this.counters[counter] += 1;
+  }
+
+  statusChanged(session: DeviceSession): void {
+    if (!this.events.observed || session.state !== 'open') return;
+    this.emit({ type: 'device.status', deviceId: session.deviceId, status: session.status, queueLength: session.queueLength, at: new Date().toISOString() });
+  }
+
+  heartbeat(session: DeviceSession, rttMs: number): void {
+    this.emit({ type: 'device.heartbeat', deviceId: session.deviceId, rttMs, at: new Date().toISOString() });
+  }
+
+  deviceEvent(session: DeviceSession, event: string, data: Record<string, unknown>): void {
+    this.counters.deviceEvents += 1;
+    this.emit({ type: 'device.event', deviceId: session.deviceId, event, data, at: new Date().toISOString() });
+  }
+
+  refused(session: DeviceSession, code: string, message: string): void {
+    const claimed = session.deviceId || 'unknown device';
+    this.logger.warn(`refused connection from ${session.transport.remoteAddress ?? 'unknown'} (${claimed}): ${code} ${message}`);
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private emit(event: DeviceEvent): void {
+    if (!this.shuttingDown) this.events.next(event);
+  }
+
+  private sweepHeartbeats(): void {
+    const now = performance.now();
+    for (const session of [...this.sessions.values()]) session.checkHeartbeat(now);
+  }
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}

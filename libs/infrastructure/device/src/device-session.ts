@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto';
+import type { Command, DeviceInfo, DeviceStatus, ErrorCode, ScreenInfo } from '@mobileclaw/domain';
+import { decodeFrame, peekRequestId, PROTOCOL_VERSION, type Frame, type HelloFrame, type ResponseFrame } from '@mobileclaw/protocol';
+import type { FrameTransport } from './frame-transport';
+import type { ResolvedDeviceGatewayOptions } from './options';
+import type { PendingRequest } from './pending-request';
+
+/** Counters a session reports to its hub (exposed by `DeviceHub.stats()`). */
+export type SessionCounter = 'droppedReplies' | 'protocolErrors' | 'oversizedFrames' | 'unauthorized' | 'timeouts' | 'deviceEvents';
+
+/** What a session needs from the hub that owns it. */
+export interface SessionHost {
+  readonly options: ResolvedDeviceGatewayOptions;
+  /** Checks the token in constant time. */
+  authenticate(token: string): boolean;
+  /** Makes the session the current one for its deviceId (replacing an older one). */
+  register(session: DeviceSession): void;
+  /** Called once when the session closes (also when it never finished its handshake). */
+  unregister(session: DeviceSession, code: ErrorCode, reason: string): void;
+  count(counter: SessionCounter): void;
+  statusChanged(session: DeviceSession): void;
+  heartbeat(session: DeviceSession, rttMs: number): void;
+  deviceEvent(session: DeviceSession, event: string, data: Record<string, unknown>): void;
+  /** A connection was refused before or at its hello (wrong token, version, malformed, too slow). */
+  refused(session: DeviceSession, code: string, message: string): void;
+}
+
+type SessionState = 'handshake' | 'open' | 'closed';
+
+/**
+ * One phone connection, independent of the transport (frames in through {@link receive}, frames out
+ * through {@link FrameTransport.send}). Runs the handshake, keeps one command in flight with a FIFO
+ * queue behind it, correlates replies by request id, and fails every waiting caller at once when
+ * the session ends (docs/protocol.md).
+ */
+export class DeviceSession {
+  state: SessionState = 'handshake';
+  readonly sessionId = randomUUID();
+  hello: HelloFrame | undefined;
+  readonly connectedAt = Date.now();
+  /** Date.now() of the last frame received. */
+  lastSeenAt = Date.now();
+  /** performance.now() of the last frame received / ping sent (heartbeat bookkeeping). */
+  lastReceivedAt = performance.now();
+  lastPingAt = -Infinity;
+  private lastPingTs = -1;
+  rttMs: number | undefined;
+  screen: ScreenInfo | undefined;
+  private inFlight: PendingRequest | null = null;
+  private readonly queue: PendingRequest[] = [];
+  private consecutiveProtocolErrors = 0;
+  private helloTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly host: SessionHost,
+    readonly transport: FrameTransport,
+  ) {
+    transport.setMaxFrameBytes(host.options.maxHelloBytes);
+    this.helloTimer = setTimeout(() => this.refuse('PROTOCOL_ERROR', `no hello within ${host.options.helloTimeoutMs} ms`), host.options.helloTimeoutMs);
+  }
+
+  get deviceId(): string {
+    return this.hello?.deviceId ?? '';
+  }
+
+  get status(): DeviceStatus {
+    return this.state !== 'open' ? 'offline' : this.inFlight ? 'busy' : 'online';
+  }
+
+  /** Commands waiting behind the one in flight. */
+  get queueLength(): number {
+    return this.queue.length;
+  }
+
+  /** Commands in flight or queued. */
+  get pendingCount(): number {
+    return this.queue.length + (this.inFlight ? 1 : 0);
+  }
+
+  /** True when the transport is not draining (new commands then fail `DEVICE_BUSY`). */
+  get congested(): boolean {
+    return this.transport.pendingWriteBytes > this.host.options.writeHighWaterMarkBytes;
+  }
+
+  get queueFull(): boolean {
+    return this.inFlight !== null && this.queue.length >= this.host.options.queueLimit;
+  }
+
+  info(): DeviceInfo {
+    const device = this.hello?.device ?? {};
+    return {
+      deviceId: this.deviceId,
+      status: this.status,
+      model: device.model,
+      manufacturer: device.manufacturer,
+      android: device.android,
+      screen: this.screen,
+      capabilities: this.hello?.capabilities ?? [],
+      client: this.hello?.client,
+      sessionId: this.sessionId,
+      remoteAddress: this.transport.remoteAddress,
+      connectedAt: new Date(this.connectedAt).toISOString(),
+      lastSeenAt: new Date(this.lastSeenAt).toISOString(),
+      rttMs: this.rttMs,
+      queueLength: this.queue.length,
+    };
+  }
+
+  // ---- frames in ------------------------------------------------------------------------------
+
+  /** One complete frame from the transport, as JSON text (UTF-8 bytes or a string; no terminator). */
+  receive(line: Buffer | string): void {
+    if (this.state === 'closed') return;
+    this.lastReceivedAt = performance.now();
+    this.lastSeenAt = Date.now();
+    const decoded = decodeFrame(line);
+    if (this.state === 'handshake') {
+      if (!decoded.ok) return this.refuse('PROTOCOL_ERROR', `invalid hello: ${decoded.reason}`);
+      return this.handshake(decoded.frame);
+    }
+    if (!decoded.ok) {
+      this.protocolError(decoded.reason);
+      // A malformed answer to the command in flight fails its caller now rather than at its deadline.
+      if (decoded.requestId !== undefined && this.inFlight?.requestId === decoded.requestId) {
+        this.finishInFlight((p) => p.reject('PROTOCOL_ERROR', `malformed reply: ${decoded.reason}`));
+      }
+      return;
+    }
+    this.consecutiveProtocolErrors = 0;
+    const frame = decoded.frame;
+    switch (frame.type) {
+      case 'response':
+        return this.onResponse(frame);
+      case 'ping':
+        return this.send({ type: 'pong', ts: frame.ts });
+      case 'pong':
+        return this.onPong(frame.ts);
+      case 'event':
+        if (frame.event === 'screen' && frame.data && typeof frame.data['width'] === 'number') this.screen = frame.data as unknown as ScreenInfo;
+        return this.host.deviceEvent(this, frame.event, frame.data ?? {});
+      default:
+        return this.protocolError(`unexpected "${frame.type}" frame from a phone`);
+    }
+  }
+
+  /**
+   * A frame just crossed the frame limit (the transport discards it): fails its caller at once, or
+   * refuses the connection when it is the first frame. `head` holds the frame's first bytes, from
+   * which the request id is read. A stream transport calls this as soon as the limit is crossed,
+   * before the rest of the frame has arrived; a message transport calls it on receipt.
+   */
+  frameTooLarge(head: Buffer): void {
+    if (this.state === 'closed') return;
+    if (this.state === 'handshake') return this.refuse('PROTOCOL_ERROR', `first frame exceeds ${this.host.options.maxHelloBytes} bytes`);
+    const requestId = peekRequestId(head);
+    if (requestId !== undefined && this.inFlight?.requestId === requestId) {
+      const limit = this.host.options.maxFrameBytes;
+      this.finishInFlight((p) => p.reject('PAYLOAD_TOO_LARGE', `reply exceeds the ${limit}-byte frame limit`));
+    }
+  }
+
+  /**
+   * The oversized frame reported by {@link frameTooLarge} has been discarded whole; `sizeBytes` is its
+   * length. Counts it and tells the phone (`error PAYLOAD_TOO_LARGE` with the request id, when seen).
+   */
+  frameDiscarded(head: Buffer, sizeBytes: number): void {
+    if (this.state !== 'open') return;
+    this.lastReceivedAt = performance.now();
+    this.lastSeenAt = Date.now();
+    this.host.count('oversizedFrames');
+    const requestId = peekRequestId(head);
+    const limit = this.host.options.maxFrameBytes;
+    this.send({ type: 'error', code: 'PAYLOAD_TOO_LARGE', message: `frame of ${sizeBytes} bytes exceeds ${limit} bytes`, ...(requestId ? { requestId } : {}) });
+  }
+
+  /** The transport closed (peer hung up, reset, or we closed it). */
+  transportClosed(): void {
+    this.close('DEVICE_DISCONNECTED', 'connection closed');
+  }
+
+  // ---- commands -------------------------------------------------------------------------------
+
+  /** Queues a command; dispatches it at once when the phone is idle. Caller checked capacity. */
+  enqueue(request: PendingRequest): void {
+    if (this.inFlight === null) {
+      this.dispatch(request);
+      this.host.statusChanged(this);
+    } else {
+      this.queue.push(request);
+    }
+  }
+
+  /** Removes a request that passed its deadline or was aborted, wherever it is. */
+  withdraw(request: PendingRequest, code: ErrorCode, message: string): void {
+    if (request.settled) return;
+    if (this.inFlight === request) {
+      // Tell the phone nobody waits any more; the next command goes out now.
+      this.send({ type: 'cancel', requestId: request.requestId });
+      this.finishInFlight((p) => p.reject(code, message));
+      return;
+    }
+    const index = this.queue.indexOf(request);
+    if (index >= 0) this.queue.splice(index, 1);
+    request.reject(code, message);
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  /**
+   * Pings once per interval whatever else crosses the line (so that the round-trip time stays
+   * measured even when the phone pings first or is busy); closes a session silent for two intervals.
+   */
+  checkHeartbeat(now: number): void {
+    if (this.state !== 'open') return;
+    const interval = this.host.options.heartbeatIntervalMs;
+    const silentFor = now - this.lastReceivedAt;
+    if (silentFor >= 2 * interval) {
+      this.close('DEVICE_DISCONNECTED', `no frame for ${Math.round(silentFor)} ms (heartbeat)`, true);
+      return;
+    }
+    if (now - this.lastPingAt >= interval) this.ping(now);
+  }
+
+  private ping(now: number): void {
+    this.lastPingAt = now;
+    this.lastPingTs = Date.now();
+    this.send({ type: 'ping', ts: this.lastPingTs });
+  }
+
+  /**
+   * Ends the session once: fails the command in flight and every queued one with `code`, closes the
+   * transport and tells the hub. `destroy` drops unsent bytes (dead peer).
+   */
+  close(code: ErrorCode, reason: string, destroy = false): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearTimeout(this.helloTimer);
+    const waiting = this.inFlight ? [this.inFlight, ...this.queue] : [...this.queue];
+    this.inFlight = null;
+    this.queue.length = 0;
+    const message = `${code === 'DEVICE_DISCONNECTED' ? 'device disconnected' : code === 'DEVICE_REPLACED' ? 'device reconnected on a new session' : 'gateway shutting down'}: ${reason}`;
+    for (const request of waiting) request.reject(code, message);
+    if (destroy) this.transport.destroy();
+    else this.transport.end();
+    this.host.unregister(this, code, reason);
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private handshake(frame: Frame): void {
+    if (frame.type !== 'hello') return this.refuse('PROTOCOL_ERROR', `first frame must be "hello", got "${frame.type}"`);
+    if (frame.protocolVersion !== PROTOCOL_VERSION) return this.refuse('UNSUPPORTED_VERSION', `protocol version ${frame.protocolVersion} is not supported (want ${PROTOCOL_VERSION})`);
+    if (!this.host.authenticate(frame.token)) {
+      this.host.count('unauthorized');
+      return this.refuse('UNAUTHORIZED', 'invalid device token');
+    }
+    clearTimeout(this.helloTimer);
+    this.helloTimer = undefined;
+    // Keep the token out of memory dumps and device listings.
+    this.hello = { ...frame, token: '' };
+    this.screen = frame.device?.screen;
+    this.state = 'open';
+    this.transport.setMaxFrameBytes(this.host.options.maxFrameBytes);
+    this.send({ type: 'welcome', sessionId: this.sessionId, heartbeatIntervalMs: this.host.options.heartbeatIntervalMs, maxFrameBytes: this.host.options.maxFrameBytes });
+    this.host.register(this);
+    // A first round trip right away: dashboards show a measured RTT from the start.
+    this.ping(performance.now());
+  }
+
+  private refuse(code: string, message: string): void {
+    if (this.state === 'closed') return;
+    this.host.refused(this, code, message);
+    this.send({ type: 'error', code, message });
+    this.close('DEVICE_DISCONNECTED', message);
+  }
+
+  private protocolError(reason: string): void {
+    this.host.count('protocolErrors');
+    this.consecutiveProtocolErrors += 1;
+    this.send({ type: 'error', code: 'PROTOCOL_ERROR', message: reason });
+    const max = this.host.options.maxConsecutiveProtocolErrors;
+    if (this.consecutiveProtocolErrors >= max) this.close('DEVICE_DISCONNECTED', `${max} protocol errors in a row`);
+  }
+
+  private onResponse(frame: ResponseFrame): void {
+    const request = this.inFlight;
+    if (request === null || request.requestId !== frame.requestId) {
+      // Unknown, timed out, aborted or answered twice: never delivered to another caller.
+      this.host.count('droppedReplies');
+      return;
+    }
+    if (frame.status === 'success') {
+      const data = frame.data ?? {};
+      if (request.command.command === 'screenshot' || request.command.command === 'ui_tree') {
+        const screen = data['screen'] as ScreenInfo | undefined;
+        if (screen && typeof screen.width === 'number') this.screen = screen;
+      }
+      this.finishInFlight((p) => p.resolve(data));
+    } else {
+      const { code, message } = frame.error;
+      const domainCode: ErrorCode = code === 'STALE_FRAME' ? 'STALE_FRAME' : 'DEVICE_ERROR';
+      this.finishInFlight((p) => p.reject(domainCode, message ?? code, code));
+    }
+  }
+
+  private onPong(ts: number | undefined): void {
+    if (ts === undefined || ts !== this.lastPingTs) return;
+    this.lastPingTs = -1;
+    this.rttMs = Math.max(0, Date.now() - ts);
+    this.host.heartbeat(this, this.rttMs);
+  }
+
+  /** Settles the command in flight and sends the next queued one that is still wanted. */
+  private finishInFlight(settle: (request: PendingRequest) => void): void {
+    const request = this.inFlight as PendingRequest;
+    this.inFlight = null;
+    settle(request);
+    let next = this.queue.shift();
+    while (next !== undefined && next.settled) next = this.queue.shift();
+    if (next !== undefined) this.dispatch(next);
+    else this.host.statusChanged(this);
+  }
+
+  private dispatch(request: PendingRequest): void {
+    this.inFlight = request;
+    const now = performance.now();
+    request.dispatchedAt = now;
+    const command: Command = request.command;
+    // type/requestId first for readable traces, and re-set after the spread so arguments cannot override them.
+    const frame: Record<string, unknown> = Object.assign({ type: 'action', requestId: request.requestId }, command as object, {
+      type: 'action',
+      requestId: request.requestId,
+      timeoutMs: request.remainingMs(now),
+    });
+    if (request.frameId !== undefined) frame['frameId'] = request.frameId;
+    this.transport.send(JSON.stringify(frame));
+  }
+
+  private send(frame: Frame): void {
+    this.transport.send(JSON.stringify(frame));
+  }
+}

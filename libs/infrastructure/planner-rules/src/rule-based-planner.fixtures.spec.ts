@@ -1,0 +1,129 @@
+/**
+ * The rule-based planner's first decision on real recorded Android screens
+ * (test/fixtures/screens, copied from ../shared; imported by the protocol's XML importer): exact targets and centres.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { toUiElements, type PlanDecision, type PlannerHistoryEntry, type UiElement } from '@mobileclaw/domain';
+import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
+import { RuleBasedPlanner } from './rule-based-planner';
+
+const SCREENS = path.resolve(__dirname, '../../../../test/fixtures/screens');
+
+interface Recorded {
+  elements: UiElement[];
+  package?: string;
+  screen: { width: number; height: number };
+}
+
+function recorded(file: string): Recorded {
+  const tree = parseUiHierarchyXml(readFileSync(path.join(SCREENS, file), 'utf8'));
+  return { elements: toUiElements(tree.nodes), package: tree.nodes[0]?.package, screen: { width: tree.screen.width, height: tree.screen.height } };
+}
+
+let taskSeq = 0;
+
+async function plan(goal: string, screen: Recorded, history: PlannerHistoryEntry[] = [], planner = new RuleBasedPlanner(), taskId = `fixture-${++taskSeq}`): Promise<PlanDecision> {
+  return planner.plan({
+    taskId,
+    deviceId: 'recorded',
+    goal,
+    stepIndex: history.length,
+    maxSteps: 25,
+    observation: { screen: screen.screen, elements: screen.elements, package: screen.package },
+    history,
+    signal: new AbortController().signal,
+  });
+}
+
+function element(screen: Recorded, index: number | undefined): UiElement | undefined {
+  return index === undefined ? undefined : screen.elements[index];
+}
+
+describe('RuleBasedPlanner on settings-top.xml', () => {
+  const top = recorded('settings-top.xml');
+
+  it('"open Network & internet" taps the exact centre of that row', async () => {
+    const decision = await plan('open Network & internet', top);
+    expect(decision).toMatchObject({ type: 'action', action: { command: 'click', x: 540, y: 497 }, elementIndex: 4 });
+    expect(element(top, decision.type === 'action' ? decision.elementIndex : undefined)).toMatchObject({
+      text: 'Network & internet · Wi\u2011Fi, mobile, data usage, and hotspot',
+      bounds: [0, 397, 1080, 597],
+    });
+  });
+
+  it('"tap Battery" and "点击 Display" tap those rows', async () => {
+    expect(await plan('tap Battery', top)).toMatchObject({ action: { command: 'click', x: 540, y: 1097 }, elementIndex: 7 });
+    expect(await plan('点击 Display', top)).toMatchObject({ action: { command: 'click', x: 540, y: 1297 }, elementIndex: 8 });
+  });
+
+  it('"turn on Wi-Fi" follows the known path: the Network & internet row (not the summary that mentions Wi‑Fi)', async () => {
+    expect(await plan('turn on Wi-Fi', top)).toMatchObject({ type: 'action', action: { command: 'click', x: 540, y: 497 }, elementIndex: 4 });
+  });
+
+  it('"enable Bluetooth" opens Connected devices', async () => {
+    expect(await plan('enable Bluetooth', top)).toMatchObject({ action: { command: 'click', x: 540, y: 697 }, elementIndex: 5 });
+  });
+
+  it('"type wifi into Search" taps "Search settings", which opens the search field', async () => {
+    expect(await plan('type wifi into Search', top)).toMatchObject({ action: { command: 'click', x: 540, y: 154 }, elementIndex: 0 });
+  });
+
+  it('"tap Accessibility" scrolls the list when nothing visible is labelled so', async () => {
+    expect(await plan('tap Accessibility', top)).toMatchObject({
+      type: 'action',
+      action: { command: 'swipe', x1: 540, y1: 1582, x2: 540, y2: 571, durationMs: 300 },
+      elementIndex: 2,
+    });
+  });
+});
+
+describe('RuleBasedPlanner on settings-network-internet-wifi.xml (Wi‑Fi on, Airplane mode off)', () => {
+  const network = recorded('settings-network-internet-wifi.xml');
+
+  it('"turn off Wi‑Fi" clicks the checked Wi‑Fi switch at its centre', async () => {
+    const decision = await plan('turn off Wi\u2011Fi', network);
+    expect(decision).toMatchObject({ type: 'action', action: { command: 'click', x: 970, y: 320 }, elementIndex: 5 });
+    expect(element(network, 5)).toMatchObject({ type: 'Switch', desc: 'Wi\u2011Fi', checked: true });
+  });
+
+  it.each(['turn on Wi-Fi', 'Turn ON wifi', '打开 Wi-Fi', '开启WLAN', 'enable “Wi‑Fi”'])('"%s" is already done at step 0', async (goal) => {
+    expect(await plan(goal, network)).toEqual({ type: 'done', summary: 'Wi-Fi is on.', reasoning: expect.any(String) });
+  });
+
+  it('"turn on airplane mode" clicks the unlabelled switch that shares the Airplane mode row', async () => {
+    const decision = await plan('turn on airplane mode', network);
+    expect(decision).toMatchObject({ action: { command: 'click', x: 972, y: 693 } });
+    expect(element(network, decision.type === 'action' ? decision.elementIndex : undefined)).toMatchObject({ type: 'Switch', text: 'OFF', checked: false });
+    expect(await plan('关闭飞行模式', network)).toMatchObject({ type: 'done', summary: 'Airplane mode is off.' });
+  });
+
+  it('"go back" presses Back, then is done', async () => {
+    const planner = new RuleBasedPlanner();
+    const first = await plan('go back', network, [], planner, 'back-task');
+    expect(first).toMatchObject({ type: 'action', action: { command: 'back' } });
+    const second = await plan('go back', recorded('settings-top.xml'), [{ index: 0, decision: first, result: { status: 'success' } }], planner, 'back-task');
+    expect(second).toMatchObject({ type: 'done', summary: 'Went back.' });
+  });
+});
+
+describe('RuleBasedPlanner on settings-connected-devices-bluetooth.xml', () => {
+  const devices = recorded('settings-connected-devices-bluetooth.xml');
+
+  it('"turn on Bluetooth" opens Connection preferences (a row, not the page title "Connected devices")', async () => {
+    expect(await plan('turn on Bluetooth', devices)).toMatchObject({ action: { command: 'click', x: 540, y: 649 }, elementIndex: 6 });
+  });
+});
+
+describe('RuleBasedPlanner on signup-form-textfields.xml', () => {
+  const form = recorded('signup-form-textfields.xml');
+
+  it('finds a field by the caption above it: "Password", not "Confirm Password"', async () => {
+    expect(await plan('type s3cret into the Password field', form)).toMatchObject({ action: { command: 'click', x: 540, y: 697 }, elementIndex: 8 });
+    expect(await plan('在 Confirm Password 输入 s3cret', form)).toMatchObject({ action: { command: 'click', x: 540, y: 972 }, elementIndex: 12 });
+  });
+
+  it('is done at once when the field already shows the text', async () => {
+    expect(await plan('type hoge@example.com into Mail Address', form)).toMatchObject({ type: 'done' });
+  });
+});

@@ -1,0 +1,165 @@
+import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { MobileClawError, type Task, type TaskPage } from '@mobileclaw/domain';
+import { TaskService, type TaskWithSteps } from '@mobileclaw/case-tasks';
+import { SseStream, lastEventIdOf } from '../http/sse-stream';
+import { validateDto } from '../http/validation';
+import { ApiProblemResponses } from '../openapi/problem-details.schema';
+import { TaskAcceptedSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
+import { ApprovalDto, CreateTaskDto, ListTasksQueryDto } from './task.dto';
+
+/** `POST /api/tasks` answer. */
+export interface TaskAccepted {
+  taskId: string;
+  status: Task['status'];
+  /** 1-based place in the phone's queue, when `queued`. */
+  queuePosition?: number;
+  /** Where to follow it: the SSE stream URL. */
+  events: string;
+}
+
+/** Step index path parameter: a non-negative integer. */
+const stepIndexPipe = new ParseIntPipe({
+  exceptionFactory: () =>
+    new MobileClawError('VALIDATION_FAILED', 'step index must be a non-negative integer', { fieldErrors: [{ field: 'index', message: 'must be a non-negative integer' }] }),
+});
+
+/** `taskId` path parameter. */
+const TaskIdParam = ApiParam({ name: 'taskId', description: 'The task\'s id, from `POST /api/tasks`.', format: 'uuid' });
+
+/**
+ * Agent tasks (issue 3): start a goal on a phone, follow it live (SSE), cancel it, approve its
+ * sensitive actions, and read its history. Errors are problem details with a stable `code`.
+ */
+@ApiTags('tasks')
+@ApiProblemResponses('UNAUTHORIZED')
+@Controller('api/tasks')
+export class TasksController {
+  constructor(private readonly tasks: TaskService) {}
+
+  /**
+   * `POST /api/tasks {deviceId, goal, maxSteps?, onBusy?}` → 202 {@link TaskAccepted}, `Location` header.
+   * @throws VALIDATION_FAILED (400), DEVICE_NOT_FOUND (404), DEVICE_BUSY (409, `onBusy: "reject"` or
+   *   queue full), SHUTTING_DOWN (503).
+   */
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Start an agent task',
+    description: 'Runs the goal on the phone, or queues it behind the phone\'s running task (`queued` with `queuePosition`) unless `onBusy` is `reject`.',
+  })
+  @ApiBody({ type: CreateTaskDto })
+  @ApiAcceptedResponse({ type: TaskAcceptedSchema, description: 'Accepted; follow it at `events`.', headers: { Location: { description: 'The task: `/api/tasks/{taskId}`.', schema: { type: 'string' } } } })
+  @ApiProblemResponses('VALIDATION_FAILED', 'DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN', 'STORAGE_ERROR')
+  async create(@Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<TaskAccepted> {
+    const dto = validateDto(CreateTaskDto, body);
+    const task = await this.tasks.start(dto);
+    response.setHeader('Location', `/api/tasks/${task.taskId}`);
+    const accepted: TaskAccepted = { taskId: task.taskId, status: task.status, events: `/api/tasks/${task.taskId}/events` };
+    if (task.queuePosition !== undefined) accepted.queuePosition = task.queuePosition;
+    return accepted;
+  }
+
+  /** `GET /api/tasks?deviceId=&status=&limit=&cursor=` → `{tasks, nextCursor?}`, newest first (steps not included). */
+  @Get()
+  @ApiOperation({ summary: 'List tasks', description: 'Newest first, without their steps; page with `cursor`.' })
+  @ApiQuery({ type: ListTasksQueryDto })
+  @ApiOkResponse({ type: TaskPageSchema })
+  @ApiProblemResponses('VALIDATION_FAILED', 'STORAGE_ERROR')
+  list(@Query() query: unknown): Promise<TaskPage> {
+    const dto = validateDto(ListTasksQueryDto, query);
+    return this.tasks.list({ deviceId: dto.deviceId, status: dto.status, limit: dto.limit ?? 20, cursor: dto.cursor });
+  }
+
+  /** `GET /api/tasks/:taskId` → the task with its steps. @throws TASK_NOT_FOUND (404). */
+  @Get(':taskId')
+  @ApiOperation({ summary: 'Get a task with its steps', description: 'Each step: observation, plan (reasoning, action), result (status, errorCode, verified), timings in ms.' })
+  @TaskIdParam
+  @ApiOkResponse({ type: TaskWithStepsSchema })
+  @ApiProblemResponses('TASK_NOT_FOUND', 'STORAGE_ERROR')
+  get(@Param('taskId') taskId: string): Promise<TaskWithSteps> {
+    return this.tasks.get(taskId);
+  }
+
+  /**
+   * `POST /api/tasks/:taskId/cancel` → 200 the task, `canceled`. The in-flight command is aborted.
+   * @throws TASK_NOT_FOUND (404), TASK_STATE_CONFLICT (409, already finished).
+   */
+  @Post(':taskId/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a task', description: 'Ends the task at once, `canceled`; the command in flight is withdrawn and the phone told to cancel it.' })
+  @TaskIdParam
+  @ApiOkResponse({ type: TaskSchema, description: 'The task, `canceled`.' })
+  @ApiProblemResponses('TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'STORAGE_ERROR')
+  cancel(@Param('taskId') taskId: string): Promise<Task> {
+    return this.tasks.cancel(taskId);
+  }
+
+  /**
+   * `POST /api/tasks/:taskId/approval {approve: boolean}` → 200 the task (`running`, or `canceled` with
+   * `APPROVAL_DENIED`). @throws VALIDATION_FAILED (400), TASK_NOT_FOUND (404), TASK_STATE_CONFLICT (409).
+   */
+  @Post(':taskId/approval')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Approve or deny the pending sensitive action', description: 'For a task in `input_required`.' })
+  @TaskIdParam
+  @ApiBody({ type: ApprovalDto })
+  @ApiOkResponse({ type: TaskSchema, description: 'The task: `running`, or `canceled` with APPROVAL_DENIED.' })
+  @ApiProblemResponses('VALIDATION_FAILED', 'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'STORAGE_ERROR')
+  approval(@Param('taskId') taskId: string, @Body() body: unknown): Promise<Task> {
+    const { approve } = validateDto(ApprovalDto, body);
+    return this.tasks.approve(taskId, approve);
+  }
+
+  /** `GET /api/tasks/:taskId/steps/:index/screenshot` → the step's full-resolution screenshot. */
+  @Get(':taskId/steps/:index/screenshot')
+  @ApiOperation({ summary: 'Get a step\'s screenshot', description: 'The full-resolution image the step was planned on; immutable, cached for a year.' })
+  @TaskIdParam
+  @ApiParam({ name: 'index', description: 'The step index, from 0.', schema: { type: 'integer', minimum: 0 } })
+  @ApiProduces('image/png', 'image/jpeg')
+  @ApiOkResponse({ description: 'The image.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiProblemResponses('VALIDATION_FAILED', 'TASK_NOT_FOUND', 'STORAGE_ERROR')
+  @Header('Cache-Control', 'private, max-age=31536000, immutable')
+  async screenshot(@Param('taskId') taskId: string, @Param('index', stepIndexPipe) index: number, @Res() response: Response): Promise<void> {
+    const image = await this.tasks.screenshot(taskId, index);
+    response.setHeader('Content-Type', image.mime);
+    response.setHeader('Content-Length', image.bytes.byteLength);
+    response.end(Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength));
+  }
+
+  /**
+   * `GET /api/tasks/:taskId/events` — Server-Sent Events: `id` (per task, from 1), `event` (the type,
+   * e.g. `step.observed`), `data` (JSON `{taskId, id, type, at, data}`). Resumes after `Last-Event-ID`
+   * (header) or `?lastEventId=`; replays from the store, then live; ends after the terminal event.
+   * @throws TASK_NOT_FOUND (404), VALIDATION_FAILED (400, bad Last-Event-ID) — before the stream starts.
+   */
+  @Get(':taskId/events')
+  @ApiOperation({
+    summary: 'Follow a task live (Server-Sent Events)',
+    description: 'Records `id` (per task, from 1, no gaps), `event` (the type, e.g. `step.observed`), `data` (JSON `{taskId, id, type, at, data}`). Replayed from the store after `Last-Event-ID`, then live; ends after the terminal event.',
+  })
+  @TaskIdParam
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id (EventSource sends it on reconnect).' })
+  @ApiQuery({ name: 'lastEventId', required: false, description: 'Resume after this event id (first connection of a page).', schema: { type: 'integer', minimum: 0 } })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'A `text/event-stream` that ends after the task\'s last event.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiProblemResponses('VALIDATION_FAILED', 'TASK_NOT_FOUND', 'STORAGE_ERROR')
+  async events(@Param('taskId') taskId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const after = lastEventIdOf(request);
+    if (after === null) {
+      throw new MobileClawError('VALIDATION_FAILED', 'Last-Event-ID must be a non-negative integer', { fieldErrors: [{ field: 'lastEventId', message: 'must be a non-negative integer' }] });
+    }
+    await this.tasks.find(taskId);
+    const stream = new SseStream(request, response);
+    const subscription = this.tasks.events(taskId, after ?? 0).subscribe({
+      next: (event) => stream.send(event.type, event, event.id),
+      error: (err: unknown) => {
+        stream.send('error', { code: err instanceof MobileClawError ? err.code : 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) });
+        stream.close();
+      },
+      complete: () => stream.close(),
+    });
+    stream.onClose(() => subscription.unsubscribe());
+  }
+}

@@ -1,0 +1,2 @@
+/** @mobileclaw/ui-hierarchy: importer of recorded Android UI hierarchies (Appium page source, `uiautomator dump`). */
+export * from './ui-tree-xml';

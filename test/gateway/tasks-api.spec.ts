@@ -1,0 +1,201 @@
+import type { RunningGateway } from '@mobileclaw/gateway';
+import { SseClient } from '../support/sse-client';
+import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
+
+const streams: SseClient[] = [];
+// Registered first so that streams close before their gateways do.
+afterEach(() => {
+  for (const s of streams.splice(0)) s.close();
+});
+const gateways = testGateways('mobileclaw-tasks-');
+
+/** A gateway whose simulated phone sim-1 is online. */
+async function start(extra: Record<string, string> = {}): Promise<RunningGateway> {
+  const gw = await gateways.start(extra);
+  await waitOnline(gw, 'sim-1');
+  return gw;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON that tests index freely
+type Json = any;
+const url = gatewayUrl;
+
+async function api(gw: RunningGateway, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
+  const res = await fetch(url(gw, path), {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+async function events(gw: RunningGateway, taskId: string, headers: Record<string, string> = {}, query = ''): Promise<SseClient> {
+  const stream = await SseClient.open(url(gw, `/api/tasks/${taskId}/events${query}`), headers);
+  streams.push(stream);
+  return stream;
+}
+
+const TERMINAL = ['task.completed', 'task.failed', 'task.canceled', 'task.interrupted'];
+
+describe('tasks API (real gateway, simulated phone, SQLite, rule-based planner)', () => {
+  it('runs "Turn on Wi-Fi" to completion, streaming every step over SSE', async () => {
+    const gw = await start();
+    expect(gw.simulator!.ui.state.wifi).toBe(false);
+    const created = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Turn on Wi-Fi' });
+    expect(created.status).toBe(202);
+    expect(created.body).toEqual({ taskId: expect.any(String), status: 'running', events: `/api/tasks/${created.body.taskId}/events` });
+    expect(created.headers.get('location')).toBe(`/api/tasks/${created.body.taskId}`);
+
+    const stream = await events(gw, created.body.taskId);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers['x-accel-buffering']).toBe('no');
+    expect(stream.headers['cache-control']).toBe('no-cache, no-transform');
+    await stream.ended;
+    const types = stream.events.map((e) => e.event);
+    expect(types[0]).toBe('task.accepted');
+    expect(types[types.length - 1]).toBe('task.completed');
+    expect(stream.events.map((e) => Number(e.id))).toEqual(types.map((_, i) => i + 1));
+    expect(types.filter((t) => t === 'step.observed').length).toBeGreaterThanOrEqual(2);
+    expect(gw.simulator!.ui.state.wifi).toBe(true);
+
+    const task = await api(gw, 'GET', `/api/tasks/${created.body.taskId}`);
+    expect(task.body).toMatchObject({ status: 'completed', deviceId: 'sim-1', goal: 'Turn on Wi-Fi', planner: 'rule-based' });
+    expect(task.body.steps.length).toBe(task.body.stepCount);
+    const last = task.body.steps[task.body.steps.length - 1];
+    expect(last.plan.type).toBe('done');
+    const acted = task.body.steps.filter((s: Json) => s.plan.type === 'action');
+    expect(acted.length).toBeGreaterThan(0);
+    for (const step of acted) expect(step.result.status).toBe('success');
+    // The switch tap is verified by the next observation.
+    expect(acted[acted.length - 1].result.verified).toBe(true);
+    for (const step of task.body.steps) {
+      expect(step.observation.screen).toEqual({ width: 1080, height: 2400, rotation: 0 });
+      expect(step.timings.planningMs).toBeGreaterThanOrEqual(0);
+    }
+
+    const image = await fetch(url(gw, task.body.steps[0].observation.screenshotUrl));
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect(bytes.readUInt32BE(16)).toBe(1080);
+
+    const list = await api(gw, 'GET', '/api/tasks?deviceId=sim-1&status=completed&limit=5');
+    expect(list.body.tasks.map((t: Json) => t.taskId)).toEqual([created.body.taskId]);
+  });
+
+  it('resumes the stream exactly after Last-Event-ID (header or query), live or from the store', async () => {
+    const gw = await start();
+    gw.simulator!.faults.latencyMs = 30;
+    const { body } = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Turn on Wi-Fi' });
+    // Read part of the live stream, drop it, reconnect with the last id seen: no gap, no duplicate.
+    const first = await events(gw, body.taskId);
+    await first.next((e) => e.event === 'step.observed');
+    first.close();
+    const seen = first.events.map((e) => Number(e.id));
+    const second = await events(gw, body.taskId, { 'last-event-id': String(seen[seen.length - 1]) });
+    await second.ended;
+    const all = [...seen, ...second.events.map((e) => Number(e.id))];
+    expect(all).toEqual(all.map((_, i) => i + 1));
+    expect(TERMINAL).toContain(second.events[second.events.length - 1].event);
+
+    // After the end: the query form, the full history for a late client, and nothing after the last id.
+    const full = await events(gw, body.taskId);
+    await full.ended;
+    expect(full.events.map((e) => Number(e.id))).toEqual(all);
+    const fromQuery = await events(gw, body.taskId, {}, '?lastEventId=3');
+    await fromQuery.ended;
+    expect(fromQuery.events.map((e) => Number(e.id))).toEqual(all.slice(3));
+    expect(fromQuery.json()).toEqual(full.json().slice(3));
+    const none = await events(gw, body.taskId, { 'last-event-id': String(all.length) });
+    await none.ended;
+    expect(none.events).toEqual([]);
+
+    const bad = await api(gw, 'GET', `/api/tasks/${body.taskId}/events?lastEventId=-1`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_FAILED');
+    const unknown = await api(gw, 'GET', '/api/tasks/no-such-task/events');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('TASK_NOT_FOUND');
+  });
+
+  it('cancels a running task at once, aborting the command the phone is stuck on', async () => {
+    const gw = await start();
+    const { body } = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Turn on Wi-Fi' });
+    const stream = await events(gw, body.taskId);
+    await stream.next((e) => e.event === 'step.acted');
+    gw.simulator!.faults.neverReply = true;
+    await stream.next((e) => e.event === 'step.started' && JSON.parse(e.data).data.index === 1);
+    const canceled = await api(gw, 'POST', `/api/tasks/${body.taskId}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    await stream.ended;
+    expect(stream.events[stream.events.length - 1].event).toBe('task.canceled');
+    const again = await api(gw, 'POST', `/api/tasks/${body.taskId}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('TASK_STATE_CONFLICT');
+  });
+
+  it('queues a second task for the busy phone, or refuses it with DEVICE_BUSY when asked not to wait', async () => {
+    const gw = await start();
+    gw.simulator!.faults.neverReply = true;
+    const first = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Turn on Wi-Fi' });
+    const second = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Turn on Bluetooth' });
+    expect(second.status).toBe(202);
+    expect(second.body).toMatchObject({ status: 'queued', queuePosition: 1 });
+    const refused = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Go home', onBusy: 'reject' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('DEVICE_BUSY');
+    const queued = await events(gw, second.body.taskId);
+    await queued.next((e) => e.event === 'task.queued');
+    expect(JSON.parse(queued.events[1].data).data).toEqual({ position: 1 });
+    await api(gw, 'POST', `/api/tasks/${second.body.taskId}/cancel`);
+    await api(gw, 'POST', `/api/tasks/${first.body.taskId}/cancel`);
+  });
+
+  it('answers bad input with precise problem details', async () => {
+    const gw = await start();
+    const missing = await api(gw, 'POST', '/api/tasks', { goal: '' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe('VALIDATION_FAILED');
+    expect(missing.body.errors.map((e: Json) => e.field).sort()).toEqual(['deviceId', 'goal']);
+    const extra = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'x', maxSteps: 0, speed: 3 });
+    expect(extra.body.errors.map((e: Json) => e.field).sort()).toEqual(['maxSteps', 'speed']);
+    const unknownPhone = await api(gw, 'POST', '/api/tasks', { deviceId: 'phone-404', goal: 'Turn on Wi-Fi' });
+    expect(unknownPhone.status).toBe(404);
+    expect(unknownPhone.body.code).toBe('DEVICE_NOT_FOUND');
+    const deep = await api(gw, 'POST', '/api/tasks', `{"deviceId":"sim-1","goal":"go home","x":${'['.repeat(3000)}${']'.repeat(3000)}}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: `x${'.0'.repeat(31)}`, message: 'nesting deeper than 32 levels' }] });
+    const proto = await api(gw, 'POST', '/api/tasks', '{"deviceId":"sim-1","goal":"go home","__proto__":{"maxSteps":1}}');
+    expect(proto.status).toBe(400);
+    expect(proto.body.errors).toEqual([{ field: '__proto__', message: 'property __proto__ is not allowed' }]);
+    const twice = await api(gw, 'GET', '/api/tasks/nope/events?lastEventId=9&lastEventId=3');
+    expect(twice.body.code).toBe('VALIDATION_FAILED');
+    const notJson = await api(gw, 'POST', '/api/tasks', '{"deviceId":');
+    expect(notJson.status).toBe(400);
+    expect((await api(gw, 'GET', '/api/tasks/nope')).body.code).toBe('TASK_NOT_FOUND');
+    expect((await api(gw, 'POST', '/api/tasks/nope/cancel')).status).toBe(404);
+    expect((await api(gw, 'POST', '/api/tasks/nope/approval', { approve: true })).status).toBe(404);
+    expect((await api(gw, 'POST', '/api/tasks/nope/approval', { approve: 'yes' })).body.code).toBe('VALIDATION_FAILED');
+    expect((await api(gw, 'GET', '/api/tasks?limit=0')).body.code).toBe('VALIDATION_FAILED');
+    expect((await api(gw, 'GET', '/api/tasks?status=sleeping')).body.code).toBe('VALIDATION_FAILED');
+    expect((await api(gw, 'GET', '/api/tasks?cursor=garbage!!')).body.code).toBe('VALIDATION_FAILED');
+    expect((await api(gw, 'GET', '/api/tasks/nope/steps/x/screenshot')).body.code).toBe('VALIDATION_FAILED');
+    expect((await api(gw, 'GET', '/api/tasks/nope/steps/0/screenshot')).body.code).toBe('TASK_NOT_FOUND');
+  });
+
+  it('streams device status for the page, starting with the current list', async () => {
+    const gw = await start();
+    const stream = await SseClient.open(url(gw, '/api/devices/events'));
+    streams.push(stream);
+    const first = await stream.next(() => true);
+    expect(first.event).toBe('devices');
+    expect(JSON.parse(first.data).devices).toEqual([expect.objectContaining({ deviceId: 'sim-1', status: 'online' })]);
+    await gw.simulator!.stop();
+    const gone = await stream.next((e) => e.event === 'device.disconnected');
+    expect(JSON.parse(gone.data)).toMatchObject({ type: 'device.disconnected', deviceId: 'sim-1' });
+  });
+});

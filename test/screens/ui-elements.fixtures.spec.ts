@@ -1,0 +1,282 @@
+/**
+ * The compact element list planners read ({@link toUiElements}), checked with exact values on the
+ * real recorded Android screens in test/fixtures/screens, imported by the protocol's XML importer.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatUiElement, toUiElements, type UiElement } from '@mobileclaw/domain';
+import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
+
+const SCREENS = path.resolve(__dirname, '../fixtures/screens');
+
+function elements(file: string): UiElement[] {
+  return toUiElements(parseUiHierarchyXml(readFileSync(path.join(SCREENS, file), 'utf8')).nodes);
+}
+
+function byNode(list: UiElement[], nodeId: string): UiElement | undefined {
+  return list.find((e) => e.nodeId === nodeId);
+}
+
+const WIFI = 'Wi\u2011Fi'; // the recorded text uses U+2011 NON-BREAKING HYPHEN
+
+describe('toUiElements on settings-network-internet-wifi.xml', () => {
+  const list = elements('settings-network-internet-wifi.xml');
+
+  it('lists exactly the actionable and readable elements, rows labelled by their texts', () => {
+    expect(list).toEqual([
+      { index: 0, nodeId: 'n5', type: 'ImageButton', bounds: [0, 66, 154, 220], center: [77, 143], desc: 'Navigate up', clickable: true },
+      { index: 1, nodeId: 'n6', type: 'TextView', bounds: [198, 106, 651, 180], center: [424, 143], text: 'Network & internet' },
+      { index: 2, nodeId: 'n8', type: 'TextView', bounds: [948, 77, 1080, 209], center: [1014, 143], desc: 'Search settings', clickable: true },
+      { index: 3, nodeId: 'n15', type: 'LinearLayout', bounds: [0, 220, 1080, 420], center: [540, 320], text: `${WIFI} · AndroidWifi / No internet`, clickable: true },
+      { index: 4, nodeId: 'n24', type: 'LinearLayout', bounds: [860, 220, 1080, 420], center: [970, 320], resourceId: 'android:id/widget_frame', clickable: true },
+      {
+        index: 5,
+        nodeId: 'n25',
+        type: 'Switch',
+        bounds: [860, 220, 1080, 420],
+        center: [970, 320],
+        text: 'ON',
+        desc: WIFI,
+        resourceId: 'com.android.settings:id/switchWidget',
+        checkable: true,
+        checked: true,
+      },
+      { index: 6, nodeId: 'n26', type: 'LinearLayout', bounds: [0, 420, 1080, 620], center: [540, 520], text: 'Mobile network · T-Mobile', clickable: true },
+      { index: 7, nodeId: 'n33', type: 'LinearLayout', bounds: [0, 620, 1080, 767], center: [540, 693], text: 'Airplane mode', clickable: true },
+      { index: 8, nodeId: 'n39', type: 'Switch', bounds: [908, 656, 1036, 730], center: [972, 693], text: 'OFF', resourceId: 'android:id/switch_widget', checkable: true, checked: false },
+      { index: 9, nodeId: 'n40', type: 'LinearLayout', bounds: [0, 767, 1080, 914], center: [540, 840], text: 'Mobile plan', clickable: true },
+      { index: 10, nodeId: 'n44', type: 'LinearLayout', bounds: [0, 914, 1080, 1114], center: [540, 1014], text: 'Data Saver · Off', clickable: true },
+      { index: 11, nodeId: 'n50', type: 'LinearLayout', bounds: [0, 1114, 1080, 1308], center: [540, 1211], text: 'Advanced · VPN, Private DNS', clickable: true },
+    ]);
+  });
+
+  it('finds the Wi‑Fi switch by its label: on, with its bounds and centre', () => {
+    const switches = list.filter((e) => e.type === 'Switch' && (e.desc ?? e.text)?.includes(WIFI));
+    expect(switches.map((e) => [e.checked, e.bounds, e.center])).toEqual([[true, [860, 220, 1080, 420], [970, 320]]]);
+    expect(formatUiElement(switches[0] as UiElement)).toBe(`[5] Switch "ON" desc="${WIFI}" id=com.android.settings:id/switchWidget checked (860,220,1080,420)`);
+  });
+
+  it('has no scrollable container on this recording', () => {
+    expect(list.filter((e) => e.scrollable)).toEqual([]);
+  });
+});
+
+describe('toUiElements on settings-top.xml', () => {
+  const list = elements('settings-top.xml');
+
+  it('makes the Network & internet row one clickable element with the row’s bounds and centre', () => {
+    const rows = list.filter((e) => e.text?.includes('Network & internet'));
+    expect(rows).toEqual([
+      { index: 4, nodeId: 'n26', type: 'LinearLayout', bounds: [0, 397, 1080, 597], center: [540, 497], text: `Network & internet · ${WIFI}, mobile, data usage, and hotspot`, clickable: true },
+    ]);
+  });
+
+  it('lists the search bar, the avatar, the scroll container, the card and one element per category row', () => {
+    expect(list).toHaveLength(13);
+    expect(list.slice(0, 4)).toEqual([
+      { index: 0, nodeId: 'n7', type: 'ViewGroup', bounds: [22, 88, 1058, 220], center: [540, 154], text: 'Search settings', resourceId: 'com.android.settings:id/search_action_bar', clickable: true },
+      {
+        index: 1,
+        nodeId: 'n10',
+        type: 'ImageView',
+        bounds: [926, 88, 1058, 220],
+        center: [992, 154],
+        desc: 'Profile picture, double tap to open Google Account',
+        resourceId: 'com.android.settings:id/account_avatar',
+        clickable: true,
+      },
+      { index: 2, nodeId: 'n11', type: 'ScrollView', bounds: [0, 66, 1080, 2088], center: [540, 1077], resourceId: 'com.android.settings:id/main_content_scrollable_container', scrollable: true },
+      { index: 3, nodeId: 'n16', type: 'MaterialCardView', bounds: [22, 242, 1058, 375], center: [540, 308], desc: 'Show', clickable: true },
+    ]);
+    expect(list.slice(4).map((e) => [e.text, e.center])).toEqual([
+      [`Network & internet · ${WIFI}, mobile, data usage, and hotspot`, [540, 497]],
+      ['Connected devices · Bluetooth, driving mode, NFC', [540, 697]],
+      ['Apps & notifications · Assistant, recent apps, default apps', [540, 897]],
+      ['Battery · 100%', [540, 1097]],
+      ['Display · Styles, wallpapers, screen timeout, font size', [540, 1297]],
+      ['Sound · Volume, vibration, Do Not Disturb', [540, 1497]],
+      ['Storage · 37% used - 40.53 GB free', [540, 1697]],
+      ['Privacy · Permissions, account activity, personal data', [540, 1897]],
+      ['Location', [540, 2042]],
+    ]);
+    expect(list.slice(4).every((e) => e.clickable === true && e.type === 'LinearLayout')).toBe(true);
+  });
+});
+
+describe('toUiElements on signup-form-textfields.xml', () => {
+  const list = elements('signup-form-textfields.xml');
+
+  it('marks the two password fields and gives them no text', () => {
+    expect(list.filter((e) => e.password)).toEqual([
+      {
+        index: 8,
+        nodeId: 'n32',
+        type: 'EditText',
+        bounds: [44, 627, 1036, 768],
+        center: [540, 697],
+        resourceId: 'jp.co.app.android:id/textInputEditText',
+        clickable: true,
+        longClickable: true,
+        editable: true,
+        password: true,
+      },
+      {
+        index: 12,
+        nodeId: 'n44',
+        type: 'EditText',
+        bounds: [44, 902, 1036, 1043],
+        center: [540, 972],
+        resourceId: 'jp.co.app.android:id/textInputEditText',
+        clickable: true,
+        longClickable: true,
+        editable: true,
+        password: true,
+      },
+    ]);
+    expect(formatUiElement(list[8] as UiElement)).toBe('[8] EditText id=jp.co.app.android:id/textInputEditText clickable long-clickable editable password (44,627,1036,768)');
+    expect(JSON.stringify(list)).not.toContain('password1');
+  });
+
+  it('keeps each field label as its own element (the scroll container does not swallow them)', () => {
+    expect(list).toHaveLength(18);
+    expect(list.filter((e) => e.type === 'TextView' || e.type === 'EditText').map((e) => [e.index, e.type, e.text ?? null])).toEqual([
+      [1, 'TextView', 'Text2'],
+      [3, 'TextView', 'Mail Address'],
+      [4, 'TextView', '(Mandatory)'],
+      [5, 'EditText', 'hoge@example.com'],
+      [6, 'TextView', 'Password'],
+      [7, 'TextView', '(Mandatory)'],
+      [8, 'EditText', null],
+      [10, 'TextView', 'Confirm Password'],
+      [11, 'TextView', '(Mandatory)'],
+      [12, 'EditText', null],
+      [14, 'TextView', 'Full Name'],
+      [15, 'TextView', '(Mandatory)'],
+      [16, 'EditText', 'First Name'],
+      [17, 'EditText', 'Last Name'],
+    ]);
+    expect(byNode(list, 'n25')).toEqual({ index: 6, nodeId: 'n25', type: 'TextView', bounds: [44, 561, 209, 605], center: [126, 583], text: 'Password', resourceId: 'jp.co.app.android:id/labelPassword' });
+  });
+
+  it('marks the scroll container, the show-password toggles, and skips nodes recorded without bounds', () => {
+    expect(list.filter((e) => e.scrollable)).toEqual([{ index: 2, nodeId: 'n13', type: 'ScrollView', bounds: [0, 220, 1080, 2088], center: [540, 1154], scrollable: true }]);
+    expect(list.filter((e) => e.desc === 'Show password').map((e) => [e.nodeId, e.checkable, e.checked, e.center])).toEqual([
+      ['n35', true, false, [970, 697]],
+      ['n47', true, false, [970, 972]],
+    ]);
+    expect(list.map((e) => e.nodeId)).not.toEqual(expect.arrayContaining(['n10']));
+    expect(list.some((e) => e.text === 'Image3' || e.text === 'Dummy Image' || e.text === 'Dummy Image B')).toBe(false);
+  });
+});
+
+describe('toUiElements on settings-security-list.xml', () => {
+  const list = elements('settings-security-list.xml');
+
+  it('marks the list scrollable and keeps section headers as their own elements', () => {
+    expect(list).toHaveLength(17);
+    expect(list.filter((e) => e.scrollable)).toEqual([
+      { index: 4, nodeId: 'n15', type: 'RecyclerView', bounds: [0, 220, 1080, 2088], center: [540, 1154], resourceId: 'com.android.settings:id/recycler_view', scrollable: true },
+    ]);
+    expect(list.filter((e) => !e.clickable && !e.scrollable).map((e) => e.text)).toEqual(['Security', 'SECURITY STATUS', 'DEVICE SECURITY']);
+  });
+
+  it('labels rows by title and summary, and keeps the row’s separate settings button', () => {
+    expect(byNode(list, 'n46')).toEqual({ index: 11, nodeId: 'n46', type: 'LinearLayout', bounds: [0, 1278, 1080, 1478], center: [540, 1378], text: 'Screen lock · Password', clickable: true });
+    expect(byNode(list, 'n54')).toEqual({
+      index: 12,
+      nodeId: 'n54',
+      type: 'ImageView',
+      bounds: [904, 1278, 1080, 1478],
+      center: [992, 1378],
+      desc: 'Settings',
+      resourceId: 'com.android.settings:id/settings_button',
+      clickable: true,
+    });
+    expect(byNode(list, 'n9')).toEqual({ index: 3, nodeId: 'n9', type: 'TextView', bounds: [948, 77, 1080, 209], center: [1014, 143], desc: 'Help & feedback', clickable: true });
+    expect(byNode(list, 'n67')?.text).toBe('Encryption & credentials');
+  });
+});
+
+describe('toUiElements on playstore-games-scroll.xml', () => {
+  const list = elements('playstore-games-scroll.xml');
+
+  it('marks all five scrollable containers', () => {
+    expect(list).toHaveLength(26);
+    expect(list.filter((e) => e.scrollable).map((e) => [e.index, e.nodeId, e.type, e.bounds])).toEqual([
+      [0, 'n14', 'HorizontalScrollView', [0, 220, 1080, 352]],
+      [5, 'n20', 'ViewPager', [0, 66, 1080, 1931]],
+      [6, 'n23', 'RecyclerView', [0, 66, 1080, 1931]],
+      [7, 'n25', 'RecyclerView', [0, 396, 1080, 761]],
+      [13, 'n37', 'RecyclerView', [0, 956, 1080, 1501]],
+    ]);
+  });
+
+  it('labels app cards from their descriptions and keeps a described button’s own label', () => {
+    expect(byNode(list, 'n39')).toEqual({
+      index: 14,
+      nodeId: 'n39',
+      type: 'ViewGroup',
+      bounds: [50, 956, 702, 1501],
+      center: [376, 1228],
+      text: 'App: Gardenscapes\nCasual\nPuzzle\nStar rating: 4.3',
+      resourceId: 'com.android.vending:id/play_card',
+      clickable: true,
+      longClickable: true,
+    });
+    expect(byNode(list, 'n84')).toEqual({
+      index: 21,
+      nodeId: 'n84',
+      type: 'FrameLayout',
+      bounds: [66, 77, 220, 209],
+      center: [143, 143],
+      desc: 'Show navigation drawer',
+      resourceId: 'com.android.vending:id/0_resource_name_obfuscated',
+      clickable: true,
+    });
+    expect(byNode(list, 'n86')?.desc).toBe('Show navigation drawer. New notifications available.');
+  });
+
+  it('lists the tabs and the bottom navigation with their selection', () => {
+    expect(list.filter((e) => e.clickable && ['For you', 'Top charts', 'New', 'Events', 'Games', 'Apps', 'Books', 'Movies & TV'].includes(e.text ?? '')).map((e) => [e.text, e.selected ?? false, e.center])).toEqual([
+      ['For you', true, [204, 286]],
+      ['Top charts', false, [508, 286]],
+      ['New', false, [783, 286]],
+      ['Events', false, [985, 286]],
+      ['Games', true, [135, 2011]],
+      ['Apps', false, [405, 2011]],
+      ['Books', false, [675, 2011]],
+      ['Movies & TV', false, [945, 2011]],
+    ]);
+  });
+});
+
+describe('toUiElements on settings-languages.xml', () => {
+  const list = elements('settings-languages.xml');
+
+  it('lists the languages, their numbers and the add button; a description equal to the text is not repeated', () => {
+    expect(list).toHaveLength(8);
+    expect(list.slice(3)).toEqual([
+      { index: 3, nodeId: 'n20', type: 'TextView', bounds: [66, 628, 904, 826], center: [485, 727], text: 'English (United States)', resourceId: 'com.android.settings:id/label' },
+      { index: 4, nodeId: 'n21', type: 'TextView', bounds: [66, 628, 132, 826], center: [99, 727], text: '1', resourceId: 'com.android.settings:id/miniLabel' },
+      { index: 5, nodeId: 'n25', type: 'TextView', bounds: [66, 826, 904, 1024], center: [485, 925], text: '日本語 (日本)', desc: 'Japanese (Japan)', resourceId: 'com.android.settings:id/label' },
+      { index: 6, nodeId: 'n26', type: 'TextView', bounds: [66, 826, 132, 1024], center: [99, 925], text: '2', resourceId: 'com.android.settings:id/miniLabel' },
+      { index: 7, nodeId: 'n28', type: 'Button', bounds: [0, 1024, 1080, 1222], center: [540, 1123], text: 'Add a language', resourceId: 'com.android.settings:id/add_language', clickable: true },
+    ]);
+    expect(byNode(list, 'n10')).toEqual({ index: 2, nodeId: 'n10', type: 'ImageButton', bounds: [969, 147, 1080, 279], center: [1024, 213], desc: 'More options', clickable: true, longClickable: true });
+    expect(list.filter((e) => e.scrollable)).toEqual([]);
+  });
+});
+
+describe('toUiElements on settings-connected-devices-bluetooth.xml', () => {
+  const list = elements('settings-connected-devices-bluetooth.xml');
+
+  it('lists the header, the two connection rows and the scrollable list', () => {
+    expect(list).toHaveLength(8);
+    expect(list.slice(3, 7)).toEqual([
+      { index: 3, nodeId: 'n14', type: 'RecyclerView', bounds: [0, 220, 1080, 2088], center: [540, 1154], resourceId: 'com.android.settings:id/recycler_view', scrollable: true },
+      { index: 4, nodeId: 'n17', type: 'TextView', bounds: [198, 286, 1036, 327], center: [617, 306], text: 'CURRENTLY CONNECTED', resourceId: 'android:id/title' },
+      { index: 5, nodeId: 'n18', type: 'LinearLayout', bounds: [0, 349, 1080, 549], center: [540, 449], text: 'USB · Charging this device', clickable: true },
+      { index: 6, nodeId: 'n24', type: 'LinearLayout', bounds: [0, 549, 1080, 749], center: [540, 649], text: 'Connection preferences · Bluetooth', clickable: true },
+    ]);
+  });
+});
