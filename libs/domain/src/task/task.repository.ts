@@ -31,42 +31,80 @@ export interface RetentionPolicy {
 
 /**
  * Where tasks, steps, events and step screenshots live. The embedded adapter is SQLite
- * (`@mobileclaw/infrastructure`); the port keeps other databases possible. Abstract class so that it
- * doubles as the Nest DI token. Writes are durable when the returned promise resolves.
+ * (`@mobileclaw/store-sqlite`); the port keeps other databases possible. Abstract class so that it
+ * doubles as the Nest DI token. Writes are durable when the returned promise resolves. Values go in
+ * and come out as copies: changing an object after saving it, or one that was read, changes nothing
+ * stored. Every adapter passes the contract suite `describeTaskRepositoryContract`
+ * (`@mobileclaw/domain/testing`).
  */
 export abstract class TaskRepository {
-  /** @throws Error when `task.taskId` already exists. */
+  /** @throws Error when `task.taskId` already exists (the stored task is unchanged). */
   abstract createTask(task: Task): Promise<void>;
-  /** Replaces the stored task (matched by `taskId`). */
+  /**
+   * Replaces the stored task (matched by `taskId`).
+   * @throws MobileClawError `TASK_NOT_FOUND` when no task has that id (nothing is stored).
+   */
   abstract updateTask(task: Task): Promise<void>;
+  /** The stored task, or undefined when there is none with that id. */
   abstract getTask(taskId: string): Promise<Task | undefined>;
-  /** @throws MobileClawError `VALIDATION_FAILED` for a cursor this store did not issue. */
+  /**
+   * A page of tasks, newest first: `createdAt` descending, then `taskId` descending. The next page
+   * continues after the last task of this one, so tasks created in between neither repeat nor skip
+   * any task on later pages.
+   * @throws MobileClawError `VALIDATION_FAILED` (with a field error on `cursor`, `limit` or `status`)
+   *   for a cursor this store did not issue, a `limit` that is not an integer from 1 to 200, or an
+   *   unknown `status`.
+   */
   abstract listTasks(query: TaskQuery): Promise<TaskPage>;
 
-  /** Inserts or replaces the step `(step.taskId, step.index)`. */
+  /**
+   * Inserts or replaces the step `(step.taskId, step.index)`.
+   * @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored.
+   */
   abstract saveStep(step: TaskStep): Promise<void>;
-  /** Steps in index order. */
+  /** Steps in index order; empty for an unknown task. */
   abstract listSteps(taskId: string): Promise<TaskStep[]>;
 
-  /** Appends an event with the next id of that task (1, 2, 3, …) and returns it. */
+  /**
+   * Appends an event with the next id of that task (1, 2, 3, …, no gaps, also when appends run
+   * concurrently) and returns it. `at` defaults to now (ISO-8601).
+   * @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored.
+   */
   abstract appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at?: string): Promise<TaskEvent>;
-  /** Events with `id > afterId` (all when absent), in id order. */
+  /** Events with `id > afterId` (all when absent), in id order; empty for an unknown task. */
   abstract listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]>;
 
-  /** Stores the full-resolution screenshot of a step. */
+  /**
+   * Stores the full-resolution screenshot of a step (exact bytes and mime type), replacing an
+   * earlier one of the same step.
+   * @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored.
+   */
   abstract saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void>;
+  /** The screenshot of a step, or undefined when none is stored. */
   abstract getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined>;
 
   /**
    * Marks every task that is not finished (`queued`, `running`, `input_required`) as `interrupted`
-   * with `error {code: 'INTERRUPTED', message: reason}`, appends a `task.interrupted` event to each,
-   * and returns them. Called once at start-up, after a crash or kill.
+   * with `error {code: 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), without
+   * `queuePosition` or `pendingAction`, appends a `task.interrupted` event `{reason, status:
+   * 'interrupted'}` to each, and returns them, oldest first (`createdAt`, then `taskId`). Finished
+   * tasks are untouched. Called once at start-up, after a crash or kill.
    */
   abstract interruptUnfinished(reason: string, at?: string): Promise<Task[]>;
 
-  /** Deletes finished tasks (with steps, events, screenshots) beyond the policy; returns how many. */
+  /**
+   * Deletes finished tasks (with steps, events, screenshots) beyond the policy: those that ended
+   * (their `createdAt` when they have no `endedAt`) more than `maxAgeMs` before `now`, and those
+   * beyond the newest `maxTasks` finished ones (by `createdAt`, then `taskId`). Unfinished tasks are
+   * never deleted. Returns how many were deleted.
+   * @throws MobileClawError `VALIDATION_FAILED` (with field errors) when `maxAgeMs` is not a number
+   *   ≥ 0 or `maxTasks` not an integer ≥ 0.
+   */
   abstract prune(policy: RetentionPolicy, now?: Date): Promise<number>;
 
-  /** Releases the database. */
+  /**
+   * Waits for writes in progress, then releases the store; calling it again does nothing. Every
+   * other method rejects once it has resolved.
+   */
   abstract close(): Promise<void>;
 }

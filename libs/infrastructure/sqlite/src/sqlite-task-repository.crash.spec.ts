@@ -2,11 +2,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Task, TaskEvent, TaskStep } from '@mobileclaw/domain';
+import { stepFixture } from '@mobileclaw/domain/testing';
 import { SqliteTaskRepository } from './sqlite-task-repository';
 import type { TaskDatabaseSynchronous } from './task-database';
 import { crashScenario } from './testing/crash-scenario';
 import type { CrashWriterMessage } from './testing/crash-writer';
-import { stepFixture, temporaryDataDir } from './testing/task-fixtures';
+import { temporaryDataDir } from './testing/temporary-data-dir';
 
 /** Writes the child reports after `ready` before it is killed: enough to be well inside its write loop. */
 const WRITES_BEFORE_KILL = 60;

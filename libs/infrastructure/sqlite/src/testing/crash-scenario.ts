@@ -1,5 +1,5 @@
 import type { StoredImage, Task, TaskEventType, TaskRepository, TaskStep } from '@mobileclaw/domain';
-import { minutesAfter, stepFixture, taskFixture } from './task-fixtures';
+import { minutesAfter, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
 
 const T0 = '2026-03-01T10:00:00.000Z';
 

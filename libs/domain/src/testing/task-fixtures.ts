@@ -1,13 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Task, TaskStep } from '@mobileclaw/domain';
-
-/** A fresh directory under the OS temp dir; `remove()` deletes it with its content. */
-export function temporaryDataDir(prefix = 'mobileclaw-persistence-'): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+import type { Task, TaskStep } from '../task';
 
 /** `base` plus `minutes`, as an ISO-8601 string. */
 export function minutesAfter(base: string, minutes: number): string {
