@@ -8,6 +8,7 @@ import {
   type PlanDecision,
   type Planner,
   type PlannerHistoryEntry,
+  type PlannerHistoryObservation,
   type ScreenshotData,
   type StepObservation,
   type StepResult,
@@ -155,7 +156,9 @@ export class TaskRunner {
 
       const result = await this.act(decision, observed, step);
       await this.endStep(step, result);
-      this.history.push({ index, decision, result });
+      const seen: PlannerHistoryObservation = { elements: observed.elements };
+      if (observed.step.package !== undefined) seen.package = observed.step.package;
+      this.history.push({ index, decision, result, observation: seen });
       before = screen;
       lastStep = step;
       if (result.status === 'error') {

@@ -76,9 +76,16 @@ describe('TaskService (RunTask loop)', () => {
     // The action carried the frame it was planned on.
     expect(phone.calls.find((c) => c.command.command === 'click')).toEqual({ deviceId: 'phone-1', command: { command: 'click', x: 50, y: 25 }, frameId: 'f1' });
     expect(Buffer.from((await repository.getScreenshot(task.taskId, 1))!.bytes).toString()).toBe('png-2');
-    // The planner saw the compact elements and, at step 1, the history of step 0.
+    // The planner saw the compact elements and, at step 1, the history of step 0 with what it was planned on.
     expect(planner.seen[0].observation.elements[0]).toMatchObject({ index: 0, type: 'Switch', text: 'Wi-Fi', checked: false, center: [50, 25] });
-    expect(planner.seen[1].history).toEqual([{ index: 0, decision: tapWifi(), result: { status: 'success', verified: true } }]);
+    expect(planner.seen[1].history).toStrictEqual([
+      {
+        index: 0,
+        decision: tapWifi(),
+        result: { status: 'success', verified: true },
+        observation: { elements: planner.seen[0].observation.elements, package: 'com.android.settings' },
+      },
+    ]);
     expect(events[7].data.verifiedStep).toEqual({ index: 0, verified: true });
   });
 

@@ -7,7 +7,17 @@ export interface PlannerHistoryEntry {
   index: number;
   decision: PlanDecision;
   result?: StepResult;
+  /**
+   * What the step was planned on: its element list and foreground package (no screenshot). With it a
+   * planner can derive everything it knows about the task from the history alone, so any planner
+   * instance can plan any step of any task. Absent when unknown (e.g. a history rebuilt from stored
+   * steps, which keep no element list).
+   */
+  observation?: PlannerHistoryObservation;
 }
+
+/** The part of an earlier step's {@link PlannerObservation} a history entry keeps. */
+export type PlannerHistoryObservation = Pick<PlannerObservation, 'elements' | 'package'>;
 
 /** The current screen, as a planner sees it. */
 export interface PlannerObservation {
@@ -29,6 +39,7 @@ export interface PlanningContext {
   stepIndex: number;
   maxSteps: number;
   observation: PlannerObservation;
+  /** Every earlier step of the task, oldest first. */
   history: PlannerHistoryEntry[];
   /** Fires when the task is canceled; planners must stop (e.g. abort their HTTP request). */
   signal: AbortSignal;

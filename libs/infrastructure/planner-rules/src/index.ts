@@ -1,4 +1,4 @@
-export { RuleBasedPlanner, type RuleBasedPlannerOptions } from './rule-based-planner';
+export { RuleBasedPlanner } from './rule-based-planner';
 export { parseGoal, SUPPORTED_GOAL_FORMS } from './goal-parser';
 export { describeGoal, describeIntent, type GoalIntent } from './goal-intent';
 export { KNOWN_APPS, findKnownApp, type KnownApp } from './app-catalog';

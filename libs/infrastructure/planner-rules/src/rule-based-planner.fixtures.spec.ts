@@ -102,7 +102,7 @@ describe('RuleBasedPlanner on settings-network-internet-wifi.xml (Wi‑Fi on, Ai
     const planner = new RuleBasedPlanner();
     const first = await plan('go back', network, [], planner, 'back-task');
     expect(first).toMatchObject({ type: 'action', action: { command: 'back' } });
-    const second = await plan('go back', recorded('settings-top.xml'), [{ index: 0, decision: first, result: { status: 'success' } }], planner, 'back-task');
+    const second = await plan('go back', recorded('settings-top.xml'), [{ index: 0, decision: first, result: { status: 'success' }, observation: { elements: network.elements, package: network.package } }], planner, 'back-task');
     expect(second).toMatchObject({ type: 'done', summary: 'Went back.' });
   });
 });

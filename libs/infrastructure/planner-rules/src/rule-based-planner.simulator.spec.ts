@@ -47,28 +47,28 @@ let taskSeq = 0;
 
 /**
  * The task loop in miniature: observe the phone (`ui_tree` → compact elements), plan, act on the
- * phone, until the planner answers done or fail. Approval requests are granted unless `deny`.
+ * phone, until the planner answers done or fail; the history keeps each step's observation, as the
+ * gateway's loop does. Approval requests are granted unless `deny`. `plannerPerStep` plans every step
+ * on a new planner instance.
  */
-async function drive(ui: PhoneUi, goal: string, options: { reportPackage?: boolean; deny?: boolean; planner?: RuleBasedPlanner } = {}): Promise<Run> {
-  const planner = options.planner ?? new RuleBasedPlanner();
+async function drive(ui: PhoneUi, goal: string, options: { reportPackage?: boolean; deny?: boolean; plannerPerStep?: boolean } = {}): Promise<Run> {
+  const shared = new RuleBasedPlanner();
   const taskId = `task-${++taskSeq}`;
   const history: PlannerHistoryEntry[] = [];
   const approvals: PlanDecision[] = [];
   const maxSteps = 25;
   for (let stepIndex = 0; stepIndex < maxSteps; stepIndex++) {
     const tree = ui.uiTree();
+    const elements = toUiElements(tree.nodes);
+    const pkg = options.reportPackage === false ? undefined : foregroundPackage(tree.nodes);
+    const planner = options.plannerPerStep ? new RuleBasedPlanner() : shared;
     const decision = await planner.plan({
       taskId,
       deviceId: 'sim-1',
       goal,
       stepIndex,
       maxSteps,
-      observation: {
-        frameId: tree.frameId,
-        screen: { width: tree.screen.width, height: tree.screen.height },
-        elements: toUiElements(tree.nodes),
-        package: options.reportPackage === false ? undefined : foregroundPackage(tree.nodes),
-      },
+      observation: { frameId: tree.frameId, screen: { width: tree.screen.width, height: tree.screen.height }, elements, package: pkg },
       history: [...history],
       signal: new AbortController().signal,
     });
@@ -77,7 +77,7 @@ async function drive(ui: PhoneUi, goal: string, options: { reportPackage?: boole
       approvals.push(decision);
       if (options.deny) return { final: decision, history, approvals };
     }
-    history.push({ index: stepIndex, decision, result: perform(ui, decision.action) });
+    history.push({ index: stepIndex, decision, result: perform(ui, decision.action), observation: pkg === undefined ? { elements } : { elements, package: pkg } });
   }
   throw new Error(`no done or fail within ${maxSteps} steps for ${JSON.stringify(goal)}`);
 }
@@ -166,6 +166,19 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     check(ui);
     expect(run.approvals).toEqual([]);
     for (const entry of run.history) expect(entry.result?.status).toBe('success');
+  });
+
+  it.each(GOALS)('$goal, on a new planner instance at every step: the same run', async ({ goal, setup }) => {
+    const runs: Run[] = [];
+    const phones: PhoneUi[] = [];
+    for (const plannerPerStep of [false, true]) {
+      const ui = new PhoneUi();
+      setup?.(ui);
+      runs.push(await drive(ui, goal, { plannerPerStep }));
+      phones.push(ui);
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    expect(phones[1]?.state).toEqual(phones[0]?.state);
   });
 
   it.each(GOALS.filter((c) => !c.goal.startsWith('go home') && !c.goal.startsWith('回到')))('$goal, without the foreground package', async ({ goal, setup, check }) => {

@@ -1,6 +1,5 @@
 import { isMobileClawError, type PlanDecision, type PlannerHistoryEntry, type StepResult, type UiElement } from '@mobileclaw/domain';
 import { RuleBasedPlanner } from './rule-based-planner';
-import { TaskMemoryStore } from './task-memory';
 
 function el(index: number, props: Partial<UiElement> & Pick<UiElement, 'bounds'>): UiElement {
   const [l, t, r, b] = props.bounds;
@@ -43,15 +42,25 @@ function context(goal: string, elements: UiElement[], history: PlannerHistoryEnt
   };
 }
 
-/** Plans on the same screen again and again, every action "succeeding" without effect. */
-async function planOnUnchangedScreen(planner: () => RuleBasedPlanner, goal: string, elements: UiElement[], pkg: string): Promise<PlanDecision[]> {
+/** A history entry of an action that succeeded, planned on `elements` (the observation is omitted when `elements` is). */
+function entry(index: number, decision: PlanDecision, elements?: UiElement[], pkg?: string, result: StepResult = { status: 'success' }): PlannerHistoryEntry {
+  const planned: PlannerHistoryEntry = { index, decision, result };
+  if (elements) planned.observation = pkg === undefined ? { elements } : { elements, package: pkg };
+  return planned;
+}
+
+/**
+ * Plans on the same screen again and again, every action "succeeding" without effect; the history
+ * keeps each step's observation unless `withObservations` is false.
+ */
+async function planOnUnchangedScreen(planner: () => RuleBasedPlanner, goal: string, elements: UiElement[], pkg: string, withObservations = true): Promise<PlanDecision[]> {
   const history: PlannerHistoryEntry[] = [];
   const decisions: PlanDecision[] = [];
   for (let i = 0; i < 10; i++) {
     const decision = await planner().plan(context(goal, elements, history, { pkg }));
     decisions.push(decision);
     if (decision.type !== 'action') break;
-    history.push({ index: i, decision, result: { status: 'success' } });
+    history.push(entry(i, decision, withObservations ? elements : undefined, pkg));
   }
   return decisions;
 }
@@ -72,9 +81,32 @@ describe('RuleBasedPlanner', () => {
     });
   });
 
-  it('still stops a repeated action when its memory of the task is gone (a new planner each step)', async () => {
-    const decisions = await planOnUnchangedScreen(() => new RuleBasedPlanner(), 'turn on Wi-Fi', STUCK_SETTINGS, 'com.android.settings');
+  it('plans the same on a new planner each step: what it knows of a task comes from the history', async () => {
+    const shared = new RuleBasedPlanner();
+    const once = await planOnUnchangedScreen(() => shared, 'turn on Wi-Fi', STUCK_SETTINGS, 'com.android.settings');
+    const fresh = await planOnUnchangedScreen(() => new RuleBasedPlanner(), 'turn on Wi-Fi', STUCK_SETTINGS, 'com.android.settings');
+    expect(fresh).toEqual(once);
+    expect(fresh.map((d) => d.type)).toEqual(['action', 'action', 'fail']);
+  });
+
+  it('still stops a repeated action when the history carries no observations (e.g. rebuilt from stored steps)', async () => {
+    const decisions = await planOnUnchangedScreen(() => new RuleBasedPlanner(), 'turn on Wi-Fi', STUCK_SETTINGS, 'com.android.settings', false);
     expect(decisions.map((d) => d.type)).toEqual(['action', 'action', 'fail']);
+    expect(decisions[2]).toMatchObject({ reason: expect.stringContaining('was already tried 2 times on this screen without any change') });
+  });
+
+  it('keeps tasks apart on one planner, and learns nothing from a step it would not have taken', async () => {
+    const planner = new RuleBasedPlanner();
+    const launcher = 'com.google.android.apps.nexuslauncher';
+    const failed: StepResult = { status: 'error', errorCode: 'DEVICE_ERROR', message: 'APP_NOT_FOUND' };
+    const open = await planner.plan(context('open Settings', LAUNCHER, [], { taskId: 'a', pkg: launcher }));
+    // Task b's history holds the same failed launch, but taken on a screen where this planner would
+    // have done something else (Settings already open): that step teaches nothing, so b launches again.
+    await planner.plan(context('open Settings', LAUNCHER, [], { taskId: 'b', pkg: launcher }));
+    const b = await planner.plan(context('open Settings', LAUNCHER, [entry(0, open, STUCK_SETTINGS, 'com.android.settings', failed)], { taskId: 'b', pkg: launcher }));
+    expect(b).toMatchObject({ action: { command: 'open', app: 'com.android.settings' } });
+    const a = await planner.plan(context('open Settings', LAUNCHER, [entry(0, open, LAUNCHER, launcher, failed)], { taskId: 'a', pkg: launcher }));
+    expect(a).toMatchObject({ action: { command: 'click', x: 135, y: 273 }, elementIndex: 0 });
   });
 
   it('throws ABORTED when the task is canceled', async () => {
@@ -98,7 +130,7 @@ describe('RuleBasedPlanner', () => {
     const first = await planner.plan(context('open Settings', LAUNCHER, [], { pkg: 'com.google.android.apps.nexuslauncher' }));
     expect(first).toMatchObject({ action: { command: 'open', app: 'com.android.settings' } });
     const failed: StepResult = { status: 'error', errorCode: 'DEVICE_ERROR', message: 'APP_NOT_FOUND' };
-    const second = await planner.plan(context('open Settings', LAUNCHER, [{ index: 0, decision: first, result: failed }], { pkg: 'com.google.android.apps.nexuslauncher' }));
+    const second = await planner.plan(context('open Settings', LAUNCHER, [entry(0, first, LAUNCHER, 'com.google.android.apps.nexuslauncher', failed)], { pkg: 'com.google.android.apps.nexuslauncher' }));
     expect(second).toMatchObject({ action: { command: 'click', x: 135, y: 273 }, elementIndex: 0 });
   });
 
@@ -124,7 +156,7 @@ describe('RuleBasedPlanner: Send is tapped at most once', () => {
     const planner = new RuleBasedPlanner();
     const goal = 'send hello there to Alice';
     const send = await planner.plan(context(goal, conversation('hello there'), [], { pkg: MESSAGING }));
-    const next = await planner.plan(context(goal, after, [{ index: 0, decision: send, result }], { pkg: MESSAGING }));
+    const next = await planner.plan(context(goal, after, [entry(0, send, conversation('hello there'), MESSAGING, result)], { pkg: MESSAGING }));
     return [send, next];
   }
 
@@ -155,26 +187,5 @@ describe('RuleBasedPlanner: Send is tapped at most once', () => {
   it('fails without tapping Send again when the conversation is gone after the tap', async () => {
     const [, next] = await sendThen(LAUNCHER, { status: 'success' });
     expect(next).toMatchObject({ type: 'fail', reason: expect.stringContaining('the conversation was no longer on the screen, so the message cannot be confirmed; Send is not tapped again') });
-  });
-});
-
-describe('TaskMemoryStore', () => {
-  it('keeps at most its capacity of tasks, the least recently used evicted', () => {
-    const store = new TaskMemoryStore(2);
-    store.get('a', 'g', false).intentIndex = 1;
-    store.get('b', 'g', false);
-    store.get('a', 'g', false);
-    store.get('c', 'g', false);
-    expect(store.size).toBe(2);
-    expect(store.get('a', 'g', false).intentIndex).toBe(1);
-    expect(store.get('b', 'g', false).intentIndex).toBe(0);
-  });
-
-  it('starts a task over at its first step or when its goal changes', () => {
-    const store = new TaskMemoryStore();
-    store.get('a', 'g', false).intentIndex = 1;
-    expect(store.get('a', 'other', false).intentIndex).toBe(0);
-    store.get('a', 'other', false).intentIndex = 1;
-    expect(store.get('a', 'other', true).intentIndex).toBe(0);
   });
 });

@@ -1,6 +1,10 @@
-import type { AgentAction } from '@mobileclaw/domain';
+import type { PlannerHistoryEntry } from '@mobileclaw/domain';
+import { actionKey } from './action-key';
+import type { GoalIntent } from './goal-intent';
+import { Screen } from './screen';
+import { decideStep } from './step-decision';
 
-/** What the planner remembers about one intent of a goal while working on it. */
+/** What the planner knows about one intent of a goal while working on it. */
 export interface IntentMemory {
   /** Packages this intent launched with `open`. */
   opened: Set<string>;
@@ -19,9 +23,8 @@ export interface PlannedStep {
   actionKey: string;
 }
 
-/** What the planner remembers about one task (its earlier steps' screens, the current intent). */
+/** What the planner knows about one task: the screens its earlier steps were planned on, the current intent. */
 export interface TaskMemory {
-  goal: string;
   /** Index of the intent being worked on, for compound goals. */
   intentIndex: number;
   intents: IntentMemory[];
@@ -34,40 +37,22 @@ export interface TaskMemory {
   once: Map<string, number>;
 }
 
-export function newIntentMemory(): IntentMemory {
-  return { opened: new Set(), tapped: new Set(), scrolls: 0, facts: new Map() };
-}
-
-/** Canonical JSON of an action (keys sorted), e.g. `{"command":"click","x":540,"y":497}`. */
-export function actionKey(action: AgentAction): string {
-  const entries = Object.entries(action).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify(Object.fromEntries(entries));
-}
-
 /**
- * Per-task memories, least recently used evicted beyond `capacity` tasks. A planner serves many
- * tasks; the memory of a finished task simply ages out.
+ * The memory of a task working on `intents`, derived from its history alone: every earlier step is
+ * planned again, in order, on the observation it was planned on (the planner is deterministic), and
+ * what that taught is kept when it yields the action the step took. A step without an observation,
+ * or one this planner would not have taken, teaches nothing; the loop guard then falls back to the
+ * bare actions of the history. No state outlives the call, so a task can move between planner
+ * instances (or a restart) at any step, and a finished task leaves nothing behind.
  */
-export class TaskMemoryStore {
-  private readonly tasks = new Map<string, TaskMemory>();
-
-  constructor(private readonly capacity = 256) {}
-
-  /**
-   * The memory of `taskId`, created fresh when unknown, when the goal changed, or when the task is
-   * at its first step (a task id reused for a new run starts clean).
-   */
-  get(taskId: string, goal: string, fresh: boolean): TaskMemory {
-    let memory = this.tasks.get(taskId);
-    this.tasks.delete(taskId);
-    if (!memory || fresh || memory.goal !== goal) memory = { goal, intentIndex: 0, intents: [], steps: new Map(), once: new Map() };
-    this.tasks.set(taskId, memory);
-    while (this.tasks.size > this.capacity) this.tasks.delete(this.tasks.keys().next().value as string);
-    return memory;
-  }
-
-  /** Number of tasks remembered. */
-  get size(): number {
-    return this.tasks.size;
-  }
+export function taskMemoryFrom(history: readonly PlannerHistoryEntry[], intents: readonly GoalIntent[]): TaskMemory {
+  let memory: TaskMemory = { intentIndex: 0, intents: [], steps: new Map(), once: new Map() };
+  history.forEach((entry, position) => {
+    if (entry.observation === undefined || entry.decision.type !== 'action') return;
+    const replayed = structuredClone(memory);
+    const screen = new Screen(entry.observation.elements, entry.observation.package);
+    const decision = decideStep(intents, replayed, { index: entry.index, screen, history: history.slice(0, position) });
+    if (decision.type === 'action' && actionKey(decision.action) === actionKey(entry.decision.action)) memory = replayed;
+  });
+  return memory;
 }
