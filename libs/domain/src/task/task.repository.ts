@@ -12,6 +12,7 @@ export interface TaskQuery {
 export interface TaskPage {
   /** Newest first. */
   tasks: Task[];
+  /** Present when more tasks follow; pass it as the next query's `cursor`. */
   nextCursor?: string;
 }
 
