@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { COMMAND_NAMES, MobileClawService, type Command, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
+import { ApiTokenGuard } from '../http/api-token.guard';
+import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { CommandResultSchema, DeviceInfoSchema, DeviceListSchema } from '../openapi/device.schemas';
 import { COMMAND_DTOS, CommandBaseDto, ScreenshotOptionsDto } from './command.dto';
@@ -35,6 +37,8 @@ const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 
 @ApiTags('devices')
 @ApiProblemResponses('UNAUTHORIZED')
 @ApiExtraModels(...COMMAND_BODY_DTOS)
+@UseGuards(ApiTokenGuard)
+@UseFilters(ProblemDetailsFilter)
 @Controller('api/devices')
 export class DevicesController {
   constructor(private readonly mobileClaw: MobileClawService) {}

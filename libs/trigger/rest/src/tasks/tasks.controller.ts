@@ -1,10 +1,12 @@
-import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { MobileClawError, type Task, type TaskPage } from '@mobileclaw/domain';
 import { TaskService, type TaskWithSteps } from '@mobileclaw/case-tasks';
 import { SseStream, lastEventIdOf } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
+import { ApiTokenGuard } from '../http/api-token.guard';
+import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { TaskAcceptedSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
 import { ApprovalDto, CreateTaskDto, ListTasksQueryDto } from './task.dto';
@@ -34,6 +36,8 @@ const TaskIdParam = ApiParam({ name: 'taskId', description: 'The task\'s id, fro
  */
 @ApiTags('tasks')
 @ApiProblemResponses('UNAUTHORIZED')
+@UseGuards(ApiTokenGuard)
+@UseFilters(ProblemDetailsFilter)
 @Controller('api/tasks')
 export class TasksController {
   constructor(private readonly tasks: TaskService) {}
