@@ -20,13 +20,16 @@ export interface TaskCaseOptions {
   pruneIntervalMs: number;
 }
 
+/** Finished tasks kept when the host sets no retention. */
+export const DEFAULT_RETENTION_MAX_TASKS = 1000;
+
 export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   defaultMaxSteps: 25,
   maxStepsLimit: 200,
   maxConsecutiveActionErrors: 3,
   maxGoalLength: 2000,
   maxQueuedPerDevice: 100,
-  retention: { maxTasks: 1000 },
+  retention: { maxTasks: DEFAULT_RETENTION_MAX_TASKS },
   pruneIntervalMs: 3_600_000,
 };
 
