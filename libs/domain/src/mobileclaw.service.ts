@@ -13,11 +13,12 @@ export abstract class MobileClawService {
    * Sends one command to a phone and resolves with its reply. Commands to one phone run one at a
    * time in FIFO order; commands to different phones never wait for each other.
    *
-   * @throws MobileClawError `DEVICE_NOT_FOUND` (no such phone online), `DEVICE_BUSY` (queue full or
-   *   socket not draining), `TIMEOUT` (deadline passed, queue time included), `DEVICE_DISCONNECTED`,
-   *   `DEVICE_REPLACED`, `SHUTTING_DOWN` (at once, not at the deadline), `DEVICE_ERROR` (the phone
-   *   answered an error; `deviceCode` holds its code), `STALE_FRAME`, `PAYLOAD_TOO_LARGE` (the reply
-   *   exceeded the frame limit), `ABORTED` (the signal fired), `VALIDATION_FAILED` (bad arguments).
+   * @throws MobileClawError with a `CommandErrorCode`: `DEVICE_NOT_FOUND` (no such phone
+   *   online), `DEVICE_BUSY` (queue full or socket not draining), `TIMEOUT` (deadline passed, queue
+   *   time included), `DEVICE_DISCONNECTED`, `DEVICE_REPLACED`, `SHUTTING_DOWN` (at once, not at the
+   *   deadline), `DEVICE_ERROR` (the phone answered an error; `deviceCode` holds its code),
+   *   `PROTOCOL_ERROR` (the phone's reply was malformed), `STALE_FRAME`, `PAYLOAD_TOO_LARGE` (the
+   *   reply exceeded the frame limit), `ABORTED` (the signal fired), `VALIDATION_FAILED` (bad arguments).
    */
   abstract execute<T = Record<string, unknown>>(
     deviceId: string,

@@ -4,6 +4,7 @@ import {
   foregroundPackage,
   toUiElements,
   type CommandResult,
+  type ErrorCode,
   type MobileClawService,
   type PlanDecision,
   type Planner,
@@ -35,7 +36,7 @@ interface Observation {
 }
 
 /** Command errors after which the loop cannot go on: the phone is gone or the gateway is closing. */
-const FATAL_COMMAND_ERRORS = new Set(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
+const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
 
 const now = (): string => new Date().toISOString();
 
@@ -161,10 +162,10 @@ export class TaskRunner {
       if (result.status === 'error') {
         actionErrors++;
         if (result.errorCode && FATAL_COMMAND_ERRORS.has(result.errorCode)) {
-          throw new MobileClawError(result.errorCode as never, result.message ?? result.errorCode);
+          throw new MobileClawError(result.errorCode, result.message ?? result.errorCode);
         }
         if (actionErrors >= this.options.maxConsecutiveActionErrors) {
-          const error: TaskError = { code: (result.errorCode as TaskError['code']) ?? 'DEVICE_ERROR', message: `${actionErrors} actions failed in a row; last: ${result.message}` };
+          const error: TaskError = { code: result.errorCode ?? 'DEVICE_ERROR', message: `${actionErrors} actions failed in a row; last: ${result.message}` };
           await this.finish('failed', 'task.failed', { error }, { error });
           return;
         }

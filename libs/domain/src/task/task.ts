@@ -64,19 +64,19 @@ export type PlanDecision =
   | { type: 'done'; summary: string; reasoning: string }
   | { type: 'fail'; reason: string; reasoning: string };
 
-/** Task-level failure codes, beside the command {@link ErrorCode}s a failed step can end a task with. */
-export type TaskErrorCode =
-  | ErrorCode
-  /** The planner threw (bad LLM answer after retries, LLM endpoint down, …). */
-  | 'PLANNER_ERROR'
-  /** The planner decided the goal cannot be reached (`fail`). */
-  | 'GOAL_FAILED'
-  | 'MAX_STEPS'
-  | 'APPROVAL_DENIED'
-  | 'CANCELED'
-  | 'INTERRUPTED'
-  /** A bug in the gateway (an unexpected exception); the message says what. */
-  | 'INTERNAL_ERROR';
+/**
+ * Code of a task's `error`: the code of whatever ended it — a command error that stopped the loop
+ * (`DEVICE_DISCONNECTED`, or the last code after too many failed actions in a row), a store error
+ * (`STORAGE_ERROR`), or one of the task outcomes below. All are catalog codes; the outcomes are:
+ * - `PLANNER_ERROR`: the planner threw (bad LLM answer after retries, LLM endpoint down, …);
+ * - `GOAL_FAILED`: the planner decided the goal cannot be reached (`fail`);
+ * - `MAX_STEPS`: the step budget ran out;
+ * - `APPROVAL_DENIED`: a human denied a pending action;
+ * - `CANCELED`: a caller canceled the task;
+ * - `INTERRUPTED`: the gateway stopped (or crashed) under it;
+ * - `INTERNAL_ERROR`: a bug in the gateway (an unexpected exception); the message says what.
+ */
+export type TaskErrorCode = ErrorCode;
 
 export interface TaskError {
   code: TaskErrorCode;
@@ -122,7 +122,11 @@ export interface StepObservation {
 
 export interface StepResult {
   status: 'success' | 'error' | 'denied' | 'canceled';
-  errorCode?: string;
+  /**
+   * Why the action failed (`error`): the code its command was rejected with, a
+   * `CommandErrorCode` by the port's contract; `ABORTED` when it was `canceled` in flight.
+   */
+  errorCode?: ErrorCode;
   message?: string;
   /**
    * True when the next observation confirms the effect (text present, switch toggled, app opened),

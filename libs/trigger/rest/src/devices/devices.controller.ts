@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { COMMAND_NAMES, MobileClawService, type Command, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { COMMAND_NAMES, MobileClawService, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -27,8 +27,12 @@ const COMMAND_BODY_DTOS = [...new Set(Object.values(COMMAND_DTOS))];
 /** `deviceId` path parameter. */
 const DeviceIdParam = ApiParam({ name: 'deviceId', description: 'The phone\'s id, as it announced itself in `hello`.', example: 'sim-1' });
 
-/** Errors of any call that reaches a phone (MobileClawService.execute). */
-const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const;
+/**
+ * Errors of any call that reaches a phone (MobileClawService.execute): its command codes but
+ * `VALIDATION_FAILED` and `STALE_FRAME`, which routes list where they apply, and `ABORTED`, which
+ * only a client that has gone away gets.
+ */
+const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const satisfies readonly CommandErrorCode[];
 
 /**
  * Devices and their commands (issue "Gateway core", REST). Errors are problem details with a stable
