@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { MobileClawError, type Task } from '@mobileclaw/domain';
-import { SqliteTaskRepository, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
+import { ERROR_CATALOG, MobileClawError, type Task } from '@mobileclaw/domain';
+import { SqliteTaskRepository, toStorageError, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
 import { TASK_SCHEMA_VERSION } from './task-database';
 import { encodeTaskCursor } from './task-cursor';
 import type { CorruptRecord } from './task-records';
@@ -23,6 +23,10 @@ function open(options: Partial<SqliteTaskRepositoryOptions> = {}): SqliteTaskRep
 /** A second, raw connection to the same database file (for inspecting or damaging it). */
 function rawConnection(): Database.Database {
   return new Database(join(dataDir.dir, 'mobileclaw.db'));
+}
+
+function sqliteCodeOf(err: unknown): unknown {
+  return (err as { code?: unknown } | undefined)?.code;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<MobileClawError> {
@@ -108,6 +112,7 @@ describe('SqliteTaskRepository', () => {
       expect((await rejection(repository.createTask({ ...task, goal: 'other' }))).code).toBe('TASK_STATE_CONFLICT');
       expect((await repository.getTask(task.taskId))?.goal).toBe(task.goal);
       expect((await rejection(repository.updateTask({ ...task, taskId: 'missing-task' }))).code).toBe('TASK_NOT_FOUND');
+      expect(await repository.getTask('missing-task')).toBeUndefined();
     });
 
     it('refuses invalid times and statuses, listing each field', async () => {
@@ -413,6 +418,55 @@ describe('SqliteTaskRepository', () => {
       expect(await repository.prune({}, now)).toBe(0);
       const err = await rejection(repository.prune({ maxAgeMs: -1, maxTasks: 1.5 }, now));
       expect(err.fieldErrors?.map((e) => e.field)).toEqual(['maxAgeMs', 'maxTasks']);
+    });
+  });
+
+  describe('store failures', () => {
+    it('translate SQLite and file-system failure codes into STORAGE_ERROR with the original as cause, and nothing else', () => {
+      for (const code of ['SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_CORRUPT', 'ENOSPC', 'EROFS', 'EIO', 'EACCES']) {
+        const failure = Object.assign(new Error(`${code} happened`), { code });
+        const translated = toStorageError(failure) as MobileClawError;
+        expect(translated).toBeInstanceOf(MobileClawError);
+        expect({ code: translated.code, message: translated.message, cause: translated.cause }).toEqual({
+          code: 'STORAGE_ERROR',
+          message: `the task store failed (${code}): ${code} happened`,
+          cause: failure,
+        });
+      }
+      const domain = new MobileClawError('TASK_NOT_FOUND', 'task x is not stored');
+      const constraint = Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+      const missing = Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      const bug = new TypeError('undefined is not a function');
+      for (const err of [domain, constraint, missing, bug, 'text']) expect(toStorageError(err)).toBe(err);
+    });
+
+    it('reject every kind of write as retryable STORAGE_ERROR while another connection holds the write lock, and succeed once it is released', async () => {
+      const repository = open({ busyTimeoutMs: 0 });
+      await repository.createTask(taskFixture({ taskId: 'kept' }));
+      const raw = rawConnection();
+      raw.exec('BEGIN IMMEDIATE');
+      try {
+        const writes: [string, () => Promise<unknown>][] = [
+          ['createTask', () => repository.createTask(taskFixture({ taskId: 'new-task' }))],
+          ['updateTask', () => repository.updateTask(taskFixture({ taskId: 'kept', status: 'completed' }))],
+          ['saveStep', () => repository.saveStep(stepFixture('kept', 0))],
+          ['appendEvent', () => repository.appendEvent('kept', 'task.started', {}, T0)],
+          ['interruptUnfinished', () => repository.interruptUnfinished('restart', T0)],
+          ['prune', () => repository.prune({ maxTasks: 0 })],
+        ];
+        for (const [method, write] of writes) {
+          const err = await rejection(write());
+          expect({ method, code: err.code, retryable: ERROR_CATALOG[err.code].retryable, cause: sqliteCodeOf(err.cause) }).toEqual({ method, code: 'STORAGE_ERROR', retryable: true, cause: 'SQLITE_BUSY' });
+        }
+        // Readers are not blocked (WAL), and the domain's own errors stay what they are.
+        expect((await repository.getTask('kept'))?.status).toBe('running');
+        expect((await rejection(repository.listTasks({ limit: 0 }))).code).toBe('VALIDATION_FAILED');
+      } finally {
+        raw.exec('ROLLBACK');
+        raw.close();
+      }
+      await repository.createTask(taskFixture({ taskId: 'new-task' }));
+      expect((await repository.listTasks({ limit: 10 })).tasks.map((t) => t.taskId).sort()).toEqual(['kept', 'new-task']);
     });
   });
 
