@@ -1,5 +1,5 @@
 import { firstValueFrom, toArray } from 'rxjs';
-import { MobileClawError, Planner, type PlanDecision, type PlanningContext, type TaskEvent } from '@mobileclaw/domain';
+import { MobileClawError, Planner, type PlanDecision, type PlanningContext, type Task, type TaskEvent, type TaskStep } from '@mobileclaw/domain';
 import { DEFAULT_TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskService } from './task.service';
 import { InMemoryTaskRepository } from './testing/in-memory-task.repository';
@@ -286,5 +286,72 @@ describe('TaskService (RunTask loop)', () => {
     expect(await crashed.repository.getTask('t-old')).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' } });
     expect((await finished(crashed.service, 't-old')).map((e) => e.type)).toEqual(['task.interrupted']);
     await crashed.service.beforeApplicationShutdown();
+  });
+});
+
+/** The fields of the `VALIDATION_FAILED` error a call rejects with. */
+async function invalidFields(call: Promise<unknown>): Promise<string[] | undefined> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(MobileClawError);
+  expect((err as MobileClawError).code).toBe('VALIDATION_FAILED');
+  return (err as MobileClawError).fieldErrors?.map((e) => e.field);
+}
+
+describe('InMemoryTaskRepository fails as the TaskRepository port says (as the SQLite adapter does)', () => {
+  const task: Task = { taskId: 't-1', deviceId: 'phone-1', goal: 'g', status: 'running', maxSteps: 5, planner: 'p', createdAt: '2026-03-01T10:00:00.000Z', stepCount: 0 };
+  const png = { mime: 'image/png', bytes: new Uint8Array([1, 2]) };
+  const step = (index: number, taskId = task.taskId): TaskStep => ({ taskId, index, startedAt: task.createdAt, timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 } });
+
+  it('refuses a duplicate task with TASK_STATE_CONFLICT and keeps the stored one', async () => {
+    const repository = new InMemoryTaskRepository();
+    await repository.createTask(task);
+    await expect(repository.createTask({ ...task, goal: 'other' })).rejects.toMatchObject({ name: 'MobileClawError', code: 'TASK_STATE_CONFLICT' });
+    expect((await repository.getTask(task.taskId))?.goal).toBe('g');
+  });
+
+  it('refuses writes to a task that is not stored with TASK_NOT_FOUND, inserting nothing; reads find nothing', async () => {
+    const repository = new InMemoryTaskRepository();
+    for (const write of [
+      repository.updateTask(task),
+      repository.saveStep(step(0)),
+      repository.appendEvent(task.taskId, 'task.started', {}),
+      repository.saveScreenshot(task.taskId, 0, png),
+    ]) {
+      await expect(write).rejects.toMatchObject({ name: 'MobileClawError', code: 'TASK_NOT_FOUND' });
+    }
+    expect(await repository.getTask(task.taskId)).toBeUndefined();
+    expect(await repository.listSteps(task.taskId)).toEqual([]);
+    expect(await repository.listEvents(task.taskId)).toEqual([]);
+    expect(await repository.getScreenshot(task.taskId, 0)).toBeUndefined();
+  });
+
+  it('prunes a finished task with its steps, events and screenshots', async () => {
+    const repository = new InMemoryTaskRepository();
+    await repository.createTask({ ...task, status: 'completed', endedAt: task.createdAt });
+    await repository.saveStep(step(0));
+    await repository.appendEvent(task.taskId, 'task.completed', {});
+    await repository.saveScreenshot(task.taskId, 0, png);
+    expect(await repository.prune({ maxTasks: 0 })).toBe(1);
+    expect([await repository.getTask(task.taskId), await repository.listSteps(task.taskId), await repository.listEvents(task.taskId), await repository.getScreenshot(task.taskId, 0)]).toEqual([undefined, [], [], undefined]);
+  });
+
+  it('refuses bad arguments with VALIDATION_FAILED naming each field, and cursors it did not issue', async () => {
+    const repository = new InMemoryTaskRepository();
+    for (let i = 0; i < 3; i++) await repository.createTask({ ...task, taskId: `t-${i}` });
+    const first = await repository.listTasks({ limit: 2 });
+    expect(first.nextCursor).toBeDefined();
+    expect((await repository.listTasks({ limit: 2, cursor: first.nextCursor })).tasks).toHaveLength(1);
+    for (const cursor of ['', 'garbage!', '-1', '0', '1.0', ' 2', '02']) expect(await invalidFields(repository.listTasks({ limit: 2, cursor }))).toEqual(['cursor']);
+    for (const limit of [0, 201, 2.5, Number.NaN]) expect(await invalidFields(repository.listTasks({ limit }))).toEqual(['limit']);
+    expect(await invalidFields(repository.listTasks({ limit: 2, status: 'lost' as Task['status'] }))).toEqual(['status']);
+    expect(await invalidFields(repository.saveStep(step(-1, 't-0')))).toEqual(['index']);
+    expect(await invalidFields(repository.appendEvent('t-0', 'task.started', {}, 'soon'))).toEqual(['at']);
+    expect(await invalidFields(repository.saveScreenshot('t-0', 1.5, { mime: 'png', bytes: [1] as unknown as Uint8Array }))).toEqual(['stepIndex', 'mime', 'bytes']);
+    expect(await invalidFields(repository.interruptUnfinished('restart', 'soon'))).toEqual(['at']);
+    expect(await invalidFields(repository.prune({ maxAgeMs: -1, maxTasks: 1.5 }))).toEqual(['maxAgeMs', 'maxTasks']);
+    expect(await repository.listEvents('t-0')).toEqual([]);
   });
 });

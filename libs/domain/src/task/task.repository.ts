@@ -31,40 +31,76 @@ export interface RetentionPolicy {
 
 /**
  * Where tasks, steps, events and step screenshots live. The embedded adapter is SQLite
- * (`@mobileclaw/infrastructure`); the port keeps other databases possible. Abstract class so that it
+ * (`@mobileclaw/store-sqlite`); the port keeps other databases possible. Abstract class so that it
  * doubles as the Nest DI token. Writes are durable when the returned promise resolves.
+ *
+ * Failures, the same in every adapter (and in the case layer's in-memory fake); every method
+ * reports them by rejecting, never by throwing synchronously:
+ * - `MobileClawError` `STORAGE_ERROR` (retryable; the original failure as `cause`) when the store
+ *   itself fails — disk full, I/O error, database locked — from any method;
+ * - `MobileClawError` `VALIDATION_FAILED`, with a field error per bad argument (field names as
+ *   below), for arguments no store could act on; an adapter may refuse more (its own doc says what,
+ *   e.g. task ids that cannot name a file);
+ * - `MobileClawError` `TASK_NOT_FOUND` for a write to a task that is not stored, and
+ *   `TASK_STATE_CONFLICT` for creating one that is; reads of an absent task find nothing instead.
  */
 export abstract class TaskRepository {
-  /** @throws Error when `task.taskId` already exists. */
+  /** @throws MobileClawError `TASK_STATE_CONFLICT` when `task.taskId` is already stored (it stays as it was). */
   abstract createTask(task: Task): Promise<void>;
-  /** Replaces the stored task (matched by `taskId`). */
+  /**
+   * Replaces the stored task (matched by `taskId`).
+   * @throws MobileClawError `TASK_NOT_FOUND` when no task has that id (nothing is inserted).
+   */
   abstract updateTask(task: Task): Promise<void>;
+  /** The stored task, or undefined. */
   abstract getTask(taskId: string): Promise<Task | undefined>;
-  /** @throws MobileClawError `VALIDATION_FAILED` for a cursor this store did not issue. */
+  /**
+   * @throws MobileClawError `VALIDATION_FAILED` with field `limit` (not an integer from 1 to 200),
+   *   `status` (not a {@link TaskStatus}) or `cursor` (not a `nextCursor` this store issued).
+   */
   abstract listTasks(query: TaskQuery): Promise<TaskPage>;
 
-  /** Inserts or replaces the step `(step.taskId, step.index)`. */
+  /**
+   * Inserts or replaces the step `(step.taskId, step.index)`.
+   * @throws MobileClawError `TASK_NOT_FOUND` for a task that is not stored, `VALIDATION_FAILED`
+   *   (field `index`) for an index that is not an integer ≥ 0.
+   */
   abstract saveStep(step: TaskStep): Promise<void>;
-  /** Steps in index order. */
+  /** Steps in index order; empty for an absent task. */
   abstract listSteps(taskId: string): Promise<TaskStep[]>;
 
-  /** Appends an event with the next id of that task (1, 2, 3, …) and returns it. */
+  /**
+   * Appends an event with the next id of that task (1, 2, 3, …) and returns it. `at` defaults to now.
+   * @throws MobileClawError `TASK_NOT_FOUND` for a task that is not stored, `VALIDATION_FAILED`
+   *   (field `at`) for an `at` that is not an ISO-8601 time.
+   */
   abstract appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at?: string): Promise<TaskEvent>;
-  /** Events with `id > afterId` (all when absent), in id order. */
+  /** Events with `id > afterId` (all when absent), in id order; empty for an absent task. */
   abstract listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]>;
 
-  /** Stores the full-resolution screenshot of a step. */
+  /**
+   * Stores the full-resolution screenshot of a step, replacing an earlier one.
+   * @throws MobileClawError `TASK_NOT_FOUND` for a task that is not stored, `VALIDATION_FAILED`
+   *   (fields `stepIndex`, `mime`, `bytes`) for an index that is not an integer ≥ 0, a `mime` that is
+   *   not a media type such as `image/png`, or `bytes` that are not a Uint8Array.
+   */
   abstract saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void>;
+  /** The stored screenshot, or undefined. */
   abstract getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined>;
 
   /**
    * Marks every task that is not finished (`queued`, `running`, `input_required`) as `interrupted`
    * with `error {code: 'INTERRUPTED', message: reason}`, appends a `task.interrupted` event to each,
    * and returns them. Called once at start-up, after a crash or kill.
+   * @throws MobileClawError `VALIDATION_FAILED` (field `at`) for an `at` that is not an ISO-8601 time.
    */
   abstract interruptUnfinished(reason: string, at?: string): Promise<Task[]>;
 
-  /** Deletes finished tasks (with steps, events, screenshots) beyond the policy; returns how many. */
+  /**
+   * Deletes finished tasks (with steps, events, screenshots) beyond the policy; returns how many.
+   * @throws MobileClawError `VALIDATION_FAILED` with field `maxAgeMs` (not a number ≥ 0) or
+   *   `maxTasks` (not an integer ≥ 0).
+   */
   abstract prune(policy: RetentionPolicy, now?: Date): Promise<number>;
 
   /** Releases the database. */
