@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of the MobileClaw device adapter (issue "Gateway core", section "Benchmark"): in-process
+// Benchmark of the MobileClaw device adapter: in-process
 // callers `await hub.execute(deviceId, command, {timeoutMs: 30000})` with a fixed number in flight,
 // spread round-robin over N phones connected over real TCP. Prints one JSON line per command:
 //   {"gateway":"mobileclaw","command","devices","requests","concurrency","throughput_per_s","p50_ms","p99_ms","peak_rss_mb"}
