@@ -239,7 +239,7 @@ describe('TaskService (RunTask loop)', () => {
   it('refuses a task for a phone that is offline', async () => {
     const { service, phone } = setup([done]);
     const original = phone.getDevice.bind(phone);
-    phone.getDevice = (id: string) => ({ ...original(id), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z' });
+    phone.getDevice = async (id: string) => ({ ...(await original(id)), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z' });
     await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({ code: 'DEVICE_DISCONNECTED', deviceId: 'phone-1' });
   });
 

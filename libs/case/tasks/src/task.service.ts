@@ -102,7 +102,8 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       fieldErrors.push({ field: 'maxSteps', message: `maxSteps must be an integer from 1 to ${this.options.maxStepsLimit}` });
     }
     if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
-    const device = this.devices.getDevice(input.deviceId);
+    const device = await this.devices.getDevice(input.deviceId);
+    if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
     if (device.status === 'offline') {
       throw new MobileClawError('DEVICE_DISCONNECTED', `device ${input.deviceId} is offline (since ${device.disconnectedAt ?? device.lastSeenAt})`, { deviceId: input.deviceId });
     }
