@@ -198,7 +198,6 @@ export class TaskRunner {
       const elements = toUiElements(tree.data.nodes ?? []);
       const step: StepObservation = {
         frameId: shot.data.frameId ?? tree.data.frameId,
-        screenshotUrl: `/api/tasks/${encodeURIComponent(this.task.taskId)}/steps/${index}/screenshot`,
         screenshotMime: shot.data.mime,
         screen: { width: treeScreen.width, height: treeScreen.height, rotation: treeScreen.rotation ?? 0 },
         elementCount: elements.length,

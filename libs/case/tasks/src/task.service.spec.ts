@@ -64,9 +64,9 @@ describe('TaskService (RunTask loop)', () => {
     expect(stored).toMatchObject({ status: 'completed', summary: 'Wi-Fi is on', stepCount: 2, planner: 'scripted' });
     expect(stored.steps).toHaveLength(2);
     const [first, second] = stored.steps;
+    // The stored step names the screenshot's type, not a URL: URLs are the REST layer's.
     expect(first.observation).toEqual({
       frameId: 'f1',
-      screenshotUrl: `/api/tasks/${task.taskId}/steps/0/screenshot`,
       screenshotMime: 'image/png',
       screen: { width: 100, height: 200, rotation: 0 },
       elementCount: 2,

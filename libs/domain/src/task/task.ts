@@ -124,8 +124,10 @@ export interface Task {
 export interface StepObservation {
   /** The frame the action was planned on (from the `screenshot` result). */
   frameId?: string;
-  /** URL of the full-resolution screenshot, e.g. `/api/tasks/{taskId}/steps/{index}/screenshot`. */
-  screenshotUrl?: string;
+  /**
+   * Media type of the step's full-resolution screenshot, e.g. `image/png`; present exactly when one is
+   * stored (read it with `TaskRepository.getScreenshot(taskId, index)`; the REST API adds its URL).
+   */
   screenshotMime?: string;
   screen: ScreenInfo;
   /** Number of entries in the compact element list the planner got. */
