@@ -111,9 +111,8 @@ async function waitOnline(hub, want, seconds) {
   }
 }
 
-function onlineIds(hub, count) {
-  const ids = hub
-    .listDevices()
+async function onlineIds(hub, count) {
+  const ids = (await hub.listDevices())
     .filter((d) => d.status !== 'offline')
     .map((d) => d.deviceId)
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
@@ -155,7 +154,7 @@ async function runCommand(hub, name, waitFor) {
   const concurrency = num('concurrency', d.concurrency);
   const warmup = num('warmup', Math.min(d.warmup, requests));
   await waitOnline(hub, waitFor ?? devices, 120);
-  const ids = onlineIds(hub, devices);
+  const ids = await onlineIds(hub, devices);
   if (ids.length < devices) fail(`${devices} phones wanted, ${ids.length} online`);
 
   const warmErrors = new Map();

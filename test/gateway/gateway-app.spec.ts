@@ -179,7 +179,7 @@ describe('gateway REST API over the simulated phone', () => {
       signal: client.signal,
     }).catch((err: Error) => err.name);
     await sent;
-    expect(gw.app.get(DeviceHub).getDevice('sim-1').status).toBe('busy');
+    expect((await gw.app.get(DeviceHub).getDevice('sim-1')).status).toBe('busy');
     const idle = firstValueFrom(hub.events$.pipe(filter((e) => e.type === 'device.status' && e.status === 'online')));
     client.abort();
     expect(await call).toBe('AbortError');

@@ -5,8 +5,8 @@ import type { CommandResult } from './results';
 
 /**
  * The port through which everything (REST, the agent loop, MCP) operates phones. An abstract class
- * so that it doubles as the Nest DI token; the TCP adapter in `@mobileclaw/infrastructure`
- * implements it. Design: seed 000 (`MobileClawService`, request id → awaited reply, 30 s deadline).
+ * so that it doubles as the Nest DI token; the device hub of `@mobileclaw/device` implements it: each
+ * command gets a request id and the caller awaits its reply (30 s deadline by default).
  */
 export abstract class MobileClawService {
   /**
@@ -26,11 +26,18 @@ export abstract class MobileClawService {
     options?: ExecuteOptions,
   ): Promise<CommandResult<T>>;
 
-  /** Every known phone, online ones first, then recently offline ones. */
-  abstract listDevices(): DeviceInfo[];
+  /**
+   * Every known phone, online ones first, then recently offline ones. Asynchronous so that an adapter
+   * can ask a directory shared by several gateway instances; the in-process hub answers at once.
+   */
+  abstract listDevices(): Promise<DeviceInfo[]>;
 
-  /** @throws MobileClawError `DEVICE_NOT_FOUND` when the gateway has never seen this phone (or forgot it). */
-  abstract getDevice(deviceId: string): DeviceInfo;
+  /**
+   * One phone's info; asynchronous for the same reason as {@link listDevices}.
+   * @throws MobileClawError `DEVICE_NOT_FOUND` (as a rejection) when the gateway has never seen this
+   *   phone (or forgot it).
+   */
+  abstract getDevice(deviceId: string): Promise<DeviceInfo>;
 
   /** Hot stream of device lifecycle events; never errors, completes on shutdown. */
   abstract readonly events$: Observable<DeviceEvent>;

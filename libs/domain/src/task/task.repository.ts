@@ -89,12 +89,16 @@ export abstract class TaskRepository {
   abstract getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined>;
 
   /**
-   * Marks every task that is not finished (`queued`, `running`, `input_required`) as `interrupted`
-   * with `error {code: 'INTERRUPTED', message: reason}`, appends a `task.interrupted` event to each,
-   * and returns them. Called once at start-up, after a crash or kill.
+   * Marks the unfinished tasks (`queued`, `running`, `input_required`) that no live instance holds as
+   * `interrupted` with `endedAt = at` (ISO-8601, default now), `error {code: 'INTERRUPTED', message:
+   * reason}`, without `queuePosition`/`pendingAction`, appends a `task.interrupted` event
+   * `{reason, status: 'interrupted'}` to each, and returns them. Called once at start-up of instance
+   * `instanceId`, after a crash or kill. A task is interrupted when it has no `owner` (stored before
+   * ownership was recorded), its owner is `instanceId` (the previous run of this instance), or its
+   * lease expired (`owner.leaseExpiresAt <= at`); a task another instance holds is left alone.
    * @throws MobileClawError `VALIDATION_FAILED` (field `at`) for an `at` that is not an ISO-8601 time.
    */
-  abstract interruptUnfinished(reason: string, at?: string): Promise<Task[]>;
+  abstract interruptUnfinished(instanceId: string, reason: string, at?: string): Promise<Task[]>;
 
   /**
    * Deletes finished tasks (with steps, events, screenshots) beyond the policy; returns how many.

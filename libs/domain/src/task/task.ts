@@ -3,7 +3,7 @@ import type { ErrorCode } from '../errors';
 import type { ScreenInfo } from '../results';
 
 /**
- * Task model of the agent workflow (issue 3): a goal run on one phone as observe → plan → act → record
+ * Task model of the agent workflow: a goal run on one phone as observe → plan → act → record
  * steps. Times are ISO-8601 strings; durations are ms; coordinates are device px.
  */
 export type TaskStatus =
@@ -83,6 +83,18 @@ export interface TaskError {
   message: string;
 }
 
+/**
+ * Which gateway instance runs a task, and until when that claim holds. Set when the instance accepts
+ * the task and renewed when it starts running it; start-up interrupts only unfinished tasks that it
+ * owns, whose lease has expired, or that have no owner (see `TaskRepository.interruptUnfinished`).
+ */
+export interface TaskOwner {
+  /** The owning instance's id (the `GATEWAY_INSTANCE_ID` value). */
+  instanceId: string;
+  /** ISO-8601. After it, the owner is presumed dead and another instance's start-up may interrupt the task. */
+  leaseExpiresAt: string;
+}
+
 export interface Task {
   taskId: string;
   deviceId: string;
@@ -104,14 +116,18 @@ export interface Task {
   /** The action waiting for approval, while `input_required`. */
   pendingAction?: { stepIndex: number; action: AgentAction; reason: string };
   stepCount: number;
+  /** The instance that runs it; absent on tasks stored before ownership was recorded. Not shown by the REST API. */
+  owner?: TaskOwner;
 }
 
 /** What the loop saw before planning a step. */
 export interface StepObservation {
   /** The frame the action was planned on (from the `screenshot` result). */
   frameId?: string;
-  /** URL of the full-resolution screenshot, e.g. `/api/tasks/{taskId}/steps/{index}/screenshot`. */
-  screenshotUrl?: string;
+  /**
+   * Media type of the step's full-resolution screenshot, e.g. `image/png`; present exactly when one is
+   * stored (read it with `TaskRepository.getScreenshot(taskId, index)`; the REST API adds its URL).
+   */
   screenshotMime?: string;
   screen: ScreenInfo;
   /** Number of entries in the compact element list the planner got. */

@@ -136,13 +136,18 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     });
   }
 
-  listDevices(): DeviceInfo[] {
+  /** The phones of this process, online first; the snapshot is taken when called, resolved at once. */
+  async listDevices(): Promise<DeviceInfo[]> {
     const online = [...this.sessions.values()].map((s) => s.info());
     const offline = [...this.offline.values()].reverse();
     return [...online, ...offline];
   }
 
-  getDevice(deviceId: string): DeviceInfo {
+  /**
+   * The phone's info as of the call, resolved at once.
+   * @throws MobileClawError `DEVICE_NOT_FOUND` (as a rejection) when this process has never seen it or forgot it.
+   */
+  async getDevice(deviceId: string): Promise<DeviceInfo> {
     const session = this.sessions.get(deviceId);
     if (session) return session.info();
     const offline = this.offline.get(deviceId);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ERROR_CATALOG, MobileClawError, type Task } from '@mobileclaw/domain';
 import { SqliteTaskRepository, toStorageError, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
-import { TASK_SCHEMA_VERSION } from './task-database';
+import { TASK_MIGRATIONS, TASK_SCHEMA_VERSION } from './task-database';
 import { encodeTaskCursor } from './task-cursor';
 import type { CorruptRecord } from './task-records';
 import { minutesAfter, stepFixture, taskFixture, temporaryDataDir } from './testing/task-fixtures';
@@ -51,14 +51,14 @@ afterEach(async () => {
 
 describe('SqliteTaskRepository', () => {
   describe('opening', () => {
-    it('creates the data directory and a WAL database at schema version 1 with its four tables', async () => {
+    it('creates the data directory and a WAL database at schema version 2 with its four tables', async () => {
       const nested = join(dataDir.dir, 'a', 'b');
       const repository = open({ dataDir: nested });
       expect(repository.path).toBe(join(nested, 'mobileclaw.db'));
       const raw = new Database(repository.path);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
-      expect(TASK_SCHEMA_VERSION).toBe(1);
+      expect(TASK_SCHEMA_VERSION).toBe(2);
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
       expect(tables).toEqual(['events', 'screenshots', 'steps', 'tasks']);
       raw.close();
@@ -74,9 +74,52 @@ describe('SqliteTaskRepository', () => {
     it('refuses a database whose schema is newer than it knows', async () => {
       await open().close();
       const raw = rawConnection();
-      raw.pragma('user_version = 2');
+      raw.pragma('user_version = 3');
       raw.close();
-      expect(() => open()).toThrow(/schema version 2 is newer than this gateway supports \(1\)/);
+      expect(() => open()).toThrow(/schema version 3 is newer than this gateway supports \(2\)/);
+    });
+
+    it('migrates a database written by schema version 1 and keeps working with it', async () => {
+      // What version 1 of the gateway left behind: its schema, a finished task and a running one whose
+      // step still carries the screenshot URL that version stored.
+      const raw = rawConnection();
+      raw.pragma('journal_mode = WAL');
+      raw.exec(TASK_MIGRATIONS[0]);
+      raw.pragma('user_version = 1');
+      const finished = taskFixture({ taskId: 'old-done', status: 'completed', endedAt: minutesAfter(T0, 1), summary: 'done' });
+      const running = taskFixture({ taskId: 'old-running', status: 'running', stepCount: 1, createdAt: minutesAfter(T0, 2) });
+      const insertTask = raw.prepare('INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, data) VALUES (?, ?, ?, ?, ?, ?)');
+      insertTask.run(finished.taskId, finished.deviceId, finished.status, Date.parse(finished.createdAt), Date.parse(finished.endedAt!), JSON.stringify(finished));
+      insertTask.run(running.taskId, running.deviceId, running.status, Date.parse(running.createdAt), null, JSON.stringify(running));
+      const legacyStep = { ...stepFixture('old-running', 0), observation: { ...stepFixture('old-running', 0).observation!, screenshotUrl: '/api/tasks/old-running/steps/0/screenshot' } };
+      raw.prepare('INSERT INTO steps (task_id, idx, data) VALUES (?, ?, ?)').run('old-running', 0, JSON.stringify(legacyStep));
+      raw.prepare('INSERT INTO events (task_id, id, type, at, data) VALUES (?, ?, ?, ?, ?)').run('old-running', 1, 'task.accepted', T0, JSON.stringify({ task: running }));
+      raw.close();
+
+      const repository = open();
+      const migrated = rawConnection();
+      expect(migrated.pragma('user_version', { simple: true })).toBe(2);
+      const columns = migrated.prepare("SELECT name FROM pragma_table_info('tasks') ORDER BY cid").pluck().all();
+      expect(columns).toEqual(['task_id', 'device_id', 'status', 'created_at', 'ended_at', 'data', 'owner_instance_id', 'lease_expires_at']);
+      migrated.close();
+      expect(await repository.getTask('old-done')).toStrictEqual(finished);
+      expect(await repository.listSteps('old-running')).toStrictEqual([legacyStep]);
+      expect(await repository.listEvents('old-running')).toStrictEqual([{ taskId: 'old-running', id: 1, type: 'task.accepted', at: T0, data: { task: running } }]);
+
+      // A task without an owner (all of version 1's) is interrupted by whichever instance starts.
+      const at = minutesAfter(T0, 5);
+      const error = { code: 'INTERRUPTED', message: 'restart' } as const;
+      expect(await repository.interruptUnfinished('gw-a', 'restart', at)).toStrictEqual([{ ...running, status: 'interrupted', endedAt: at, error }]);
+      expect((await repository.listEvents('old-running')).map((e) => [e.id, e.type])).toEqual([
+        [1, 'task.accepted'],
+        [2, 'task.interrupted'],
+      ]);
+
+      // New tasks, with owners, are stored beside the old ones.
+      const owned = taskFixture({ taskId: 'new-task', createdAt: minutesAfter(T0, 6), owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(T0, 16) } });
+      await repository.createTask(owned);
+      expect(await repository.getTask('new-task')).toStrictEqual(owned);
+      expect((await repository.listTasks({ limit: 10 })).tasks.map((t) => t.taskId)).toEqual(['new-task', 'old-running', 'old-done']);
     });
 
     it('refuses a file that is not a database with a clear error', () => {
@@ -334,7 +377,7 @@ describe('SqliteTaskRepository', () => {
         { ...waitingRest, status: 'interrupted', endedAt: at, error },
         { ...queuedRest, status: 'interrupted', endedAt: at, error },
       ];
-      expect(await repository.interruptUnfinished('gateway restarted', at)).toStrictEqual(expected);
+      expect(await repository.interruptUnfinished('gw-a', 'gateway restarted', at)).toStrictEqual(expected);
       for (const task of expected) expect(await repository.getTask(task.taskId)).toStrictEqual(task);
       expect(await repository.getTask('c')).toStrictEqual(completed);
 
@@ -345,8 +388,48 @@ describe('SqliteTaskRepository', () => {
       expect((await repository.listEvents('c')).map((e) => e.type)).toEqual(['task.accepted']);
       expect(await repository.listSteps('r')).toStrictEqual([stepFixture('r', 0), stepFixture('r', 1)]);
 
-      expect(await repository.interruptUnfinished('again', at)).toEqual([]);
+      expect(await repository.interruptUnfinished('gw-a', 'again', at)).toEqual([]);
       expect((await repository.listEvents('r')).map((e) => e.id)).toEqual([1, 2, 3]);
+    });
+  });
+
+  describe('task ownership', () => {
+    it('interrupts only unowned tasks, its own and expired leases; leaves tasks another live instance holds', async () => {
+      const repository = open();
+      const at = '2026-03-01T11:00:00.000Z';
+      const tasks = [
+        taskFixture({ taskId: 'unowned', createdAt: minutesAfter(T0, 0) }),
+        taskFixture({ taskId: 'mine', createdAt: minutesAfter(T0, 1), owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(at, 10) } }),
+        taskFixture({ taskId: 'expired', status: 'queued', createdAt: minutesAfter(T0, 2), owner: { instanceId: 'gw-b', leaseExpiresAt: at } }),
+        taskFixture({ taskId: 'held', status: 'input_required', createdAt: minutesAfter(T0, 3), owner: { instanceId: 'gw-b', leaseExpiresAt: '2026-03-01T11:00:00.001Z' } }),
+        taskFixture({ taskId: 'done', status: 'completed', endedAt: T0, owner: { instanceId: 'gw-b', leaseExpiresAt: T0 } }),
+      ];
+      for (const task of tasks) await repository.createTask(task);
+      const raw = rawConnection();
+      expect(raw.prepare('SELECT task_id, owner_instance_id, lease_expires_at FROM tasks ORDER BY created_at, task_id').all()).toEqual([
+        { task_id: 'done', owner_instance_id: 'gw-b', lease_expires_at: Date.parse(T0) },
+        { task_id: 'unowned', owner_instance_id: null, lease_expires_at: null },
+        { task_id: 'mine', owner_instance_id: 'gw-a', lease_expires_at: Date.parse(minutesAfter(at, 10)) },
+        { task_id: 'expired', owner_instance_id: 'gw-b', lease_expires_at: Date.parse(at) },
+        { task_id: 'held', owner_instance_id: 'gw-b', lease_expires_at: Date.parse(at) + 1 },
+      ]);
+      raw.close();
+
+      const error = { code: 'INTERRUPTED', message: 'restart' } as const;
+      expect(await repository.interruptUnfinished('gw-a', 'restart', at)).toStrictEqual(
+        tasks.slice(0, 3).map((task) => ({ ...task, status: 'interrupted', endedAt: at, error })),
+      );
+      expect(await repository.getTask('held')).toStrictEqual(tasks[3]);
+      expect(await repository.listEvents('held')).toEqual([]);
+      // Once its lease runs out, the other instance's task is fair game.
+      expect((await repository.interruptUnfinished('gw-a', 'restart', '2026-03-01T11:00:00.001Z')).map((t) => t.taskId)).toEqual(['held']);
+    });
+
+    it('refuses an owner without an instance id or lease time', async () => {
+      const repository = open();
+      const err = await rejection(repository.createTask(taskFixture({ taskId: 't', owner: { instanceId: '', leaseExpiresAt: 'later' } })));
+      expect(err.code).toBe('VALIDATION_FAILED');
+      expect(err.fieldErrors?.map((e) => e.field)).toEqual(['owner.instanceId', 'owner.leaseExpiresAt']);
     });
   });
 
@@ -451,7 +534,7 @@ describe('SqliteTaskRepository', () => {
           ['updateTask', () => repository.updateTask(taskFixture({ taskId: 'kept', status: 'completed' }))],
           ['saveStep', () => repository.saveStep(stepFixture('kept', 0))],
           ['appendEvent', () => repository.appendEvent('kept', 'task.started', {}, T0)],
-          ['interruptUnfinished', () => repository.interruptUnfinished('restart', T0)],
+          ['interruptUnfinished', () => repository.interruptUnfinished('gw-a', 'restart', T0)],
           ['prune', () => repository.prune({ maxTasks: 0 })],
         ];
         for (const [method, write] of writes) {
@@ -517,11 +600,11 @@ describe('SqliteTaskRepository', () => {
       expect(corrupt[3].reason).toBe('not a JSON object');
 
       corrupt.length = 0;
-      const interrupted = await repository.interruptUnfinished('restart', T0);
+      const interrupted = await repository.interruptUnfinished('gw-a', 'restart', T0);
       expect(interrupted.map((t) => t.taskId)).toEqual(['good-2']);
       expect(corrupt.map((r) => `${r.table} ${r.key}`)).toEqual(['tasks bad-running']);
       expect((await repository.listEvents('bad-running')).map((e) => [e.id, e.type])).toEqual([[1, 'task.interrupted']]);
-      expect(await repository.interruptUnfinished('restart', T0)).toEqual([]);
+      expect(await repository.interruptUnfinished('gw-a', 'restart', T0)).toEqual([]);
     });
   });
 });

@@ -17,6 +17,9 @@
  *   at a half-written file. A crash between the two leaves at most an orphan file, which `prune` sweeps.
  * - A record that cannot be decoded is reported (`onCorruptRecord`) and skipped by reads; it never
  *   fails reads of other records.
+ * - Task ownership (`owner_instance_id`, `lease_expires_at`; schema version 2) is copied from
+ *   `Task.owner` on every write, so start-up picks the tasks it may interrupt in SQL, also for rows
+ *   whose JSON is corrupt. Rows written by version 1 have NULL there: no owner.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -295,21 +298,23 @@ export class SqliteTaskRepository extends TaskRepository {
   // ---- lifecycle ------------------------------------------------------------------------------
 
   /**
-   * In one transaction, every `queued`, `running` or `input_required` task becomes `interrupted`
-   * with `error {code: 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses
-   * `queuePosition` and `pendingAction`, and gets a `task.interrupted` event `{reason, status}`.
-   * A corrupt unfinished task is reported; its status columns are still set to `interrupted`.
+   * In one transaction, every `queued`, `running` or `input_required` task that no other live instance
+   * holds — no owner (`owner_instance_id` NULL, e.g. rows of schema version 1), owned by `instanceId`,
+   * or a lease that expired (`lease_expires_at <= at`) — becomes `interrupted` with `error {code:
+   * 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses `queuePosition` and
+   * `pendingAction` (keeps `owner`), and gets a `task.interrupted` event `{reason, status}`. A corrupt
+   * unfinished task is reported; its status columns are still set to `interrupted`.
    * @returns the updated tasks, oldest first.
    * @throws MobileClawError `VALIDATION_FAILED` for an unparseable `at`.
    */
-  interruptUnfinished(reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
+  interruptUnfinished(instanceId: string, reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
     return this.withStorageErrors(async () => {
       const atMs = requireTime(at, 'at');
       const corrupt: CorruptRecord[] = [];
       const interrupted = this.db
         .transaction(() => {
           const updated: Task[] = [];
-          for (const row of this.statements.listUnfinished.all() as TaskRow[]) {
+          for (const row of this.statements.listInterruptible.all({ instanceId, atMs }) as TaskRow[]) {
             try {
               const { queuePosition: _queuePosition, pendingAction: _pendingAction, ...rest } = taskFromRow(row);
               const task: Task = { ...rest, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
@@ -460,15 +465,22 @@ function prepareStatements(db: TaskDatabase) {
   const unfinished = UNFINISHED_STATUSES.map((status) => `'${status}'`).join(', ');
   return {
     insertTask: db.prepare(
-      'INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, data) VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @data)',
+      `INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, owner_instance_id, lease_expires_at, data)
+       VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @owner_instance_id, @lease_expires_at, @data)`,
     ),
     updateTask: db.prepare(
-      'UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at, data = @data WHERE task_id = @task_id',
+      `UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at,
+       owner_instance_id = @owner_instance_id, lease_expires_at = @lease_expires_at, data = @data WHERE task_id = @task_id`,
     ),
     setStatus: db.prepare('UPDATE tasks SET status = @status, ended_at = @ended_at WHERE task_id = @task_id'),
     getTask: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
     taskExists: db.prepare('SELECT 1 FROM tasks WHERE task_id = ?').pluck(),
-    listUnfinished: db.prepare(`SELECT * FROM tasks WHERE status IN (${unfinished}) ORDER BY created_at, task_id`),
+    // Unfinished tasks that no other live instance holds (see interruptUnfinished).
+    listInterruptible: db.prepare(
+      `SELECT * FROM tasks WHERE status IN (${unfinished})
+       AND (owner_instance_id IS NULL OR owner_instance_id = @instanceId OR lease_expires_at IS NULL OR lease_expires_at <= @atMs)
+       ORDER BY created_at, task_id`,
+    ),
     listEndedBefore: db.prepare(`SELECT task_id FROM tasks WHERE status IN (${finished}) AND COALESCE(ended_at, created_at) < ?`),
     listFinishedBeyond: db.prepare(
       `SELECT task_id FROM tasks WHERE status IN (${finished}) ORDER BY created_at DESC, task_id DESC LIMIT -1 OFFSET ?`,

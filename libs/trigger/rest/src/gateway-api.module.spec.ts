@@ -27,8 +27,8 @@ class OtherFaceController {
       provide: MobileClawService,
       useValue: {
         events$: NEVER,
-        listDevices: () => [],
-        getDevice: (deviceId: string) => {
+        listDevices: async () => [],
+        getDevice: async (deviceId: string) => {
           throw new MobileClawError('DEVICE_NOT_FOUND', `no device ${JSON.stringify(deviceId)} is known`, { deviceId });
         },
       },

@@ -93,11 +93,13 @@ export class InMemoryTaskRepository extends TaskRepository {
   override async getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined> {
     return this.screenshots.get(`${taskId}/${stepIndex}`);
   }
-  override async interruptUnfinished(reason: string, at = new Date().toISOString()): Promise<Task[]> {
+  override async interruptUnfinished(instanceId: string, reason: string, at = new Date().toISOString()): Promise<Task[]> {
     throwIfInvalid(timeErrors(at, 'at'), 'invalid request');
     const out: Task[] = [];
     for (const task of this.tasks.values()) {
       if (isTerminalTaskStatus(task.status)) continue;
+      const held = task.owner !== undefined && task.owner.instanceId !== instanceId && Date.parse(task.owner.leaseExpiresAt) > Date.parse(at);
+      if (held) continue;
       const updated: Task = { ...task, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
       delete updated.queuePosition;
       delete updated.pendingAction;

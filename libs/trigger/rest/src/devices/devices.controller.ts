@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { COMMAND_NAMES, MobileClawService, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { COMMAND_NAMES, MobileClawError, MobileClawService, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -51,14 +51,17 @@ export class DevicesController {
   @Get()
   @ApiOperation({ summary: 'List the phones', description: 'Every phone the gateway has seen, online ones first.' })
   @ApiOkResponse({ type: DeviceListSchema })
-  list(): { devices: DeviceInfo[] } {
-    return { devices: this.mobileClaw.listDevices() };
+  async list(): Promise<{ devices: DeviceInfo[] }> {
+    return { devices: await this.mobileClaw.listDevices() };
   }
 
   /**
    * `GET /api/devices/events` — Server-Sent Events for dashboards: first `devices` (data `{devices}`,
    * the current list), then every device event live under its type (`device.connected`,
    * `device.disconnected`, `device.status`, `device.heartbeat` with `rttMs`, …). Ids count per stream.
+   * The list is asked for before the live subscription starts, and events that arrive while it is
+   * awaited are sent after it, so nothing after the list is missed. If the list cannot be read, the
+   * stream sends one `error` event `{code, message}` and ends.
    */
   @Get('events')
   @ApiOperation({
@@ -67,15 +70,32 @@ export class DevicesController {
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'An endless `text/event-stream`.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
-  deviceEvents(@Req() request: Request, @Res() response: Response): void {
+  async deviceEvents(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const listing = this.mobileClaw.listDevices();
     const stream = new SseStream(request, response);
     let id = 0;
-    stream.send('devices', { devices: this.mobileClaw.listDevices() }, ++id);
+    let held: DeviceEvent[] | undefined = [];
+    let ended = false;
     const subscription = this.mobileClaw.events$.subscribe({
-      next: (event) => stream.send(event.type, event, ++id),
-      complete: () => stream.close(),
+      next: (event) => (held ? held.push(event) : stream.send(event.type, event, ++id)),
+      complete: () => {
+        ended = true;
+        if (!held) stream.close();
+      },
     });
     stream.onClose(() => subscription.unsubscribe());
+    let devices: DeviceInfo[];
+    try {
+      devices = await listing;
+    } catch (err) {
+      stream.send('error', { code: err instanceof MobileClawError ? err.code : 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) });
+      stream.close();
+      return;
+    }
+    stream.send('devices', { devices }, ++id);
+    for (const event of held.splice(0)) stream.send(event.type, event, ++id);
+    held = undefined;
+    if (ended) stream.close();
   }
 
   /** `GET /api/devices/:deviceId` → DeviceInfo. @throws DEVICE_NOT_FOUND (404). */
@@ -84,7 +104,7 @@ export class DevicesController {
   @DeviceIdParam
   @ApiOkResponse({ type: DeviceInfoSchema })
   @ApiProblemResponses('DEVICE_NOT_FOUND')
-  get(@Param('deviceId') deviceId: string): DeviceInfo {
+  get(@Param('deviceId') deviceId: string): Promise<DeviceInfo> {
     return this.mobileClaw.getDevice(deviceId);
   }
 

@@ -46,8 +46,9 @@ export class HealthController {
       response.status(503);
       result = error.getResponse() as HealthCheckResult;
     }
+    // A down `devices` check carries no count: the directory could not be read, so none is known online.
     const online: unknown = result.details['devices']?.['online'];
     const { status, info, error, details } = result;
-    return { status, devicesOnline: typeof online === 'number' ? online : this.devices.onlineCount(), info, error, details };
+    return { status, devicesOnline: typeof online === 'number' ? online : await this.devices.onlineCount().catch(() => 0), info, error, details };
   }
 }
