@@ -35,7 +35,7 @@ const DeviceIdParam = ApiParam({ name: 'deviceId', description: 'The phone\'s id
 const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const satisfies readonly CommandErrorCode[];
 
 /**
- * Devices and their commands (issue "Gateway core", REST). Errors are problem details with a stable
+ * Devices and their commands over REST. Errors are problem details with a stable
  * `code` (see ProblemDetailsFilter).
  */
 @ApiTags('devices')
