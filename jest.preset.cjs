@@ -11,19 +11,6 @@ module.exports = (projectDir) => ({
   testEnvironmentOptions: { customExportConditions: ['@mobileclaw/source', 'node', 'require', 'default'] },
   testMatch: ['<rootDir>/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/out-tsc/'],
-  transform: {
-    '^.+\\.ts$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-        sourceMaps: 'inline',
-      },
-    ],
-  },
+  transform: { '^.+\\.ts$': ['@swc/jest', require('./tools/swc-options.cjs')] },
   testTimeout: 20000,
 });

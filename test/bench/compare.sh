@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark on this machine, in one go (docs/benchmarks.md):
-#   raw-node floor, Netty reference (seed 000's design) and MobileClaw's adapter (--external-fleet),
+#   raw-node floor, Netty reference (the original Java design) and MobileClaw's adapter (--external-fleet),
 #   all driven by the same shared fleet (../shared/bench/phone-fleet.mjs), for
 #   click (50 phones, 20000 requests, 64 in flight) and screenshot (10 phones, 2000 requests, 8 in
 #   flight, 1.5 MB base64), plus RSS per idle phone (idle-rss-ref.mjs vs ours, 10000 phones).
@@ -18,7 +18,7 @@
 # references peak_rss_mb is the process's VmHWM, for ours both its own in-run sample and
 # "hwm_rss_mb", the VmHWM measured the same way as the references), a "fleet-ceiling" line (the same
 # fleet against test/bench/fleet-ceiling.mjs, a gateway that does nothing: the most any gateway can
-# reach with that fleet on this machine), then one "ratios" line per round and command. Needs a prior build of libs/infrastructure (npm run build).
+# reach with that fleet on this machine), then one "ratios" line per round and command. Needs a prior build (npm run build).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 SHARED=$(cd "${SHARED:-$repo/../shared}" && pwd)
@@ -42,7 +42,7 @@ trap cleanup EXIT
 # 10 000 phones need 10 000 sockets in the gateway and in the fleet.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-[ -e "$repo/libs/infrastructure/dist/index.js" ] || (cd "$repo" && npx tsc -b libs/infrastructure)
+[ -e "$repo/libs/infrastructure/tcp/dist/index.js" ] || (cd "$repo" && npx tsc -b libs/infrastructure/tcp/tsconfig.lib.json)
 
 results="$tmp/results.jsonl"
 : >"$results"

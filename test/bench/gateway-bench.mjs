@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of the MobileClaw device adapter (issue "Gateway core", section "Benchmark"): in-process
+// Benchmark of the MobileClaw device adapter: in-process
 // callers `await hub.execute(deviceId, command, {timeoutMs: 30000})` with a fixed number in flight,
 // spread round-robin over N phones connected over real TCP. Prints one JSON line per command:
 //   {"gateway":"mobileclaw","command","devices","requests","concurrency","throughput_per_s","p50_ms","p99_ms","peak_rss_mb"}
@@ -111,9 +111,8 @@ async function waitOnline(hub, want, seconds) {
   }
 }
 
-function onlineIds(hub, count) {
-  const ids = hub
-    .listDevices()
+async function onlineIds(hub, count) {
+  const ids = (await hub.listDevices())
     .filter((d) => d.status !== 'offline')
     .map((d) => d.deviceId)
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
@@ -155,7 +154,7 @@ async function runCommand(hub, name, waitFor) {
   const concurrency = num('concurrency', d.concurrency);
   const warmup = num('warmup', Math.min(d.warmup, requests));
   await waitOnline(hub, waitFor ?? devices, 120);
-  const ids = onlineIds(hub, devices);
+  const ids = await onlineIds(hub, devices);
   if (ids.length < devices) fail(`${devices} phones wanted, ${ids.length} online`);
 
   const warmErrors = new Map();

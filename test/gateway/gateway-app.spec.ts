@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
-import type { UiNode } from '@mobileclaw/domain';
+import { ERROR_CATALOG, type UiNode } from '@mobileclaw/domain';
 import { DeviceHub } from '@mobileclaw/device';
 import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
 import { gatewayUrl, testGateways } from '../support/test-gateways';
@@ -179,7 +179,7 @@ describe('gateway REST API over the simulated phone', () => {
       signal: client.signal,
     }).catch((err: Error) => err.name);
     await sent;
-    expect(gw.app.get(DeviceHub).getDevice('sim-1').status).toBe('busy');
+    expect((await gw.app.get(DeviceHub).getDevice('sim-1')).status).toBe('busy');
     const idle = firstValueFrom(hub.events$.pipe(filter((e) => e.type === 'device.status' && e.status === 'online')));
     client.abort();
     expect(await call).toBe('AbortError');
@@ -248,7 +248,10 @@ describe('gateway REST API over the simulated phone', () => {
     const gw = await start({ MOBILECLAW_SIM: 'off' });
     const res = await fetch(url(gw, '/api/nothing-here'));
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await res.json()) as Json;
+    expect(problem).toEqual({ type: 'urn:mobileclaw:error:NOT_FOUND', title: 'Not found', status: 404, detail: expect.any(String), instance: '/api/nothing-here', code: 'NOT_FOUND' });
+    expect(problem.title).toBe(ERROR_CATALOG.NOT_FOUND.title);
     const health = await (await fetch(url(gw, '/api/health'))).json();
     // The terminus health check body (openapi.spec.ts has the full shape) keeps `status` and `devicesOnline`.
     expect(health).toMatchObject({ status: 'ok', devicesOnline: 0, details: { devices: { status: 'up', online: 0 }, 'tasks-store': { status: 'up' } } });

@@ -1,4 +1,4 @@
-import { TaskRepository } from '@mobileclaw/domain';
+import { ERROR_CODES, TaskRepository } from '@mobileclaw/domain';
 import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
 
@@ -135,6 +135,8 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(stepShot[1].schema).toEqual({ type: 'integer', minimum: 0 });
     expect(schemas.TaskWithSteps.properties.steps).toEqual({ type: 'array', items: { $ref: '#/components/schemas/TaskStep' } });
     expect(Object.keys(schemas.StepTimings.properties)).toEqual(['captureMs', 'transferMs', 'planningMs', 'actionMs']);
+    expect(schemas.TaskError.properties.code).toMatchObject({ type: 'string', enum: [...ERROR_CODES] });
+    expect(schemas.StepResult.properties.errorCode).toMatchObject({ type: 'string', enum: [...ERROR_CODES] });
   });
 
   it('has the ProblemDetails schema of every error answer', () => {
@@ -142,6 +144,15 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(problem.required).toEqual(['type', 'title', 'status', 'detail', 'instance', 'code']);
     expect(Object.keys(problem.properties)).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance', 'code', 'errors']));
     expect(problem.properties.status.type).toBe('integer');
+    // The codes are the error catalog's, besides HTTP_<status> for a client-error status it has no code for.
+    expect(problem.properties.code).toEqual({
+      description: expect.any(String),
+      example: 'VALIDATION_FAILED',
+      anyOf: [
+        { type: 'string', enum: [...ERROR_CODES] },
+        { type: 'string', pattern: '^HTTP_[0-9]{3}$' },
+      ],
+    });
     expect(problem.properties.errors).toEqual({ description: expect.any(String), type: 'array', items: { $ref: '#/components/schemas/FieldError' } });
     expect(doc.components.schemas.FieldError.required).toEqual(['field', 'message']);
   });

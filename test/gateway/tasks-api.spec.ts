@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { RunningGateway } from '@mobileclaw/gateway';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
@@ -74,6 +77,16 @@ describe('tasks API (real gateway, simulated phone, SQLite, rule-based planner)'
       expect(step.observation.screen).toEqual({ width: 1080, height: 2400, rotation: 0 });
       expect(step.timings.planningMs).toBeGreaterThanOrEqual(0);
     }
+
+    // Each step, live and replayed from the store, names its screenshot by URL; the owner stays internal.
+    expect(task.body).not.toHaveProperty('owner');
+    for (const step of task.body.steps) expect(step.observation.screenshotUrl).toBe(`/api/tasks/${created.body.taskId}/steps/${step.index}/screenshot`);
+    const observedLive = stream.json<Json>().filter((e: Json) => e.type === 'step.observed');
+    expect(observedLive.map((e: Json) => e.data.observation)).toEqual(task.body.steps.map((s: Json) => s.observation));
+    expect(stream.json<Json>()[0].data.task).not.toHaveProperty('owner');
+    const replayed = await events(gw, created.body.taskId);
+    await replayed.ended;
+    expect(replayed.json()).toEqual(stream.json());
 
     const image = await fetch(url(gw, task.body.steps[0].observation.screenshotUrl));
     expect(image.status).toBe(200);
@@ -185,6 +198,40 @@ describe('tasks API (real gateway, simulated phone, SQLite, rule-based planner)'
     expect((await api(gw, 'GET', '/api/tasks?cursor=garbage!!')).body.code).toBe('VALIDATION_FAILED');
     expect((await api(gw, 'GET', '/api/tasks/nope/steps/x/screenshot')).body.code).toBe('VALIDATION_FAILED');
     expect((await api(gw, 'GET', '/api/tasks/nope/steps/0/screenshot')).body.code).toBe('TASK_NOT_FOUND');
+  });
+
+  it('shows tasks stored by the previous version, with their screenshot URLs, exactly as it did', async () => {
+    // A first run creates the database; then the rows the previous version wrote for a finished task,
+    // whose step and step.observed event stored the screenshot URL themselves.
+    const dataDir = gateways.dataDir();
+    await (await gateways.start({ MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_SIM: 'off' })).close();
+    const taskId = '0b7e4f2a-6c1d-4e8f-9a3b-5c6d7e8f9a0b';
+    const task = { taskId, deviceId: 'sim-1', goal: 'Go home', status: 'completed', maxSteps: 25, planner: 'rule-based', createdAt: '2026-04-01T09:00:00.000Z', startedAt: '2026-04-01T09:00:00.010Z', stepCount: 1, endedAt: '2026-04-01T09:00:01.000Z', summary: 'home' };
+    const observation = { frameId: 'f1', screenshotUrl: `/api/tasks/${taskId}/steps/0/screenshot`, screenshotMime: 'image/png', screen: { width: 1080, height: 2400, rotation: 0 }, elementCount: 3, package: 'com.android.launcher3' };
+    const step = { taskId, index: 0, startedAt: '2026-04-01T09:00:00.020Z', observation, plan: { type: 'done', summary: 'home', reasoning: 'the launcher shows' }, result: { status: 'success' }, timings: { captureMs: 4, transferMs: 2, planningMs: 1, actionMs: 0 }, endedAt: '2026-04-01T09:00:01.000Z' };
+    const stored = [
+      { id: 1, type: 'task.accepted', at: task.createdAt, data: { task: { ...task, status: 'queued', startedAt: undefined, endedAt: undefined, summary: undefined, stepCount: 0 } } },
+      { id: 2, type: 'step.observed', at: '2026-04-01T09:00:00.500Z', data: { index: 0, observation, timings: { captureMs: 4, transferMs: 2 } } },
+      { id: 3, type: 'task.completed', at: task.endedAt, data: { status: 'completed', summary: 'home' } },
+    ];
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const db = new Database(join(dataDir, 'mobileclaw.db'));
+    db.prepare('INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, data) VALUES (?, ?, ?, ?, ?, ?)').run(taskId, 'sim-1', 'completed', Date.parse(task.createdAt), Date.parse(task.endedAt), JSON.stringify(task));
+    db.prepare('INSERT INTO steps (task_id, idx, data) VALUES (?, ?, ?)').run(taskId, 0, JSON.stringify(step));
+    for (const event of stored) db.prepare('INSERT INTO events (task_id, id, type, at, data) VALUES (?, ?, ?, ?, ?)').run(taskId, event.id, event.type, event.at, JSON.stringify(event.data));
+    db.prepare('INSERT INTO screenshots (task_id, step_index, mime, file_name, byte_size) VALUES (?, ?, ?, ?, ?)').run(taskId, 0, 'image/png', '0.png', png.length);
+    db.close();
+    mkdirSync(join(dataDir, 'screenshots', taskId), { recursive: true });
+    writeFileSync(join(dataDir, 'screenshots', taskId, '0.png'), png);
+
+    const gw = await gateways.start({ MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_SIM: 'off' });
+    const shown = await fetch(url(gw, `/api/tasks/${taskId}`));
+    expect(await shown.text()).toBe(JSON.stringify({ ...task, steps: [step] }));
+    const stream = await events(gw, taskId);
+    await stream.ended;
+    expect(stream.events.map((e) => e.data)).toEqual(stored.map((e) => JSON.stringify({ taskId, ...e })));
+    const image = await fetch(url(gw, observation.screenshotUrl));
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
   });
 
   it('streams device status for the page, starting with the current list', async () => {

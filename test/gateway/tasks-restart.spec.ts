@@ -6,7 +6,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import { SseClient } from '../support/sse-client';
 
 /**
- * Restart safety (issue 3): the gateway process is killed with SIGKILL in the middle of a task and
+ * Restart safety: the gateway process is killed with SIGKILL in the middle of a task and
  * started again on the same data directory. Finished tasks, recorded steps and events survive; the
  * unfinished tasks are `interrupted`; no event is lost or duplicated.
  */

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
 import type { LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { DEFAULT_TCP_DEVICE_PORT } from '@mobileclaw/transport-tcp';
@@ -110,8 +111,8 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? DEVICE_GATEWAY_DEFAULTS.maxFrameBytes,
     queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? DEVICE_GATEWAY_DEFAULTS.queueLimit,
     logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
-    taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? 25,
-    retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? 1000,
+    taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? DEFAULT_TASK_CASE_OPTIONS.defaultMaxSteps,
+    retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? DEFAULT_RETENTION_MAX_TASKS,
     retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
     llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),
   };

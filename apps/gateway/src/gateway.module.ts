@@ -1,7 +1,8 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
-import { GatewayApiModule } from '@mobileclaw/trigger-rest';
+import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
 import { MobileClawModule } from '@mobileclaw/device';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { AgentInfrastructureModule } from './agent-infrastructure.module';
@@ -61,6 +62,8 @@ export class GatewayModule {
         }),
         GatewayApiModule.forRoot({ apiToken: config.apiToken }),
       ],
+      // Errors no controller handles (unknown route, unparsable or oversized body) answer as problem details.
+      providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
     };
   }
 }

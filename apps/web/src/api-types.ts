@@ -4,7 +4,14 @@
  * bundle); the constants below are the page's runtime copies of the domain's lists.
  * Times are ISO-8601 strings, durations ms, coordinates device px of the screen's current rotation.
  */
-import type { DeviceEvent, Task, TaskEventType, TaskStatus, TaskStep } from '@mobileclaw/domain';
+import type {
+  DeviceEvent,
+  StepObservation as DomainStepObservation,
+  Task as DomainTask,
+  TaskEventType,
+  TaskStatus,
+  TaskStep as DomainTaskStep,
+} from '@mobileclaw/domain';
 
 export type {
   AgentAction,
@@ -13,17 +20,27 @@ export type {
   DeviceStatus,
   PlanDecision,
   ScreenInfo,
-  StepObservation,
   StepResult,
   StepTimings,
-  Task,
   TaskError,
   TaskEvent,
   TaskEventType,
-  TaskPage,
   TaskStatus,
-  TaskStep,
 } from '@mobileclaw/domain';
+
+/** A task as the API shows it: the domain's, without the internal `owner`. */
+export type Task = Omit<DomainTask, 'owner'>;
+
+/** A step observation as the API shows it: with the screenshot's URL when one is stored. */
+export type StepObservation = DomainStepObservation & { screenshotUrl?: string };
+
+export type TaskStep = Omit<DomainTaskStep, 'observation'> & { observation?: StepObservation };
+
+/** `GET /api/tasks` answer. */
+export interface TaskPage {
+  tasks: Task[];
+  nextCursor?: string;
+}
 
 export const DEVICE_EVENT_TYPES: readonly DeviceEvent['type'][] = [
   'device.connected',

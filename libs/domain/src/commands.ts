@@ -1,6 +1,6 @@
 /**
- * Commands a phone executes, as a discriminated union on `command` (names follow seed 000 and
- * wire protocol v1, docs/protocol.md). Coordinates are device pixels in the current rotation;
+ * Commands a phone executes, as a discriminated union on `command` (names follow wire protocol v1,
+ * docs/protocol.md). Coordinates are device pixels in the current rotation;
  * durations are milliseconds.
  */
 export interface OpenCommand {

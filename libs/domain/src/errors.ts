@@ -1,28 +1,125 @@
 /**
- * Domain errors. Every failure a caller of {@link MobileClawService} can see carries a stable,
- * machine-readable `code` (see docs/protocol.md and the REST problem-details table in README.md).
+ * The error catalog: every `code` the product reports — in a rejected port call
+ * ({@link MobileClawError}), a REST problem-details answer, a failed task (`task.error.code`), a
+ * failed step (`step.result.errorCode`), an SSE `error` event or an `error` frame sent to a phone.
+ * Each code has the one human title the REST problem details show (README, "Errors") and whether
+ * retrying later can succeed. A phone's own codes (`APP_NOT_FOUND`, …) are not in it: they travel in
+ * `deviceCode` beside `DEVICE_ERROR` (docs/protocol.md).
  */
-export const ERROR_CODES = [
-  'DEVICE_NOT_FOUND',
-  'DEVICE_DISCONNECTED',
-  'DEVICE_REPLACED',
-  'DEVICE_BUSY',
-  'TIMEOUT',
-  'DEVICE_ERROR',
-  'PAYLOAD_TOO_LARGE',
-  'PROTOCOL_ERROR',
-  'STALE_FRAME',
-  'UNAUTHORIZED',
-  'SHUTTING_DOWN',
-  'VALIDATION_FAILED',
-  'ABORTED',
-  'UNSUPPORTED_VERSION',
-  'TASK_NOT_FOUND',
-  'TASK_STATE_CONFLICT',
-  'STORAGE_ERROR',
-] as const;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/** What the catalog knows about one code. */
+export interface ErrorCatalogEntry {
+  /** Short human summary of the error kind; the `title` of REST problem details. */
+  readonly title: string;
+  /**
+   * True when sending the same request (or starting the same task) again later can succeed without
+   * the caller changing anything: the failure was the moment's (a busy phone, a restart, a full
+   * disk), not the request's.
+   */
+  readonly retryable: boolean;
+}
+
+/**
+ * Every code, its title and retryability. A new code is added here; the REST layer's status table
+ * (`HTTP_STATUS_BY_CODE`) then does not compile until the code has a status.
+ */
+export const ERROR_CATALOG = {
+  // ---- the request itself -------------------------------------------------------------------
+  VALIDATION_FAILED: { title: 'Invalid request', retryable: false },
+  UNAUTHORIZED: { title: 'Missing or invalid API token', retryable: false },
+  /** An unknown route. */
+  NOT_FOUND: { title: 'Not found', retryable: false },
+  METHOD_NOT_ALLOWED: { title: 'Method not allowed', retryable: false },
+  /** A JSON body in a charset other than UTF-8. */
+  UNSUPPORTED_MEDIA_TYPE: { title: 'Unsupported request encoding', retryable: false },
+  /** The request body or the phone's reply exceeded its size limit; the same exchange exceeds it again. */
+  PAYLOAD_TOO_LARGE: { title: 'Payload too large', retryable: false },
+  /** The caller withdrew the request (aborted signal, closed connection); nothing was wrong with it. */
+  ABORTED: { title: 'Request aborted', retryable: true },
+
+  // ---- phones and their commands ------------------------------------------------------------
+  /** The gateway has never seen this phone (or forgot it); waiting does not make it known. */
+  DEVICE_NOT_FOUND: { title: 'No such device', retryable: false },
+  /** Offline or dropped mid-command; phones reconnect on their own. */
+  DEVICE_DISCONNECTED: { title: 'Device disconnected', retryable: true },
+  /** The phone came back on a new session; a retry goes to that session. */
+  DEVICE_REPLACED: { title: 'Device reconnected on a new session', retryable: true },
+  DEVICE_BUSY: { title: 'Device busy', retryable: true },
+  TIMEOUT: { title: 'Device did not answer in time', retryable: true },
+  /** The phone refused the command (its code is in `deviceCode`); it refuses the same command again. */
+  DEVICE_ERROR: { title: 'The device reported an error', retryable: false },
+  /** The phone's software broke the protocol; it does the same until it is fixed. */
+  PROTOCOL_ERROR: { title: 'The device broke the protocol', retryable: false },
+  /** The phone speaks another protocol version (sent to the phone, which must be updated). */
+  UNSUPPORTED_VERSION: { title: 'Unsupported protocol version', retryable: false },
+  /** The screen changed since `frameId`: the same frame stays stale; observe again for a new one. */
+  STALE_FRAME: { title: 'Screen changed since the frame', retryable: false },
+
+  // ---- the gateway --------------------------------------------------------------------------
+  /** The gateway is stopping; it answers again once restarted. */
+  SHUTTING_DOWN: { title: 'Gateway shutting down', retryable: true },
+  /** The database or disk failed (disk full, I/O error, locked); nothing half-written was reported as done. */
+  STORAGE_ERROR: { title: 'The gateway could not read or write its store', retryable: true },
+  /** A bug (an unexpected exception): the same request most likely meets it again. */
+  INTERNAL_ERROR: { title: 'Internal error', retryable: false },
+
+  // ---- tasks --------------------------------------------------------------------------------
+  TASK_NOT_FOUND: { title: 'No such task', retryable: false },
+  /** E.g. canceling a finished task: the caller must read the task's state and decide anew. */
+  TASK_STATE_CONFLICT: { title: 'Task is not in a state that allows this', retryable: false },
+  /** The planner threw (LLM endpoint down, a bad answer after its own retries). */
+  PLANNER_ERROR: { title: 'The planner failed', retryable: true },
+  /** The planner decided the goal cannot be reached (`fail`). */
+  GOAL_FAILED: { title: 'The goal cannot be reached', retryable: false },
+  /** The step budget ran out; the same budget runs out again (a larger one is another request). */
+  MAX_STEPS: { title: 'Step budget exhausted', retryable: false },
+  APPROVAL_DENIED: { title: 'A human denied the action', retryable: false },
+  /** A caller canceled the task on purpose. */
+  CANCELED: { title: 'Task canceled', retryable: false },
+  /** The gateway stopped (or crashed) under the task; it can run once the gateway is back. */
+  INTERRUPTED: { title: 'Task interrupted by a gateway stop', retryable: true },
+} as const satisfies Record<string, ErrorCatalogEntry>;
+
+/** Every code of {@link ERROR_CATALOG}. */
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** Every code of {@link ERROR_CATALOG}, in catalog order. */
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as readonly ErrorCode[];
+
+/**
+ * A union of catalog codes: it does not compile when a member is not in the catalog, so a narrower
+ * code type can never drift into a vocabulary of its own.
+ */
+export type ErrorCodeSubset<Codes extends ErrorCode> = Codes;
+
+/**
+ * The codes {@link MobileClawService.execute} rejects with (see its `@throws`). A step that fails
+ * records one of them as `step.result.errorCode`.
+ */
+export type CommandErrorCode = ErrorCodeSubset<
+  | 'DEVICE_NOT_FOUND'
+  | 'DEVICE_BUSY'
+  | 'TIMEOUT'
+  | 'DEVICE_DISCONNECTED'
+  | 'DEVICE_REPLACED'
+  | 'SHUTTING_DOWN'
+  | 'DEVICE_ERROR'
+  | 'PROTOCOL_ERROR'
+  | 'STALE_FRAME'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'ABORTED'
+  | 'VALIDATION_FAILED'
+>;
+
+/** True when `value` is a code of the catalog. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOG, value);
+}
+
+/** The catalog's title and retryability of `code`. */
+export function errorCatalogEntry(code: ErrorCode): ErrorCatalogEntry {
+  return ERROR_CATALOG[code];
+}
 
 /** One invalid field of a request, as listed in a `VALIDATION_FAILED` error. */
 export interface FieldError {
@@ -42,7 +139,8 @@ export interface MobileClawErrorOptions {
 }
 
 /**
- * The one error type the domain throws. `code` is stable and documented; `message` is for humans.
+ * The one error type the domain throws. `code` is stable and documented in {@link ERROR_CATALOG};
+ * `message` is for humans.
  */
 export class MobileClawError extends Error {
   readonly code: ErrorCode;

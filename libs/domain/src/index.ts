@@ -4,3 +4,6 @@ export * from './results';
 export * from './device';
 export * from './mobileclaw.service';
 export * from './task';
+export * from './clock';
+export * from './id-source';
+export * from './gateway-instance';

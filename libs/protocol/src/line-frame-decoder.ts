@@ -8,7 +8,8 @@
  * `headBytes` are kept (so that the caller can find its `requestId`), the rest is skipped up to
  * the next `\n`, and `onOversized` reports it. Memory per decoder stays ≤ maxFrameBytes + one chunk.
  *
- * Follows seed 000 (Netty `LineBasedFrameDecoder` with `failFast=false`).
+ * Like Netty's `LineBasedFrameDecoder` with `failFast=false`: an oversized line is reported when it
+ * ends, and the stream stays usable for the next line.
  */
 export interface LineFrameDecoderOptions {
   /** Largest accepted line in bytes, `\n` excluded. */

@@ -4,4 +4,7 @@ export * from './task-runner';
 export * from './task.service';
 export * from './step-verification';
 export * from './approval-policy';
+export * from './system-clock';
+export * from './random-id-source';
+export * from './in-process-task-event-bus';
 export * from './task-case.module';

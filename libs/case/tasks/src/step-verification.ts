@@ -33,7 +33,7 @@ function checkablesAt(elements: UiElement[], x: number, y: number): UiElement[] 
 }
 
 /**
- * Judges whether the observation after an action confirms its effect (issue 3, step `verified`):
+ * Judges whether the observation after an action confirms its effect (the step's `verified`):
  * - `input`: the typed text now appears in an editable field (or anywhere on screen) → true, else false;
  * - `click` on a switch/checkbox (or on the row that holds one): its `checked` flipped → true, else false;
  * - `open`: the foreground package is the app → true, else false;

@@ -18,7 +18,17 @@ export interface TaskCaseOptions {
   retention: RetentionPolicy;
   /** Default 3 600 000 (1 h). */
   pruneIntervalMs: number;
+  /**
+   * How long this instance's claim on a task (`Task.owner.leaseExpiresAt`) lasts. It is renewed when
+   * the task starts, at each step and when it resumes after an approval; a task that waits (queued,
+   * `input_required`) longer is not renewed. Matters only when several instances share a store: after
+   * it, another instance's start-up may interrupt the task. Default 600 000 (10 min).
+   */
+  leaseMs: number;
 }
+
+/** Finished tasks kept when the host sets no retention. */
+export const DEFAULT_RETENTION_MAX_TASKS = 1000;
 
 export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   defaultMaxSteps: 25,
@@ -26,8 +36,9 @@ export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   maxConsecutiveActionErrors: 3,
   maxGoalLength: 2000,
   maxQueuedPerDevice: 100,
-  retention: { maxTasks: 1000 },
+  retention: { maxTasks: DEFAULT_RETENTION_MAX_TASKS },
   pruneIntervalMs: 3_600_000,
+  leaseMs: 600_000,
 };
 
 /** DI token of the {@link TaskCaseOptions}. */

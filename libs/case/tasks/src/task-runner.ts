@@ -3,7 +3,9 @@ import {
   isMobileClawError,
   foregroundPackage,
   toUiElements,
+  type Clock,
   type CommandResult,
+  type ErrorCode,
   type MobileClawService,
   type PlanDecision,
   type Planner,
@@ -14,6 +16,7 @@ import {
   type StepResult,
   type Task,
   type TaskError,
+  type TaskOwner,
   type TaskRepository,
   type TaskStep,
   type UiElement,
@@ -36,15 +39,14 @@ interface Observation {
 }
 
 /** Command errors after which the loop cannot go on: the phone is gone or the gateway is closing. */
-const FATAL_COMMAND_ERRORS = new Set(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
-
-const now = (): string => new Date().toISOString();
+const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
 
 /**
- * RunTask (issue 3): runs one task's observe → plan → act → record loop on its phone until the planner
- * says `done`/`fail`, the step budget runs out, the task is canceled, or a fatal device error. Talks only
- * to ports: {@link MobileClawService}, {@link Planner}, {@link TaskRepository} (through {@link TaskJournal}).
- * Every state change is stored before it is published. Resolves with the final task; never rejects.
+ * RunTask: runs one task's observe → plan → act → record loop on its phone until the planner says
+ * `done`/`fail`, the step budget runs out, the task is canceled, or a fatal device error. Talks only
+ * to ports: {@link MobileClawService}, {@link Planner}, {@link TaskRepository} (through {@link TaskJournal}),
+ * {@link Clock} (timestamps; step durations use the monotonic `performance.now()`). Every state change
+ * is stored before it is published. Resolves with the final task; never rejects.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
@@ -59,6 +61,9 @@ export class TaskRunner {
     private readonly repository: TaskRepository,
     private readonly journal: TaskJournal,
     private readonly options: TaskCaseOptions,
+    private readonly clock: Clock,
+    /** A fresh claim of this instance on the task: stored when it starts, at every step and when it resumes. */
+    private readonly claim: () => TaskOwner,
   ) {}
 
   get current(): Task {
@@ -86,7 +91,7 @@ export class TaskRunner {
 
   async run(): Promise<Task> {
     try {
-      await this.setStatus({ status: 'running', startedAt: now(), queuePosition: undefined }, 'task.started', {});
+      await this.setStatus({ status: 'running', startedAt: this.now(), queuePosition: undefined, owner: this.claim() }, 'task.started', {});
       await this.loop();
     } catch (err) {
       await this.finishOnError(err);
@@ -104,7 +109,7 @@ export class TaskRunner {
       const step: TaskStep = {
         taskId: this.task.taskId,
         index,
-        startedAt: now(),
+        startedAt: this.now(),
         timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
       };
       await this.journal.record(this.task.taskId, 'step.started', { index });
@@ -115,7 +120,7 @@ export class TaskRunner {
       step.timings.transferMs = observed.transferMs;
       const screen: ScreenSnapshot = { elements: observed.elements, package: observed.step.package };
       const verifiedStep = before && lastStep ? await this.verifyPrevious(lastStep, before, screen) : undefined;
-      this.task = { ...this.task, stepCount: index + 1 };
+      this.task = { ...this.task, stepCount: index + 1, owner: this.claim() };
       await this.journal.updateTask(this.task);
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.observed', {
@@ -164,10 +169,10 @@ export class TaskRunner {
       if (result.status === 'error') {
         actionErrors++;
         if (result.errorCode && FATAL_COMMAND_ERRORS.has(result.errorCode)) {
-          throw new MobileClawError(result.errorCode as never, result.message ?? result.errorCode);
+          throw new MobileClawError(result.errorCode, result.message ?? result.errorCode);
         }
         if (actionErrors >= this.options.maxConsecutiveActionErrors) {
-          const error: TaskError = { code: (result.errorCode as TaskError['code']) ?? 'DEVICE_ERROR', message: `${actionErrors} actions failed in a row; last: ${result.message}` };
+          const error: TaskError = { code: result.errorCode ?? 'DEVICE_ERROR', message: `${actionErrors} actions failed in a row; last: ${result.message}` };
           await this.finish('failed', 'task.failed', { error }, { error });
           return;
         }
@@ -196,7 +201,6 @@ export class TaskRunner {
       const elements = toUiElements(tree.data.nodes ?? []);
       const step: StepObservation = {
         frameId: shot.data.frameId ?? tree.data.frameId,
-        screenshotUrl: `/api/tasks/${encodeURIComponent(this.task.taskId)}/steps/${index}/screenshot`,
         screenshotMime: shot.data.mime,
         screen: { width: treeScreen.width, height: treeScreen.height, rotation: treeScreen.rotation ?? 0 },
         elementCount: elements.length,
@@ -272,13 +276,13 @@ export class TaskRunner {
     if (this.stopReason) return false;
     const approved = await answer;
     this.approval = undefined;
-    if (approved) await this.setStatus({ status: 'running', pendingAction: undefined }, 'task.resumed', { stepIndex: index });
+    if (approved) await this.setStatus({ status: 'running', pendingAction: undefined, owner: this.claim() }, 'task.resumed', { stepIndex: index });
     return approved;
   }
 
   private async endStep(step: TaskStep, result: StepResult): Promise<void> {
     step.result = result;
-    step.endedAt = now();
+    step.endedAt = this.now();
     await this.journal.saveStep(step);
     await this.journal.record(this.task.taskId, 'step.acted', { index: step.index, result, timings: step.timings });
   }
@@ -307,7 +311,7 @@ export class TaskRunner {
   }
 
   private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, patch: Partial<Task>): Promise<void> {
-    await this.setStatus({ ...patch, status, endedAt: now(), pendingAction: undefined, queuePosition: undefined }, type, { status, ...data });
+    await this.setStatus({ ...patch, status, endedAt: this.now(), pendingAction: undefined, queuePosition: undefined }, type, { status, ...data });
   }
 
   private async setStatus(patch: Partial<Task>, type: Parameters<TaskJournal['record']>[1], data: Record<string, unknown>): Promise<void> {
@@ -315,6 +319,11 @@ export class TaskRunner {
     for (const key of Object.keys(next) as (keyof Task)[]) if (next[key] === undefined) delete next[key];
     this.task = next;
     await this.journal.updateAndRecord(next, type, data);
+  }
+
+  /** The clock's time as ISO-8601. */
+  private now(): string {
+    return this.clock.now().toISOString();
   }
 
   private commandOptions(): { signal: AbortSignal; timeoutMs?: number } {

@@ -1,9 +1,13 @@
 import { firstValueFrom, toArray } from 'rxjs';
-import { MobileClawError, Planner, type PlanDecision, type PlanningContext, type TaskEvent } from '@mobileclaw/domain';
+import type { Observable } from 'rxjs';
+import { MobileClawError, Planner, TaskEventBus, type PlanDecision, type PlanningContext, type Task, type TaskEvent, type TaskStep } from '@mobileclaw/domain';
+import { InProcessTaskEventBus } from './in-process-task-event-bus';
 import { DEFAULT_TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskService } from './task.service';
+import { FixedClock } from './testing/fixed-clock';
 import { InMemoryTaskRepository } from './testing/in-memory-task.repository';
 import { ScriptedPhone } from './testing/scripted-phone';
+import { SequentialIdSource } from './testing/sequential-id-source';
 
 /** A planner that answers from a script, one decision per call, and records what it saw. */
 class ScriptedPlanner extends Planner {
@@ -60,9 +64,9 @@ describe('TaskService (RunTask loop)', () => {
     expect(stored).toMatchObject({ status: 'completed', summary: 'Wi-Fi is on', stepCount: 2, planner: 'scripted' });
     expect(stored.steps).toHaveLength(2);
     const [first, second] = stored.steps;
+    // The stored step names the screenshot's type, not a URL: URLs are the REST layer's.
     expect(first.observation).toEqual({
       frameId: 'f1',
-      screenshotUrl: `/api/tasks/${task.taskId}/steps/0/screenshot`,
       screenshotMime: 'image/png',
       screen: { width: 100, height: 200, rotation: 0 },
       elementCount: 2,
@@ -246,7 +250,7 @@ describe('TaskService (RunTask loop)', () => {
   it('refuses a task for a phone that is offline', async () => {
     const { service, phone } = setup([done]);
     const original = phone.getDevice.bind(phone);
-    phone.getDevice = (id: string) => ({ ...original(id), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z' });
+    phone.getDevice = async (id: string) => ({ ...(await original(id)), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z' });
     await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({ code: 'DEVICE_DISCONNECTED', deviceId: 'phone-1' });
   });
 
@@ -293,5 +297,167 @@ describe('TaskService (RunTask loop)', () => {
     expect(await crashed.repository.getTask('t-old')).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' } });
     expect((await finished(crashed.service, 't-old')).map((e) => e.type)).toEqual(['task.interrupted']);
     await crashed.service.beforeApplicationShutdown();
+  });
+});
+
+/** The fields of the `VALIDATION_FAILED` error a call rejects with. */
+async function invalidFields(call: Promise<unknown>): Promise<string[] | undefined> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(MobileClawError);
+  expect((err as MobileClawError).code).toBe('VALIDATION_FAILED');
+  return (err as MobileClawError).fieldErrors?.map((e) => e.field);
+}
+
+describe('InMemoryTaskRepository fails as the TaskRepository port says (as the SQLite adapter does)', () => {
+  const task: Task = { taskId: 't-1', deviceId: 'phone-1', goal: 'g', status: 'running', maxSteps: 5, planner: 'p', createdAt: '2026-03-01T10:00:00.000Z', stepCount: 0 };
+  const png = { mime: 'image/png', bytes: new Uint8Array([1, 2]) };
+  const step = (index: number, taskId = task.taskId): TaskStep => ({ taskId, index, startedAt: task.createdAt, timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 } });
+
+  it('refuses a duplicate task with TASK_STATE_CONFLICT and keeps the stored one', async () => {
+    const repository = new InMemoryTaskRepository();
+    await repository.createTask(task);
+    await expect(repository.createTask({ ...task, goal: 'other' })).rejects.toMatchObject({ name: 'MobileClawError', code: 'TASK_STATE_CONFLICT' });
+    expect((await repository.getTask(task.taskId))?.goal).toBe('g');
+  });
+
+  it('refuses writes to a task that is not stored with TASK_NOT_FOUND, inserting nothing; reads find nothing', async () => {
+    const repository = new InMemoryTaskRepository();
+    for (const write of [
+      repository.updateTask(task),
+      repository.saveStep(step(0)),
+      repository.appendEvent(task.taskId, 'task.started', {}),
+      repository.saveScreenshot(task.taskId, 0, png),
+    ]) {
+      await expect(write).rejects.toMatchObject({ name: 'MobileClawError', code: 'TASK_NOT_FOUND' });
+    }
+    expect(await repository.getTask(task.taskId)).toBeUndefined();
+    expect(await repository.listSteps(task.taskId)).toEqual([]);
+    expect(await repository.listEvents(task.taskId)).toEqual([]);
+    expect(await repository.getScreenshot(task.taskId, 0)).toBeUndefined();
+  });
+
+  it('prunes a finished task with its steps, events and screenshots', async () => {
+    const repository = new InMemoryTaskRepository();
+    await repository.createTask({ ...task, status: 'completed', endedAt: task.createdAt });
+    await repository.saveStep(step(0));
+    await repository.appendEvent(task.taskId, 'task.completed', {});
+    await repository.saveScreenshot(task.taskId, 0, png);
+    expect(await repository.prune({ maxTasks: 0 })).toBe(1);
+    expect([await repository.getTask(task.taskId), await repository.listSteps(task.taskId), await repository.listEvents(task.taskId), await repository.getScreenshot(task.taskId, 0)]).toEqual([undefined, [], [], undefined]);
+  });
+
+  it('refuses bad arguments with VALIDATION_FAILED naming each field, and cursors it did not issue', async () => {
+    const repository = new InMemoryTaskRepository();
+    for (let i = 0; i < 3; i++) await repository.createTask({ ...task, taskId: `t-${i}` });
+    const first = await repository.listTasks({ limit: 2 });
+    expect(first.nextCursor).toBeDefined();
+    expect((await repository.listTasks({ limit: 2, cursor: first.nextCursor })).tasks).toHaveLength(1);
+    for (const cursor of ['', 'garbage!', '-1', '0', '1.0', ' 2', '02']) expect(await invalidFields(repository.listTasks({ limit: 2, cursor }))).toEqual(['cursor']);
+    for (const limit of [0, 201, 2.5, Number.NaN]) expect(await invalidFields(repository.listTasks({ limit }))).toEqual(['limit']);
+    expect(await invalidFields(repository.listTasks({ limit: 2, status: 'lost' as Task['status'] }))).toEqual(['status']);
+    expect(await invalidFields(repository.saveStep(step(-1, 't-0')))).toEqual(['index']);
+    expect(await invalidFields(repository.appendEvent('t-0', 'task.started', {}, 'soon'))).toEqual(['at']);
+    expect(await invalidFields(repository.saveScreenshot('t-0', 1.5, { mime: 'png', bytes: [1] as unknown as Uint8Array }))).toEqual(['stepIndex', 'mime', 'bytes']);
+    expect(await invalidFields(repository.interruptUnfinished('gw-a', 'restart', 'soon'))).toEqual(['at']);
+    expect(await invalidFields(repository.prune({ maxAgeMs: -1, maxTasks: 1.5 }))).toEqual(['maxAgeMs', 'maxTasks']);
+    expect(await repository.listEvents('t-0')).toEqual([]);
+  });
+});
+
+describe('TaskService seams (clock, ids, event bus, instance ownership)', () => {
+  const T0 = '2026-05-01T10:00:00.000Z';
+  const T1 = '2026-05-01T10:00:01.000Z';
+  const T2 = '2026-05-01T10:00:02.000Z';
+
+  it('stamps every record with the injected clock and takes task ids from the injected source', async () => {
+    const clock = new FixedClock(T0);
+    const planner = new ScriptedPlanner([
+      () => {
+        clock.set(T1);
+        return tapWifi();
+      },
+      () => {
+        clock.set(T2);
+        return done();
+      },
+    ]);
+    const repository = new InMemoryTaskRepository();
+    const options = { ...DEFAULT_TASK_CASE_OPTIONS, leaseMs: 60_000 };
+    const service = new TaskService(new ScriptedPhone(), planner, repository, options, clock, new SequentialIdSource(), undefined, 'gw-a');
+
+    const task = await service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });
+    expect(task).toMatchObject({ taskId: 'task-1', createdAt: T0, startedAt: T0, owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-05-01T10:01:00.000Z' } });
+    const events = await finished(service, 'task-1');
+    expect(events.map((e) => [e.id, e.type, e.at])).toEqual([
+      [1, 'task.accepted', T0],
+      [2, 'task.started', T0],
+      [3, 'step.started', T0],
+      [4, 'step.observed', T0],
+      [5, 'step.planned', T1],
+      [6, 'step.acted', T1],
+      [7, 'step.started', T1],
+      [8, 'step.observed', T1],
+      [9, 'step.planned', T2],
+      [10, 'step.acted', T2],
+      [11, 'task.completed', T2],
+    ]);
+    const stored = await service.get('task-1');
+    // The claim was last renewed when step 1 was observed, at T1.
+    expect(stored).toMatchObject({ status: 'completed', createdAt: T0, startedAt: T0, endedAt: T2, owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-05-01T10:01:01.000Z' } });
+    expect(stored.steps.map((step) => [step.startedAt, step.endedAt])).toEqual([
+      [T0, T1],
+      [T1, T2],
+    ]);
+    expect((await service.start({ deviceId: 'phone-1', goal: 'again' })).taskId).toBe('task-2');
+    await service.idle();
+  });
+
+  it('publishes each event on the injected bus only after the repository stored it', async () => {
+    const repository = new InMemoryTaskRepository();
+    const publishedBeforeStored: number[] = [];
+    const published: TaskEvent[] = [];
+    class CheckingBus extends TaskEventBus {
+      private readonly inner = new InProcessTaskEventBus();
+      override async publish(event: TaskEvent): Promise<void> {
+        if (!(await repository.listEvents(event.taskId)).some((e) => e.id === event.id)) publishedBeforeStored.push(event.id);
+        published.push(event);
+        await this.inner.publish(event);
+      }
+      override subscribe(taskId?: string): Observable<TaskEvent> {
+        return this.inner.subscribe(taskId);
+      }
+    }
+    const service = new TaskService(new ScriptedPhone(), new ScriptedPlanner([tapWifi, done]), repository, DEFAULT_TASK_CASE_OPTIONS, undefined, undefined, new CheckingBus());
+    const all: TaskEvent[] = [];
+    service.allEvents$.subscribe((e) => all.push(e));
+    const task = await service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });
+    const streamed = await finished(service, task.taskId);
+    expect(publishedBeforeStored).toEqual([]);
+    expect(published.map((e) => e.id)).toEqual(streamed.map((e) => e.id));
+    expect(streamed).toEqual(await repository.listEvents(task.taskId));
+    expect(all.map((e) => e.id)).toEqual(streamed.map((e) => e.id));
+  });
+
+  it('interrupts at start-up only its own, unowned and expired tasks, never one another live instance holds', async () => {
+    const at = '2026-05-01T12:00:00.000Z';
+    const repository = new InMemoryTaskRepository();
+    const base: Omit<Task, 'taskId'> = { deviceId: 'phone-1', goal: 'g', status: 'running', maxSteps: 5, planner: 'p', createdAt: '2026-05-01T11:00:00.000Z', stepCount: 1 };
+    await repository.createTask({ ...base, taskId: 'legacy' });
+    await repository.createTask({ ...base, taskId: 'mine', owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-05-01T12:05:00.000Z' } });
+    await repository.createTask({ ...base, taskId: 'expired', status: 'queued', owner: { instanceId: 'gw-b', leaseExpiresAt: at } });
+    await repository.createTask({ ...base, taskId: 'held', status: 'input_required', owner: { instanceId: 'gw-b', leaseExpiresAt: '2026-05-01T12:00:00.001Z' } });
+    const service = new TaskService(new ScriptedPhone(), new ScriptedPlanner([done]), repository, DEFAULT_TASK_CASE_OPTIONS, new FixedClock(at), undefined, undefined, 'gw-a');
+
+    await service.onApplicationBootstrap();
+    for (const taskId of ['legacy', 'mine', 'expired']) {
+      expect(await repository.getTask(taskId)).toMatchObject({ status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: 'the gateway stopped while the task was unfinished' } });
+      expect(await repository.listEvents(taskId)).toEqual([{ taskId, id: 1, type: 'task.interrupted', at, data: { reason: 'the gateway stopped while the task was unfinished', status: 'interrupted' } }]);
+    }
+    expect(await repository.getTask('held')).toMatchObject({ status: 'input_required' });
+    expect(await repository.listEvents('held')).toEqual([]);
+    await service.beforeApplicationShutdown();
   });
 });

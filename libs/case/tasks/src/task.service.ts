@@ -1,18 +1,27 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Observable, defer, filter, takeWhile } from 'rxjs';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Observable, defer, takeWhile } from 'rxjs';
 import {
+  Clock,
+  DEFAULT_GATEWAY_INSTANCE_ID,
+  GATEWAY_INSTANCE_ID,
+  IdSource,
   MobileClawError,
   MobileClawService,
   Planner,
   TERMINAL_TASK_EVENT_TYPES,
+  TaskEventBus,
   TaskRepository,
   isTerminalTaskStatus,
   type Task,
   type TaskEvent,
+  type TaskOwner,
   type TaskPage,
   type TaskQuery,
   type TaskStep,
 } from '@mobileclaw/domain';
+import { InProcessTaskEventBus } from './in-process-task-event-bus';
+import { RandomIdSource } from './random-id-source';
+import { SystemClock } from './system-clock';
 import { TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskJournal } from './task-journal';
 import { TaskRunner } from './task-runner';
@@ -36,9 +45,13 @@ interface DeviceLane {
 }
 
 /**
- * The task use cases (issue 3): start, cancel, approve, read and follow tasks. One task runs at a time
- * per phone; the others wait in that phone's FIFO queue. Orchestration only: phones, planners and
- * storage are ports.
+ * The task use cases: start, cancel, approve, read and follow tasks. One task runs at a time per
+ * phone; the others wait in that phone's FIFO queue. Orchestration only: phones, planners, storage,
+ * live events, time and ids are ports.
+ *
+ * The last four constructor parameters are optional: without a host provider, time is the
+ * {@link SystemClock}, task ids come from the {@link RandomIdSource}, events travel on an
+ * {@link InProcessTaskEventBus} of this service, and the instance id is {@link DEFAULT_GATEWAY_INSTANCE_ID}.
  */
 @Injectable()
 export class TaskService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -56,13 +69,22 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly planner: Planner,
     private readonly repository: TaskRepository,
     @Inject(TASK_CASE_OPTIONS) private readonly options: TaskCaseOptions,
+    @Optional() private readonly clock: Clock = new SystemClock(),
+    @Optional() private readonly ids: IdSource = new RandomIdSource(),
+    @Optional() bus: TaskEventBus = new InProcessTaskEventBus(),
+    /** This gateway instance's id: it owns the tasks it accepts. */
+    @Optional() @Inject(GATEWAY_INSTANCE_ID) readonly instanceId: string = DEFAULT_GATEWAY_INSTANCE_ID,
   ) {
-    this.journal = new TaskJournal(repository);
+    this.journal = new TaskJournal(repository, bus, clock);
   }
 
-  /** Marks tasks left unfinished by a crash or kill as `interrupted`, then prunes old history. */
+  /**
+   * Marks the tasks this instance left unfinished (crash or kill), and those no live instance holds,
+   * as `interrupted`; then prunes old history.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    const interrupted = await this.repository.interruptUnfinished('the gateway stopped while the task was unfinished');
+    const at = this.clock.now().toISOString();
+    const interrupted = await this.repository.interruptUnfinished(this.instanceId, 'the gateway stopped while the task was unfinished', at);
     if (interrupted.length > 0) this.logger.warn(`marked ${interrupted.length} unfinished task(s) interrupted`);
     await this.prune();
     this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs);
@@ -76,7 +98,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     const reason = 'the gateway shut down while the task was unfinished';
     for (const lane of this.lanes.values()) {
       for (const task of lane.waiting.splice(0)) {
-        await this.journal.updateAndRecord(endTask(task, 'interrupted', { code: 'INTERRUPTED', message: reason }), 'task.interrupted', { reason, status: 'interrupted' });
+        await this.journal.updateAndRecord(this.endTask(task, 'interrupted', { code: 'INTERRUPTED', message: reason }), 'task.interrupted', { reason, status: 'interrupted' });
       }
     }
     for (const runner of this.runners.values()) runner.stop({ kind: 'shutdown', message: reason });
@@ -86,10 +108,13 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
 
   /**
    * Accepts a task for a phone: it starts at once when the phone is idle, or waits in the phone's queue.
+   * The task gets an id from the {@link IdSource}, `createdAt` from the {@link Clock}, and this
+   * instance as its `owner`.
    * @returns the stored task (`running` or `queued` with `queuePosition`).
    * @throws MobileClawError `VALIDATION_FAILED` (empty/too long goal, maxSteps out of range),
-   *   `DEVICE_NOT_FOUND` (the gateway has never seen the phone), `DEVICE_BUSY` (`onBusy: 'reject'` and the
-   *   phone runs a task, or its queue is full), `SHUTTING_DOWN`.
+   *   `DEVICE_NOT_FOUND` (the gateway has never seen the phone), `DEVICE_DISCONNECTED` (the phone is
+   *   offline), `DEVICE_BUSY` (`onBusy: 'reject'` and the phone runs a task, or its queue is full),
+   *   `SHUTTING_DOWN`.
    */
   async start(input: StartTaskInput): Promise<Task> {
     if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
@@ -102,7 +127,8 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       fieldErrors.push({ field: 'maxSteps', message: `maxSteps must be an integer from 1 to ${this.options.maxStepsLimit}` });
     }
     if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
-    const device = this.devices.getDevice(input.deviceId);
+    const device = await this.devices.getDevice(input.deviceId);
+    if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
     if (device.status === 'offline') {
       throw new MobileClawError('DEVICE_DISCONNECTED', `device ${input.deviceId} is offline (since ${device.disconnectedAt ?? device.lastSeenAt})`, { deviceId: input.deviceId });
     }
@@ -116,14 +142,15 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       throw new MobileClawError('DEVICE_BUSY', `device ${input.deviceId} already has ${lane.waiting.length} tasks waiting`, { deviceId: input.deviceId });
     }
     const task: Task = {
-      taskId: globalThis.crypto.randomUUID(),
+      taskId: this.ids.taskId(),
       deviceId: input.deviceId,
       goal,
       status: 'queued',
       maxSteps,
       planner: this.planner.name,
-      createdAt: new Date().toISOString(),
+      createdAt: this.clock.now().toISOString(),
       stepCount: 0,
+      owner: this.claim(),
     };
     await this.repository.createTask(task);
     await this.journal.record(task.taskId, 'task.accepted', { task });
@@ -153,7 +180,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       const at = lane.waiting.findIndex((t) => t.taskId === taskId);
       if (at === -1) continue;
       const [task] = lane.waiting.splice(at, 1);
-      const ended = endTask(task, 'canceled', { code: 'CANCELED', message: reason });
+      const ended = this.endTask(task, 'canceled', { code: 'CANCELED', message: reason });
       await this.journal.updateAndRecord(ended, 'task.canceled', { status: 'canceled', error: ended.error });
       await this.renumber(lane);
       return ended;
@@ -219,7 +246,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       const buffered: TaskEvent[] = [];
       let replaying = true;
       // Subscribe to live events before reading the store, so that nothing falls between the two.
-      const live$ = this.journal.events$.pipe(filter((e) => e.taskId === taskId));
+      const live$ = this.journal.events$(taskId);
       return new Observable<TaskEvent>((subscriber) => {
         const liveSub = live$.subscribe((event) => {
           if (replaying) buffered.push(event);
@@ -251,9 +278,9 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     }).pipe(takeWhile((e) => !TERMINAL_TASK_EVENT_TYPES.includes(e.type), true));
   }
 
-  /** Live events of every task (for dashboards). */
+  /** Live events of every task (for dashboards), until shutdown. */
   get allEvents$(): Observable<TaskEvent> {
-    return this.journal.events$;
+    return this.journal.events$();
   }
 
   /** Waits until no task is running or queued (tests, evaluation). */
@@ -271,7 +298,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private launch(task: Task, lane: DeviceLane): TaskRunner {
-    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options);
+    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim());
     lane.running = runner;
     this.runners.set(task.taskId, runner);
     const run = runner
@@ -310,6 +337,19 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
+  /** This instance's claim on a task, valid for `leaseMs` from now. */
+  private claim(): TaskOwner {
+    return { instanceId: this.instanceId, leaseExpiresAt: new Date(this.clock.now().getTime() + this.options.leaseMs).toISOString() };
+  }
+
+  /** The task ended now (clock time) with `status` and `error`, out of the queue and not waiting for approval. */
+  private endTask(task: Task, status: Task['status'], error: Task['error']): Task {
+    const ended: Task = { ...task, status, endedAt: this.clock.now().toISOString(), error };
+    delete ended.queuePosition;
+    delete ended.pendingAction;
+    return ended;
+  }
+
   private async waitForEnd(taskId: string): Promise<Task> {
     const run = this.runs.get(taskId);
     return run ? structuredClone(await run) : this.find(taskId);
@@ -317,7 +357,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async prune(): Promise<void> {
     try {
-      const removed = await this.repository.prune(this.options.retention);
+      const removed = await this.repository.prune(this.options.retention, this.clock.now());
       if (removed > 0) this.logger.log(`pruned ${removed} old task(s)`);
     } catch (err) {
       this.logger.error(`pruning failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -337,12 +377,5 @@ function checkGoal(goal: string, maxLength: number): string | undefined {
   const length = [...goal].length;
   if (length > maxLength) return `goal must be at most ${maxLength} characters (it has ${length})`;
   return undefined;
-}
-
-function endTask(task: Task, status: Task['status'], error: Task['error']): Task {
-  const ended: Task = { ...task, status, endedAt: new Date().toISOString(), error };
-  delete ended.queuePosition;
-  delete ended.pendingAction;
-  return ended;
 }
 

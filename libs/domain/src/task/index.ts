@@ -3,3 +3,4 @@ export * from './planner';
 export * from './ui-elements';
 export * from './task.repository';
 export * from './sensitive-action';
+export * from './task-event-bus';

@@ -37,13 +37,23 @@ export interface RetentionPolicy {
  * and come out as copies: changing an object after saving it, or one that was read, changes nothing
  * stored. Every adapter passes the contract suite `describeTaskRepositoryContract`
  * (`@mobileclaw/domain/testing`).
+ *
+ * Failures, the same in every adapter (and in the case layer's in-memory fake); every method
+ * reports them by rejecting, never by throwing synchronously:
+ * - `MobileClawError` `STORAGE_ERROR` (retryable; the original failure as `cause`) when the store
+ *   itself fails — disk full, I/O error, database locked — from any method;
+ * - `MobileClawError` `VALIDATION_FAILED`, with a field error per bad argument (field names as
+ *   below), for arguments no store could act on; an adapter may refuse more (its own doc says what,
+ *   e.g. task ids that cannot name a file);
+ * - `MobileClawError` `TASK_NOT_FOUND` for a write to a task that is not stored, and
+ *   `TASK_STATE_CONFLICT` for creating one that is; reads of an absent task find nothing instead.
  */
 export abstract class TaskRepository {
-  /** @throws Error when `task.taskId` already exists (the stored task is unchanged). */
+  /** @throws MobileClawError `TASK_STATE_CONFLICT` when `task.taskId` is already stored (it stays as it was). */
   abstract createTask(task: Task): Promise<void>;
   /**
    * Replaces the stored task (matched by `taskId`).
-   * @throws MobileClawError `TASK_NOT_FOUND` when no task has that id (nothing is stored).
+   * @throws MobileClawError `TASK_NOT_FOUND` when no task has that id (nothing is inserted).
    */
   abstract updateTask(task: Task): Promise<void>;
   /** The stored task, or undefined when there is none with that id. */
@@ -52,54 +62,61 @@ export abstract class TaskRepository {
    * A page of tasks, newest first: `createdAt` descending, then `taskId` descending. The next page
    * continues after the last task of this one, so tasks created in between neither repeat nor skip
    * any task on later pages.
-   * @throws MobileClawError `VALIDATION_FAILED` (with a field error on `cursor`, `limit` or `status`)
-   *   for a cursor this store did not issue, a `limit` that is not an integer from 1 to 200, or an
-   *   unknown `status`.
+   * @throws MobileClawError `VALIDATION_FAILED` with field `limit` (not an integer from 1 to 200),
+   *   `status` (not a {@link TaskStatus}) or `cursor` (not a `nextCursor` this store issued).
    */
   abstract listTasks(query: TaskQuery): Promise<TaskPage>;
 
   /**
    * Inserts or replaces the step `(step.taskId, step.index)`.
-   * @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored.
+   * @throws MobileClawError `TASK_NOT_FOUND` for a task that is not stored, `VALIDATION_FAILED`
+   *   (field `index`) for an index that is not an integer ≥ 0.
    */
   abstract saveStep(step: TaskStep): Promise<void>;
-  /** Steps in index order; empty for an unknown task. */
+  /** Steps in index order; empty for an absent task. */
   abstract listSteps(taskId: string): Promise<TaskStep[]>;
 
   /**
    * Appends an event with the next id of that task (1, 2, 3, …, no gaps, also when appends run
    * concurrently) and returns it. `at` defaults to now (ISO-8601).
-   * @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored.
+   * @throws MobileClawError `TASK_NOT_FOUND` for a task that is not stored, `VALIDATION_FAILED`
+   *   (field `at`) for an `at` that is not an ISO-8601 time.
    */
   abstract appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at?: string): Promise<TaskEvent>;
-  /** Events with `id > afterId` (all when absent), in id order; empty for an unknown task. */
+  /** Events with `id > afterId` (all when absent), in id order; empty for an absent task. */
   abstract listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]>;
 
   /**
    * Stores the full-resolution screenshot of a step (exact bytes and mime type), replacing an
    * earlier one of the same step.
-   * @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored.
+   * @throws MobileClawError `TASK_NOT_FOUND` for a task that is not stored, `VALIDATION_FAILED`
+   *   (fields `stepIndex`, `mime`, `bytes`) for an index that is not an integer ≥ 0, a `mime` that is
+   *   not a media type such as `image/png`, or `bytes` that are not a Uint8Array.
    */
   abstract saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void>;
   /** The screenshot of a step, or undefined when none is stored. */
   abstract getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined>;
 
   /**
-   * Marks every task that is not finished (`queued`, `running`, `input_required`) as `interrupted`
-   * with `error {code: 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), without
-   * `queuePosition` or `pendingAction`, appends a `task.interrupted` event `{reason, status:
-   * 'interrupted'}` to each, and returns them, oldest first (`createdAt`, then `taskId`). Finished
-   * tasks are untouched. Called once at start-up, after a crash or kill.
+   * Marks the unfinished tasks (`queued`, `running`, `input_required`) that no live instance holds as
+   * `interrupted` with `endedAt = at` (ISO-8601, default now), `error {code: 'INTERRUPTED', message:
+   * reason}`, without `queuePosition`/`pendingAction`, appends a `task.interrupted` event
+   * `{reason, status: 'interrupted'}` to each, and returns them, oldest first (`createdAt`, then
+   * `taskId`). Finished tasks are untouched. Called once at start-up of instance `instanceId`, after
+   * a crash or kill. A task is interrupted when it has no `owner` (stored before ownership was
+   * recorded), its owner is `instanceId` (the previous run of this instance), or its lease expired
+   * (`owner.leaseExpiresAt <= at`); a task another instance holds is left alone.
+   * @throws MobileClawError `VALIDATION_FAILED` (field `at`) for an `at` that is not an ISO-8601 time.
    */
-  abstract interruptUnfinished(reason: string, at?: string): Promise<Task[]>;
+  abstract interruptUnfinished(instanceId: string, reason: string, at?: string): Promise<Task[]>;
 
   /**
    * Deletes finished tasks (with steps, events, screenshots) beyond the policy: those that ended
    * (their `createdAt` when they have no `endedAt`) more than `maxAgeMs` before `now`, and those
    * beyond the newest `maxTasks` finished ones (by `createdAt`, then `taskId`). Unfinished tasks are
    * never deleted. Returns how many were deleted.
-   * @throws MobileClawError `VALIDATION_FAILED` (with field errors) when `maxAgeMs` is not a number
-   *   ≥ 0 or `maxTasks` not an integer ≥ 0.
+   * @throws MobileClawError `VALIDATION_FAILED` with field `maxAgeMs` (not a number ≥ 0) or
+   *   `maxTasks` (not an integer ≥ 0).
    */
   abstract prune(policy: RetentionPolicy, now?: Date): Promise<number>;
 

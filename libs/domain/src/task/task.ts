@@ -3,7 +3,7 @@ import type { ErrorCode } from '../errors';
 import type { ScreenInfo } from '../results';
 
 /**
- * Task model of the agent workflow (issue 3): a goal run on one phone as observe → plan → act → record
+ * Task model of the agent workflow: a goal run on one phone as observe → plan → act → record
  * steps. Times are ISO-8601 strings; durations are ms; coordinates are device px.
  */
 export type TaskStatus =
@@ -64,23 +64,35 @@ export type PlanDecision =
   | { type: 'done'; summary: string; reasoning: string }
   | { type: 'fail'; reason: string; reasoning: string };
 
-/** Task-level failure codes, beside the command {@link ErrorCode}s a failed step can end a task with. */
-export type TaskErrorCode =
-  | ErrorCode
-  /** The planner threw (bad LLM answer after retries, LLM endpoint down, …). */
-  | 'PLANNER_ERROR'
-  /** The planner decided the goal cannot be reached (`fail`). */
-  | 'GOAL_FAILED'
-  | 'MAX_STEPS'
-  | 'APPROVAL_DENIED'
-  | 'CANCELED'
-  | 'INTERRUPTED'
-  /** A bug in the gateway (an unexpected exception); the message says what. */
-  | 'INTERNAL_ERROR';
+/**
+ * Code of a task's `error`: the code of whatever ended it — a command error that stopped the loop
+ * (`DEVICE_DISCONNECTED`, or the last code after too many failed actions in a row), a store error
+ * (`STORAGE_ERROR`), or one of the task outcomes below. All are catalog codes; the outcomes are:
+ * - `PLANNER_ERROR`: the planner threw (bad LLM answer after retries, LLM endpoint down, …);
+ * - `GOAL_FAILED`: the planner decided the goal cannot be reached (`fail`);
+ * - `MAX_STEPS`: the step budget ran out;
+ * - `APPROVAL_DENIED`: a human denied a pending action;
+ * - `CANCELED`: a caller canceled the task;
+ * - `INTERRUPTED`: the gateway stopped (or crashed) under it;
+ * - `INTERNAL_ERROR`: a bug in the gateway (an unexpected exception); the message says what.
+ */
+export type TaskErrorCode = ErrorCode;
 
 export interface TaskError {
   code: TaskErrorCode;
   message: string;
+}
+
+/**
+ * Which gateway instance runs a task, and until when that claim holds. Set when the instance accepts
+ * the task and renewed when it starts running it; start-up interrupts only unfinished tasks that it
+ * owns, whose lease has expired, or that have no owner (see `TaskRepository.interruptUnfinished`).
+ */
+export interface TaskOwner {
+  /** The owning instance's id (the `GATEWAY_INSTANCE_ID` value). */
+  instanceId: string;
+  /** ISO-8601. After it, the owner is presumed dead and another instance's start-up may interrupt the task. */
+  leaseExpiresAt: string;
 }
 
 export interface Task {
@@ -104,14 +116,18 @@ export interface Task {
   /** The action waiting for approval, while `input_required`. */
   pendingAction?: { stepIndex: number; action: AgentAction; reason: string };
   stepCount: number;
+  /** The instance that runs it; absent on tasks stored before ownership was recorded. Not shown by the REST API. */
+  owner?: TaskOwner;
 }
 
 /** What the loop saw before planning a step. */
 export interface StepObservation {
   /** The frame the action was planned on (from the `screenshot` result). */
   frameId?: string;
-  /** URL of the full-resolution screenshot, e.g. `/api/tasks/{taskId}/steps/{index}/screenshot`. */
-  screenshotUrl?: string;
+  /**
+   * Media type of the step's full-resolution screenshot, e.g. `image/png`; present exactly when one is
+   * stored (read it with `TaskRepository.getScreenshot(taskId, index)`; the REST API adds its URL).
+   */
   screenshotMime?: string;
   screen: ScreenInfo;
   /** Number of entries in the compact element list the planner got. */
@@ -122,7 +138,11 @@ export interface StepObservation {
 
 export interface StepResult {
   status: 'success' | 'error' | 'denied' | 'canceled';
-  errorCode?: string;
+  /**
+   * Why the action failed (`error`): the code its command was rejected with, a
+   * `CommandErrorCode` by the port's contract; `ABORTED` when it was `canceled` in flight.
+   */
+  errorCode?: ErrorCode;
   message?: string;
   /**
    * True when the next observation confirms the effect (text present, switch toggled, app opened),

@@ -29,7 +29,6 @@ export function stepFixture(taskId: string, index: number, overrides: Partial<Ta
     endedAt: `2026-03-01T10:00:0${index % 10}.900Z`,
     observation: {
       frameId: `frame-${index}`,
-      screenshotUrl: `/api/tasks/${taskId}/steps/${index}/screenshot`,
       screenshotMime: 'image/png',
       screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 },
       elementCount: 17,

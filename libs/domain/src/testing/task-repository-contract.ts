@@ -39,9 +39,12 @@ async function domainRejection(promise: Promise<unknown>): Promise<MobileClawErr
 
 /**
  * Registers the `describe`/`it` blocks every {@link TaskRepository} adapter must pass: each port
- * method's documented behaviour (round trips, paging, step replacement, gap-free event ids,
- * screenshots, interrupting unfinished tasks, retention, close), and with `reopen`, durability.
- * Call it at the top level of an adapter's spec file.
+ * method's documented behaviour (round trips with the task owner, paging, step replacement, gap-free
+ * event ids, screenshots, interrupting unfinished tasks under the ownership rule, retention, close),
+ * its documented failures (`TASK_STATE_CONFLICT`, `TASK_NOT_FOUND` with nothing inserted,
+ * `VALIDATION_FAILED` naming each bad field), and with `reopen`, durability. `STORAGE_ERROR` is left
+ * to each adapter's own tests: only the adapter knows how to make its store fail. Call it at the top
+ * level of an adapter's spec file.
  */
 export function describeTaskRepositoryContract(name: string, hooks: TaskRepositoryContractHooks): void {
   describe(`${name} (TaskRepository contract)`, () => {
@@ -85,10 +88,25 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect(await repository.getTask('00000000-0000-0000-0000-000000000000')).toBeUndefined();
       });
 
-      it('refuses a duplicate task id and keeps the stored task', async () => {
+      it('refuses a duplicate task id with TASK_STATE_CONFLICT and keeps the stored task', async () => {
         await repository.createTask(task);
-        await rejection(repository.createTask({ ...task, goal: 'other' }));
+        expect((await domainRejection(repository.createTask({ ...task, goal: 'other' }))).code).toBe('TASK_STATE_CONFLICT');
         expect(await repository.getTask(task.taskId)).toStrictEqual(task);
+      });
+
+      it('round-trips the owner: stored with the task, replaced by an update (a renewed lease), removed by an update without one', async () => {
+        const owned = taskFixture({ taskId: 'owned', owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-03-01T10:10:00.000Z' } });
+        await repository.createTask(owned);
+        expect(await repository.getTask('owned')).toStrictEqual(owned);
+
+        const renewed: Task = { ...owned, stepCount: 1, owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-03-01T10:20:00.500Z' } };
+        await repository.updateTask(renewed);
+        expect(await repository.getTask('owned')).toStrictEqual(renewed);
+        expect((await repository.listTasks({ limit: 10 })).tasks).toStrictEqual([renewed]);
+
+        const { owner: _owner, ...unowned } = renewed;
+        await repository.updateTask(unowned);
+        expect(await repository.getTask('owned')).toStrictEqual(unowned);
       });
 
       it('refuses to update a task that is not stored, storing nothing', async () => {
@@ -209,6 +227,17 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
       it('refuses a step of a task that is not stored', async () => {
         expect((await domainRejection(repository.saveStep(stepFixture('other-task', 0)))).code).toBe('TASK_NOT_FOUND');
         expect(await repository.listSteps('other-task')).toEqual([]);
+        expect(await repository.getTask('other-task')).toBeUndefined();
+      });
+
+      it('refuses a step index that is not an integer ≥ 0 with VALIDATION_FAILED on `index`, storing nothing', async () => {
+        await repository.createTask(taskFixture({ taskId: 'task-a' }));
+        for (const index of [-1, 1.5, Number.NaN]) {
+          const err = await domainRejection(repository.saveStep(stepFixture('task-a', index)));
+          expect(err.code).toBe('VALIDATION_FAILED');
+          expect(err.fieldErrors?.map((e) => e.field)).toEqual(['index']);
+        }
+        expect(await repository.listSteps('task-a')).toEqual([]);
       });
 
       it('hands out copies: changing a saved or a returned step changes nothing stored', async () => {
@@ -275,6 +304,18 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect((await repository.appendEvent('unknown-task', 'task.started', {})).id).toBe(1);
       });
 
+      it('refuses an `at` that is not an ISO-8601 time with VALIDATION_FAILED on `at`, numbering nothing', async () => {
+        await repository.createTask(taskFixture({ taskId: 'task-a' }));
+        await repository.appendEvent('task-a', 'task.accepted', {}, T0);
+        for (const at of ['soon', '', '2026-13-45T99:00:00Z']) {
+          const err = await domainRejection(repository.appendEvent('task-a', 'task.started', {}, at));
+          expect(err.code).toBe('VALIDATION_FAILED');
+          expect(err.fieldErrors?.map((e) => e.field)).toEqual(['at']);
+        }
+        expect((await repository.listEvents('task-a')).map((e) => e.id)).toEqual([1]);
+        expect((await repository.appendEvent('task-a', 'task.started', {}, T0)).id).toBe(2);
+      });
+
       it('hands out copies: changing appended data or a returned event changes nothing stored', async () => {
         await repository.createTask(taskFixture({ taskId: 'task-a' }));
         const data = { nested: { n: 1 } };
@@ -322,6 +363,25 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
       it('refuses a screenshot of a task that is not stored', async () => {
         expect((await domainRejection(repository.saveScreenshot('unknown-task', 0, { mime: 'image/png', bytes: png }))).code).toBe('TASK_NOT_FOUND');
         expect(await repository.getScreenshot('unknown-task', 0)).toBeUndefined();
+        expect(await repository.getTask('unknown-task')).toBeUndefined();
+      });
+
+      it('refuses a bad step index, mime type or bytes with VALIDATION_FAILED naming each field, storing nothing', async () => {
+        await repository.createTask(taskFixture({ taskId: 'task-a' }));
+        const notBytes = [1, 2, 3] as unknown as Uint8Array;
+        const cases: [number, StoredImage, string[]][] = [
+          [-1, { mime: 'image/png', bytes: png }, ['stepIndex']],
+          [0.5, { mime: 'image/png', bytes: png }, ['stepIndex']],
+          [0, { mime: 'png', bytes: png }, ['mime']],
+          [0, { mime: 'image/png', bytes: notBytes }, ['bytes']],
+          [-2, { mime: '', bytes: notBytes }, ['stepIndex', 'mime', 'bytes']],
+        ];
+        for (const [stepIndex, image, fields] of cases) {
+          const err = await domainRejection(repository.saveScreenshot('task-a', stepIndex, image));
+          expect(err.code).toBe('VALIDATION_FAILED');
+          expect(err.fieldErrors?.map((e) => e.field)).toEqual(fields);
+        }
+        expect(await repository.getScreenshot('task-a', 0)).toBeUndefined();
       });
     });
 
@@ -353,7 +413,7 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
           { ...waitingRest, status: 'interrupted', endedAt: at, error },
           { ...queuedRest, status: 'interrupted', endedAt: at, error },
         ];
-        expect(await repository.interruptUnfinished('gateway restarted', at)).toStrictEqual(expected);
+        expect(await repository.interruptUnfinished('gw-a', 'gateway restarted', at)).toStrictEqual(expected);
         for (const task of expected) expect(await repository.getTask(task.taskId)).toStrictEqual(task);
         expect(await repository.getTask('c')).toStrictEqual(completed);
 
@@ -364,17 +424,17 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect((await repository.listEvents('c')).map((e) => e.type)).toEqual(['task.accepted']);
         expect(await repository.listSteps('r')).toStrictEqual([stepFixture('r', 0), stepFixture('r', 1)]);
 
-        expect(await repository.interruptUnfinished('again', at)).toEqual([]);
+        expect(await repository.interruptUnfinished('gw-a', 'again', at)).toEqual([]);
         expect((await repository.listEvents('r')).map((e) => e.id)).toEqual([1, 2, 3]);
       });
 
       it('stamps the current time when no time is given, and touches nothing when every task is finished', async () => {
-        expect(await repository.interruptUnfinished('nothing stored')).toEqual([]);
+        expect(await repository.interruptUnfinished('gw-a', 'nothing stored')).toEqual([]);
         const finished = ['completed', 'failed', 'canceled', 'interrupted'] as const;
         for (const status of finished) await repository.createTask(taskFixture({ taskId: status, status, endedAt: T0 }));
         await repository.createTask(taskFixture({ taskId: 'running' }));
         const before = Date.now();
-        const [interrupted] = await repository.interruptUnfinished('restart');
+        const [interrupted] = await repository.interruptUnfinished('gw-a', 'restart');
         const after = Date.now();
         expect(interrupted?.endedAt).toBe(new Date(Date.parse(interrupted?.endedAt as string)).toISOString());
         expect(Date.parse(interrupted?.endedAt as string)).toBeGreaterThanOrEqual(before);
@@ -384,6 +444,61 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
           expect(await repository.getTask(status)).toStrictEqual(taskFixture({ taskId: status, status, endedAt: T0 }));
           expect(await repository.listEvents(status)).toEqual([]);
         }
+      });
+    });
+
+    describe('interruptUnfinished: task ownership', () => {
+      const at = '2026-03-01T11:00:00.000Z';
+
+      it('interrupts unowned tasks, its own and expired leases; leaves a task another instance holds under an unexpired lease', async () => {
+        const tasks = [
+          taskFixture({ taskId: 'unowned', createdAt: minutesAfter(T0, 0) }),
+          taskFixture({ taskId: 'mine', createdAt: minutesAfter(T0, 1), owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(at, 10) } }),
+          taskFixture({ taskId: 'expired', status: 'queued', createdAt: minutesAfter(T0, 2), owner: { instanceId: 'gw-b', leaseExpiresAt: at } }),
+          taskFixture({ taskId: 'held', status: 'input_required', createdAt: minutesAfter(T0, 3), owner: { instanceId: 'gw-b', leaseExpiresAt: '2026-03-01T11:00:00.001Z' } }),
+          taskFixture({ taskId: 'done', status: 'completed', endedAt: T0, owner: { instanceId: 'gw-b', leaseExpiresAt: T0 } }),
+        ];
+        for (const task of tasks) await repository.createTask(task);
+
+        // A lease that ends exactly at `at` has expired; the owner stays on the interrupted task.
+        const error = { code: 'INTERRUPTED', message: 'restart' } as const;
+        const interrupted = tasks.slice(0, 3).map((task): Task => ({ ...task, status: 'interrupted', endedAt: at, error }));
+        expect(await repository.interruptUnfinished('gw-a', 'restart', at)).toStrictEqual(interrupted);
+        for (const task of interrupted) expect(await repository.getTask(task.taskId)).toStrictEqual(task);
+        expect(await repository.getTask('held')).toStrictEqual(tasks[3]);
+        expect(await repository.listEvents('held')).toEqual([]);
+        expect(await repository.getTask('done')).toStrictEqual(tasks[4]);
+        expect(await repository.listEvents('done')).toEqual([]);
+
+        // Once its lease runs out, the other instance's task is interrupted too.
+        expect((await repository.interruptUnfinished('gw-a', 'restart', '2026-03-01T11:00:00.001Z')).map((t) => t.taskId)).toEqual(['held']);
+        expect((await repository.listEvents('held')).map((e) => [e.id, e.type, e.at])).toEqual([[1, 'task.interrupted', '2026-03-01T11:00:00.001Z']]);
+      });
+
+      it('follows the lease as updates renew it, and lets the owning instance interrupt its own task before the lease ends', async () => {
+        const held = taskFixture({ taskId: 'held', owner: { instanceId: 'gw-b', leaseExpiresAt: minutesAfter(at, 1) } });
+        await repository.createTask(held);
+        const renewed: Task = { ...held, stepCount: 1, owner: { instanceId: 'gw-b', leaseExpiresAt: minutesAfter(at, 10) } };
+        await repository.updateTask(renewed);
+
+        // The first lease would have expired by then; the renewed one has not.
+        expect(await repository.interruptUnfinished('gw-a', 'restart', minutesAfter(at, 5))).toEqual([]);
+        expect(await repository.getTask('held')).toStrictEqual(renewed);
+
+        const error = { code: 'INTERRUPTED', message: 'gw-b restarted' } as const;
+        expect(await repository.interruptUnfinished('gw-b', 'gw-b restarted', minutesAfter(at, 6))).toStrictEqual([
+          { ...renewed, status: 'interrupted', endedAt: minutesAfter(at, 6), error },
+        ]);
+      });
+
+      it('refuses an `at` that is not an ISO-8601 time with VALIDATION_FAILED on `at`, interrupting nothing', async () => {
+        const running = taskFixture({ taskId: 'running' });
+        await repository.createTask(running);
+        const err = await domainRejection(repository.interruptUnfinished('gw-a', 'restart', 'later'));
+        expect(err.code).toBe('VALIDATION_FAILED');
+        expect(err.fieldErrors?.map((e) => e.field)).toEqual(['at']);
+        expect(await repository.getTask('running')).toStrictEqual(running);
+        expect(await repository.listEvents('running')).toEqual([]);
       });
     });
 
@@ -484,7 +599,7 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         await rejection(repository.listSteps('task-a'));
         await rejection(repository.saveScreenshot('task-a', 0, { mime: 'image/png', bytes: new Uint8Array([1]) }));
         await rejection(repository.getScreenshot('task-a', 0));
-        await rejection(repository.interruptUnfinished('restart'));
+        await rejection(repository.interruptUnfinished('gw-a', 'restart'));
         await rejection(repository.prune({ maxTasks: 0 }));
       });
     });

@@ -36,8 +36,10 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 /**
  * The gateway's device registry and the transport-independent adapter of the
  * {@link MobileClawService} port: transports hand it connections ({@link accept}), callers
- * `await execute(...)`. Request ids are unique per process. Design: seed 000 (request id → future
- * map, 30 s timeout, cleanup) with per-phone FIFO queues, heartbeat and session replacement.
+ * `await execute(...)`. Each command gets a request id unique in this process; its reply settles the
+ * caller's pending promise, a deadline (default 30 s, queue time included) or the session's end fails
+ * it. One command in flight per phone with a FIFO queue behind it; heartbeats detect dead links; a phone
+ * that reconnects replaces its old session.
  */
 export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor {
   readonly options: ResolvedDeviceGatewayOptions;
@@ -136,13 +138,18 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     });
   }
 
-  listDevices(): DeviceInfo[] {
+  /** The phones of this process, online first; the snapshot is taken when called, resolved at once. */
+  async listDevices(): Promise<DeviceInfo[]> {
     const online = [...this.sessions.values()].map((s) => s.info());
     const offline = [...this.offline.values()].reverse();
     return [...online, ...offline];
   }
 
-  getDevice(deviceId: string): DeviceInfo {
+  /**
+   * The phone's info as of the call, resolved at once.
+   * @throws MobileClawError `DEVICE_NOT_FOUND` (as a rejection) when this process has never seen it or forgot it.
+   */
+  async getDevice(deviceId: string): Promise<DeviceInfo> {
     const session = this.sessions.get(deviceId);
     if (session) return session.info();
     const offline = this.offline.get(deviceId);

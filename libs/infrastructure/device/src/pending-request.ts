@@ -2,7 +2,7 @@ import { MobileClawError, type Command, type CommandResult, type ErrorCode } fro
 
 /**
  * One awaited command: the caller's promise, its deadline timer and abort listener. Settles exactly
- * once; later attempts are ignored (seed 000: request id → future, with timeout and cleanup).
+ * once; later attempts are ignored, so a late reply, a deadline and an abort can race safely.
  */
 export class PendingRequest {
   /** performance.now() when the caller called execute. */

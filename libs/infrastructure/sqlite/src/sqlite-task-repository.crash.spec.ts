@@ -101,7 +101,7 @@ describe('SqliteTaskRepository after the process writing it is killed (SIGKILL)'
         { ...running, status: 'interrupted', endedAt: at, error },
         { ...queuedRest, status: 'interrupted', endedAt: at, error },
       ];
-      expect(await repository.interruptUnfinished('gateway was killed', at)).toStrictEqual(interrupted);
+      expect(await repository.interruptUnfinished('gw-a', 'gateway was killed', at)).toStrictEqual(interrupted);
       expect(await repository.getTask(running.taskId)).toStrictEqual(interrupted[0]);
       expect(await repository.listEvents(running.taskId)).toStrictEqual([
         ...events,

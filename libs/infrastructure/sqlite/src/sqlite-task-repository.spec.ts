@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { MobileClawError, type Task } from '@mobileclaw/domain';
+import { ERROR_CATALOG, MobileClawError, type Task } from '@mobileclaw/domain';
 import { describeTaskRepositoryContract, minutesAfter, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
-import { SqliteTaskRepository, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
-import { TASK_SCHEMA_VERSION } from './task-database';
+import { SqliteTaskRepository, toStorageError, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
+import { TASK_MIGRATIONS, TASK_SCHEMA_VERSION } from './task-database';
 import { encodeTaskCursor } from './task-cursor';
 import type { CorruptRecord } from './task-records';
 import { temporaryDataDir } from './testing/temporary-data-dir';
@@ -24,6 +24,10 @@ function open(options: Partial<SqliteTaskRepositoryOptions> = {}): SqliteTaskRep
 /** A second, raw connection to the same database file (for inspecting or damaging it). */
 function rawConnection(): Database.Database {
   return new Database(join(dataDir.dir, 'mobileclaw.db'));
+}
+
+function sqliteCodeOf(err: unknown): unknown {
+  return (err as { code?: unknown } | undefined)?.code;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<MobileClawError> {
@@ -63,14 +67,14 @@ describeTaskRepositoryContract('SqliteTaskRepository (memory)', {
 // corrupt records. The port's behaviour is the contract's (above).
 describe('SqliteTaskRepository', () => {
   describe('opening', () => {
-    it('creates the data directory and a WAL database at schema version 1 with its four tables', async () => {
+    it('creates the data directory and a WAL database at schema version 2 with its four tables', async () => {
       const nested = join(dataDir.dir, 'a', 'b');
       const repository = open({ dataDir: nested });
       expect(repository.path).toBe(join(nested, 'mobileclaw.db'));
       const raw = new Database(repository.path);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
-      expect(TASK_SCHEMA_VERSION).toBe(1);
+      expect(TASK_SCHEMA_VERSION).toBe(2);
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
       expect(tables).toEqual(['events', 'screenshots', 'steps', 'tasks']);
       raw.close();
@@ -86,9 +90,52 @@ describe('SqliteTaskRepository', () => {
     it('refuses a database whose schema is newer than it knows', async () => {
       await open().close();
       const raw = rawConnection();
-      raw.pragma('user_version = 2');
+      raw.pragma('user_version = 3');
       raw.close();
-      expect(() => open()).toThrow(/schema version 2 is newer than this gateway supports \(1\)/);
+      expect(() => open()).toThrow(/schema version 3 is newer than this gateway supports \(2\)/);
+    });
+
+    it('migrates a database written by schema version 1 and keeps working with it', async () => {
+      // What version 1 of the gateway left behind: its schema, a finished task and a running one whose
+      // step still carries the screenshot URL that version stored.
+      const raw = rawConnection();
+      raw.pragma('journal_mode = WAL');
+      raw.exec(TASK_MIGRATIONS[0]);
+      raw.pragma('user_version = 1');
+      const finished = taskFixture({ taskId: 'old-done', status: 'completed', endedAt: minutesAfter(T0, 1), summary: 'done' });
+      const running = taskFixture({ taskId: 'old-running', status: 'running', stepCount: 1, createdAt: minutesAfter(T0, 2) });
+      const insertTask = raw.prepare('INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, data) VALUES (?, ?, ?, ?, ?, ?)');
+      insertTask.run(finished.taskId, finished.deviceId, finished.status, Date.parse(finished.createdAt), Date.parse(finished.endedAt!), JSON.stringify(finished));
+      insertTask.run(running.taskId, running.deviceId, running.status, Date.parse(running.createdAt), null, JSON.stringify(running));
+      const legacyStep = { ...stepFixture('old-running', 0), observation: { ...stepFixture('old-running', 0).observation!, screenshotUrl: '/api/tasks/old-running/steps/0/screenshot' } };
+      raw.prepare('INSERT INTO steps (task_id, idx, data) VALUES (?, ?, ?)').run('old-running', 0, JSON.stringify(legacyStep));
+      raw.prepare('INSERT INTO events (task_id, id, type, at, data) VALUES (?, ?, ?, ?, ?)').run('old-running', 1, 'task.accepted', T0, JSON.stringify({ task: running }));
+      raw.close();
+
+      const repository = open();
+      const migrated = rawConnection();
+      expect(migrated.pragma('user_version', { simple: true })).toBe(2);
+      const columns = migrated.prepare("SELECT name FROM pragma_table_info('tasks') ORDER BY cid").pluck().all();
+      expect(columns).toEqual(['task_id', 'device_id', 'status', 'created_at', 'ended_at', 'data', 'owner_instance_id', 'lease_expires_at']);
+      migrated.close();
+      expect(await repository.getTask('old-done')).toStrictEqual(finished);
+      expect(await repository.listSteps('old-running')).toStrictEqual([legacyStep]);
+      expect(await repository.listEvents('old-running')).toStrictEqual([{ taskId: 'old-running', id: 1, type: 'task.accepted', at: T0, data: { task: running } }]);
+
+      // A task without an owner (all of version 1's) is interrupted by whichever instance starts.
+      const at = minutesAfter(T0, 5);
+      const error = { code: 'INTERRUPTED', message: 'restart' } as const;
+      expect(await repository.interruptUnfinished('gw-a', 'restart', at)).toStrictEqual([{ ...running, status: 'interrupted', endedAt: at, error }]);
+      expect((await repository.listEvents('old-running')).map((e) => [e.id, e.type])).toEqual([
+        [1, 'task.accepted'],
+        [2, 'task.interrupted'],
+      ]);
+
+      // New tasks, with owners, are stored beside the old ones.
+      const owned = taskFixture({ taskId: 'new-task', createdAt: minutesAfter(T0, 6), owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(T0, 16) } });
+      await repository.createTask(owned);
+      expect(await repository.getTask('new-task')).toStrictEqual(owned);
+      expect((await repository.listTasks({ limit: 10 })).tasks.map((t) => t.taskId)).toEqual(['new-task', 'old-running', 'old-done']);
     });
 
     it('refuses a file that is not a database with a clear error', () => {
@@ -106,28 +153,11 @@ describe('SqliteTaskRepository', () => {
       pendingAction: { stepIndex: 2, action: { command: 'input', text: 'Hello 世界 👋', clear: true }, reason: 'sends a message to a new recipient' },
     });
 
-    it('refuses a duplicate task with TASK_STATE_CONFLICT', async () => {
-      const repository = open();
-      await repository.createTask(task);
-      expect((await rejection(repository.createTask({ ...task, goal: 'other' }))).code).toBe('TASK_STATE_CONFLICT');
-      expect((await repository.getTask(task.taskId))?.goal).toBe(task.goal);
-    });
-
     it('refuses invalid times and statuses, listing each field', async () => {
       const repository = open();
       const err = await rejection(repository.createTask({ ...task, createdAt: 'yesterday', status: 'sleeping' as Task['status'] }));
       expect(err.code).toBe('VALIDATION_FAILED');
       expect(err.fieldErrors?.map((e) => e.field)).toEqual(['status', 'createdAt']);
-    });
-
-    it('refuses a negative step index and an event time that is not ISO-8601, storing nothing', async () => {
-      const repository = open();
-      await repository.createTask(task);
-      await repository.appendEvent(task.taskId, 'task.accepted', {}, T0);
-      expect((await rejection(repository.saveStep(stepFixture(task.taskId, -1)))).code).toBe('VALIDATION_FAILED');
-      expect((await rejection(repository.appendEvent(task.taskId, 'task.started', {}, 'soon'))).code).toBe('VALIDATION_FAILED');
-      expect(await repository.listSteps(task.taskId)).toEqual([]);
-      expect((await repository.listEvents(task.taskId)).map((e) => e.id)).toEqual([1]);
     });
 
     it('stores screenshots as files beside the database, with their mime type, atomically replaced', async () => {
@@ -205,6 +235,47 @@ describe('SqliteTaskRepository', () => {
     });
   });
 
+  describe('task ownership', () => {
+    // The port's ownership rule is the contract's; here, the columns start-up selects by in SQL.
+    it('copies Task.owner into owner_instance_id and lease_expires_at (ms) on every write, NULL without an owner', async () => {
+      const repository = open();
+      const at = '2026-03-01T11:00:00.000Z';
+      const owned = taskFixture({ taskId: 'owned', createdAt: minutesAfter(T0, 1), owner: { instanceId: 'gw-b', leaseExpiresAt: at } });
+      await repository.createTask(taskFixture({ taskId: 'unowned', createdAt: minutesAfter(T0, 0) }));
+      await repository.createTask(owned);
+      const columns = () => {
+        const raw = rawConnection();
+        try {
+          return raw.prepare('SELECT task_id, owner_instance_id, lease_expires_at FROM tasks ORDER BY created_at, task_id').all();
+        } finally {
+          raw.close();
+        }
+      };
+      expect(columns()).toEqual([
+        { task_id: 'unowned', owner_instance_id: null, lease_expires_at: null },
+        { task_id: 'owned', owner_instance_id: 'gw-b', lease_expires_at: Date.parse(at) },
+      ]);
+
+      await repository.updateTask({ ...owned, owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(at, 10) } });
+      await repository.updateTask(taskFixture({ taskId: 'unowned', createdAt: minutesAfter(T0, 0), owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-03-01T11:00:00.001Z' } }));
+      expect(columns()).toEqual([
+        { task_id: 'unowned', owner_instance_id: 'gw-a', lease_expires_at: Date.parse(at) + 1 },
+        { task_id: 'owned', owner_instance_id: 'gw-a', lease_expires_at: Date.parse(minutesAfter(at, 10)) },
+      ]);
+
+      const { owner: _owner, ...released } = owned;
+      await repository.updateTask(released);
+      expect(columns()[1]).toEqual({ task_id: 'owned', owner_instance_id: null, lease_expires_at: null });
+    });
+
+    it('refuses an owner without an instance id or lease time', async () => {
+      const repository = open();
+      const err = await rejection(repository.createTask(taskFixture({ taskId: 't', owner: { instanceId: '', leaseExpiresAt: 'later' } })));
+      expect(err.code).toBe('VALIDATION_FAILED');
+      expect(err.fieldErrors?.map((e) => e.field)).toEqual(['owner.instanceId', 'owner.leaseExpiresAt']);
+    });
+  });
+
   describe('prune', () => {
     const now = new Date('2026-03-10T00:00:00.000Z');
     const png = { mime: 'image/png', bytes: new Uint8Array([1, 2, 3]) };
@@ -260,6 +331,55 @@ describe('SqliteTaskRepository', () => {
     });
   });
 
+  describe('store failures', () => {
+    it('translate SQLite and file-system failure codes into STORAGE_ERROR with the original as cause, and nothing else', () => {
+      for (const code of ['SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_CORRUPT', 'ENOSPC', 'EROFS', 'EIO', 'EACCES']) {
+        const failure = Object.assign(new Error(`${code} happened`), { code });
+        const translated = toStorageError(failure) as MobileClawError;
+        expect(translated).toBeInstanceOf(MobileClawError);
+        expect({ code: translated.code, message: translated.message, cause: translated.cause }).toEqual({
+          code: 'STORAGE_ERROR',
+          message: `the task store failed (${code}): ${code} happened`,
+          cause: failure,
+        });
+      }
+      const domain = new MobileClawError('TASK_NOT_FOUND', 'task x is not stored');
+      const constraint = Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+      const missing = Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      const bug = new TypeError('undefined is not a function');
+      for (const err of [domain, constraint, missing, bug, 'text']) expect(toStorageError(err)).toBe(err);
+    });
+
+    it('reject every kind of write as retryable STORAGE_ERROR while another connection holds the write lock, and succeed once it is released', async () => {
+      const repository = open({ busyTimeoutMs: 0 });
+      await repository.createTask(taskFixture({ taskId: 'kept' }));
+      const raw = rawConnection();
+      raw.exec('BEGIN IMMEDIATE');
+      try {
+        const writes: [string, () => Promise<unknown>][] = [
+          ['createTask', () => repository.createTask(taskFixture({ taskId: 'new-task' }))],
+          ['updateTask', () => repository.updateTask(taskFixture({ taskId: 'kept', status: 'completed' }))],
+          ['saveStep', () => repository.saveStep(stepFixture('kept', 0))],
+          ['appendEvent', () => repository.appendEvent('kept', 'task.started', {}, T0)],
+          ['interruptUnfinished', () => repository.interruptUnfinished('gw-a', 'restart', T0)],
+          ['prune', () => repository.prune({ maxTasks: 0 })],
+        ];
+        for (const [method, write] of writes) {
+          const err = await rejection(write());
+          expect({ method, code: err.code, retryable: ERROR_CATALOG[err.code].retryable, cause: sqliteCodeOf(err.cause) }).toEqual({ method, code: 'STORAGE_ERROR', retryable: true, cause: 'SQLITE_BUSY' });
+        }
+        // Readers are not blocked (WAL), and the domain's own errors stay what they are.
+        expect((await repository.getTask('kept'))?.status).toBe('running');
+        expect((await rejection(repository.listTasks({ limit: 0 }))).code).toBe('VALIDATION_FAILED');
+      } finally {
+        raw.exec('ROLLBACK');
+        raw.close();
+      }
+      await repository.createTask(taskFixture({ taskId: 'new-task' }));
+      expect((await repository.listTasks({ limit: 10 })).tasks.map((t) => t.taskId).sort()).toEqual(['kept', 'new-task']);
+    });
+  });
+
   describe('unsafe task ids (path traversal)', () => {
     const evil = ['../escape', '..', '.', 'a/b', 'a\\b', '/etc', '.hidden', '', 'x'.repeat(129), 'nul\u0000byte'];
 
@@ -307,11 +427,11 @@ describe('SqliteTaskRepository', () => {
       expect(corrupt[3].reason).toBe('not a JSON object');
 
       corrupt.length = 0;
-      const interrupted = await repository.interruptUnfinished('restart', T0);
+      const interrupted = await repository.interruptUnfinished('gw-a', 'restart', T0);
       expect(interrupted.map((t) => t.taskId)).toEqual(['good-2']);
       expect(corrupt.map((r) => `${r.table} ${r.key}`)).toEqual(['tasks bad-running']);
       expect((await repository.listEvents('bad-running')).map((e) => [e.id, e.type])).toEqual([[1, 'task.interrupted']]);
-      expect(await repository.interruptUnfinished('restart', T0)).toEqual([]);
+      expect(await repository.interruptUnfinished('gw-a', 'restart', T0)).toEqual([]);
     });
   });
 });

@@ -17,6 +17,9 @@
  *   at a half-written file. A crash between the two leaves at most an orphan file, which `prune` sweeps.
  * - A record that cannot be decoded is reported (`onCorruptRecord`) and skipped by reads; it never
  *   fails reads of other records.
+ * - Task ownership (`owner_instance_id`, `lease_expires_at`; schema version 2) is copied from
+ *   `Task.owner` on every write, so start-up picks the tasks it may interrupt in SQL, also for rows
+ *   whose JSON is corrupt. Rows written by version 1 have NULL there: no owner.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,7 +104,9 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9
  *   `[A-Za-z0-9._-]`, e.g. `../x`; such ids are never stored, so reads just find nothing), unparseable times, a bad step index, mime type, page size,
  *   status filter, retention policy or cursor;
  * - `TASK_NOT_FOUND` when updating, adding steps, events or screenshots to a task that is not stored;
- * - `TASK_STATE_CONFLICT` when creating a task whose id exists.
+ * - `TASK_STATE_CONFLICT` when creating a task whose id exists;
+ * - `STORAGE_ERROR` (the original as `cause`) when the database or the disk fails: disk full,
+ *   read-only, I/O error, locked beyond `busyTimeoutMs`… (see {@link toStorageError}).
  */
 export class SqliteTaskRepository extends TaskRepository {
   private readonly statements: ReturnType<typeof prepareStatements>;
@@ -152,28 +157,34 @@ export class SqliteTaskRepository extends TaskRepository {
    * @throws MobileClawError `VALIDATION_FAILED` for an invalid task, `TASK_STATE_CONFLICT` when
    *   `task.taskId` already exists.
    */
-  async createTask(task: Task): Promise<void> {
-    const row = taskToRow(task);
-    try {
-      this.statements.insertTask.run(row);
-    } catch (err) {
-      if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-        throw new MobileClawError('TASK_STATE_CONFLICT', `task ${task.taskId} already exists`, { cause: err });
+  createTask(task: Task): Promise<void> {
+    return this.withStorageErrors(async () => {
+      const row = taskToRow(task);
+      try {
+        this.statements.insertTask.run(row);
+      } catch (err) {
+        if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+          throw new MobileClawError('TASK_STATE_CONFLICT', `task ${task.taskId} already exists`, { cause: err });
+        }
+        throw err;
       }
-      throw err;
-    }
+    });
   }
 
   /** @throws MobileClawError `VALIDATION_FAILED` for an invalid task, `TASK_NOT_FOUND` when it is not stored. */
-  async updateTask(task: Task): Promise<void> {
-    const row = taskToRow(task);
-    if (this.statements.updateTask.run(row).changes === 0) throw taskNotFound(task.taskId);
+  updateTask(task: Task): Promise<void> {
+    return this.withStorageErrors(async () => {
+      const row = taskToRow(task);
+      if (this.statements.updateTask.run(row).changes === 0) throw taskNotFound(task.taskId);
+    });
   }
 
   /** The stored task, or undefined when absent (or corrupt, which is reported). */
-  async getTask(taskId: string): Promise<Task | undefined> {
-    const row = this.statements.getTask.get(taskId) as TaskRow | undefined;
-    return row && this.decodeAll([row], taskFromRow)[0];
+  getTask(taskId: string): Promise<Task | undefined> {
+    return this.withStorageErrors(async () => {
+      const row = this.statements.getTask.get(taskId) as TaskRow | undefined;
+      return row && this.decodeAll([row], taskFromRow)[0];
+    });
   }
 
   /**
@@ -182,48 +193,52 @@ export class SqliteTaskRepository extends TaskRepository {
    * @throws MobileClawError `VALIDATION_FAILED` for `limit` outside 1–200 (integers), an unknown
    *   `status`, or a `cursor` this store did not issue.
    */
-  async listTasks(query: TaskQuery): Promise<TaskPage> {
-    const errors: FieldError[] = [];
-    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
-      errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
-    }
-    if (query.status !== undefined && !STATUSES.has(query.status)) {
-      errors.push({ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` });
-    }
-    throwIfInvalid(errors, 'invalid request');
-    const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
-    const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined);
-    const rows = statement.all({
-      deviceId: query.deviceId,
-      status: query.status,
-      createdAtMs: cursor?.createdAtMs,
-      taskId: cursor?.taskId,
-      limit: query.limit + 1,
-    }) as TaskRow[];
-    const pageRows = rows.slice(0, query.limit);
-    const last = pageRows[pageRows.length - 1];
-    return {
-      tasks: this.decodeAll(pageRows, taskFromRow),
-      ...(rows.length > query.limit ? { nextCursor: encodeTaskCursor({ createdAtMs: last.created_at, taskId: last.task_id }) } : {}),
-    };
+  listTasks(query: TaskQuery): Promise<TaskPage> {
+    return this.withStorageErrors(async () => {
+      const errors: FieldError[] = [];
+      if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
+        errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
+      }
+      if (query.status !== undefined && !STATUSES.has(query.status)) {
+        errors.push({ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` });
+      }
+      throwIfInvalid(errors, 'invalid request');
+      const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
+      const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined);
+      const rows = statement.all({
+        deviceId: query.deviceId,
+        status: query.status,
+        createdAtMs: cursor?.createdAtMs,
+        taskId: cursor?.taskId,
+        limit: query.limit + 1,
+      }) as TaskRow[];
+      const pageRows = rows.slice(0, query.limit);
+      const last = pageRows[pageRows.length - 1];
+      return {
+        tasks: this.decodeAll(pageRows, taskFromRow),
+        ...(rows.length > query.limit ? { nextCursor: encodeTaskCursor({ createdAtMs: last.created_at, taskId: last.task_id }) } : {}),
+      };
+    });
   }
 
   // ---- steps ----------------------------------------------------------------------------------
 
   /** @throws MobileClawError `VALIDATION_FAILED` for a bad index, `TASK_NOT_FOUND` for an unknown task. */
-  async saveStep(step: TaskStep): Promise<void> {
-    const row = stepToRow(step);
-    try {
-      this.statements.upsertStep.run(row);
-    } catch (err) {
-      if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw taskNotFound(step.taskId, err);
-      throw err;
-    }
+  saveStep(step: TaskStep): Promise<void> {
+    return this.withStorageErrors(async () => {
+      const row = stepToRow(step);
+      try {
+        this.statements.upsertStep.run(row);
+      } catch (err) {
+        if (sqliteCode(err) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw taskNotFound(step.taskId, err);
+        throw err;
+      }
+    });
   }
 
   /** Steps in index order; empty for an unknown task. Corrupt steps are reported and skipped. */
-  async listSteps(taskId: string): Promise<TaskStep[]> {
-    return this.decodeAll(this.statements.listSteps.all(taskId) as StepRow[], stepFromRow);
+  listSteps(taskId: string): Promise<TaskStep[]> {
+    return this.withStorageErrors(async () => this.decodeAll(this.statements.listSteps.all(taskId) as StepRow[], stepFromRow));
   }
 
   // ---- events ---------------------------------------------------------------------------------
@@ -234,15 +249,17 @@ export class SqliteTaskRepository extends TaskRepository {
    * @throws MobileClawError `TASK_NOT_FOUND` for an unknown task, `VALIDATION_FAILED` for an
    *   unparseable `at`.
    */
-  async appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at: string = new Date().toISOString()): Promise<TaskEvent> {
-    requireTime(at, 'at');
-    const id = this.db.transaction(() => this.insertNextEvent(taskId, type, at, data)).immediate();
-    return { taskId, id, type, at, data };
+  appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at: string = new Date().toISOString()): Promise<TaskEvent> {
+    return this.withStorageErrors(async () => {
+      requireTime(at, 'at');
+      const id = this.db.transaction(() => this.insertNextEvent(taskId, type, at, data)).immediate();
+      return { taskId, id, type, at, data };
+    });
   }
 
   /** Events with `id > afterId` (all when absent), in id order. Corrupt events are reported and skipped. */
-  async listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]> {
-    return this.decodeAll(this.statements.listEvents.all(taskId, afterId ?? 0) as EventRow[], eventFromRow);
+  listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]> {
+    return this.withStorageErrors(async () => this.decodeAll(this.statements.listEvents.all(taskId, afterId ?? 0) as EventRow[], eventFromRow));
   }
 
   // ---- screenshots ----------------------------------------------------------------------------
@@ -253,61 +270,69 @@ export class SqliteTaskRepository extends TaskRepository {
    * @throws MobileClawError `VALIDATION_FAILED` for an unsafe task id, a bad step index or mime type,
    *   `TASK_NOT_FOUND` for an unknown task.
    */
-  async saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void> {
-    const errors = screenshotKeyErrors(taskId, stepIndex);
-    if (typeof image?.mime !== 'string' || !MIME_TYPE.test(image.mime)) errors.push({ field: 'mime', message: 'mime must be a media type such as image/png' });
-    if (!(image?.bytes instanceof Uint8Array)) errors.push({ field: 'bytes', message: 'bytes must be a Uint8Array' });
-    throwIfInvalid(errors, 'invalid screenshot');
-    if (!this.statements.taskExists.get(taskId)) throw taskNotFound(taskId);
-    await this.track(this.writeScreenshot(taskId, stepIndex, image));
+  saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void> {
+    return this.withStorageErrors(async () => {
+      const errors = screenshotKeyErrors(taskId, stepIndex);
+      if (typeof image?.mime !== 'string' || !MIME_TYPE.test(image.mime)) errors.push({ field: 'mime', message: 'mime must be a media type such as image/png' });
+      if (!(image?.bytes instanceof Uint8Array)) errors.push({ field: 'bytes', message: 'bytes must be a Uint8Array' });
+      throwIfInvalid(errors, 'invalid screenshot');
+      if (!this.statements.taskExists.get(taskId)) throw taskNotFound(taskId);
+      await this.track(this.writeScreenshot(taskId, stepIndex, image));
+    });
   }
 
   /**
    * The screenshot of a step, or undefined when none is stored (or its file is missing). An unsafe
    * task id or a bad step index cannot have one: undefined, without touching the file system.
    */
-  async getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined> {
-    if (screenshotKeyErrors(taskId, stepIndex).length > 0) return undefined;
-    const row = this.statements.getScreenshot.get(taskId, stepIndex) as ScreenshotRow | undefined;
-    if (!row) return undefined;
-    const bytes = await this.screenshots.read(taskId, row.file_name);
-    return bytes && { mime: row.mime, bytes };
+  getScreenshot(taskId: string, stepIndex: number): Promise<StoredImage | undefined> {
+    return this.withStorageErrors(async () => {
+      if (screenshotKeyErrors(taskId, stepIndex).length > 0) return undefined;
+      const row = this.statements.getScreenshot.get(taskId, stepIndex) as ScreenshotRow | undefined;
+      if (!row) return undefined;
+      const bytes = await this.screenshots.read(taskId, row.file_name);
+      return bytes && { mime: row.mime, bytes };
+    });
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
   /**
-   * In one transaction, every `queued`, `running` or `input_required` task becomes `interrupted`
-   * with `error {code: 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses
-   * `queuePosition` and `pendingAction`, and gets a `task.interrupted` event `{reason, status}`.
-   * A corrupt unfinished task is reported; its status columns are still set to `interrupted`.
+   * In one transaction, every `queued`, `running` or `input_required` task that no other live instance
+   * holds — no owner (`owner_instance_id` NULL, e.g. rows of schema version 1), owned by `instanceId`,
+   * or a lease that expired (`lease_expires_at <= at`) — becomes `interrupted` with `error {code:
+   * 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses `queuePosition` and
+   * `pendingAction` (keeps `owner`), and gets a `task.interrupted` event `{reason, status}`. A corrupt
+   * unfinished task is reported; its status columns are still set to `interrupted`.
    * @returns the updated tasks, oldest first.
    * @throws MobileClawError `VALIDATION_FAILED` for an unparseable `at`.
    */
-  async interruptUnfinished(reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
-    const atMs = requireTime(at, 'at');
-    const corrupt: CorruptRecord[] = [];
-    const interrupted = this.db
-      .transaction(() => {
-        const updated: Task[] = [];
-        for (const row of this.statements.listUnfinished.all() as TaskRow[]) {
-          try {
-            const { queuePosition: _queuePosition, pendingAction: _pendingAction, ...rest } = taskFromRow(row);
-            const task: Task = { ...rest, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
-            this.statements.updateTask.run(taskToRow(task));
-            updated.push(task);
-          } catch (err) {
-            if (!(err instanceof CorruptRecordError) && !(err instanceof MobileClawError)) throw err;
-            corrupt.push(err instanceof CorruptRecordError ? err.record : { table: 'tasks', key: row.task_id, reason: err.message });
-            this.statements.setStatus.run({ task_id: row.task_id, status: 'interrupted', ended_at: atMs });
+  interruptUnfinished(instanceId: string, reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
+    return this.withStorageErrors(async () => {
+      const atMs = requireTime(at, 'at');
+      const corrupt: CorruptRecord[] = [];
+      const interrupted = this.db
+        .transaction(() => {
+          const updated: Task[] = [];
+          for (const row of this.statements.listInterruptible.all({ instanceId, atMs }) as TaskRow[]) {
+            try {
+              const { queuePosition: _queuePosition, pendingAction: _pendingAction, ...rest } = taskFromRow(row);
+              const task: Task = { ...rest, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
+              this.statements.updateTask.run(taskToRow(task));
+              updated.push(task);
+            } catch (err) {
+              if (!(err instanceof CorruptRecordError) && !(err instanceof MobileClawError)) throw err;
+              corrupt.push(err instanceof CorruptRecordError ? err.record : { table: 'tasks', key: row.task_id, reason: err.message });
+              this.statements.setStatus.run({ task_id: row.task_id, status: 'interrupted', ended_at: atMs });
+            }
+            this.insertNextEvent(row.task_id, 'task.interrupted', at, { reason, status: 'interrupted' });
           }
-          this.insertNextEvent(row.task_id, 'task.interrupted', at, { reason, status: 'interrupted' });
-        }
-        return updated;
-      })
-      .immediate();
-    corrupt.forEach((record) => this.report(record));
-    return interrupted;
+          return updated;
+        })
+        .immediate();
+      corrupt.forEach((record) => this.report(record));
+      return interrupted;
+    });
   }
 
   /**
@@ -320,33 +345,35 @@ export class SqliteTaskRepository extends TaskRepository {
    * @throws MobileClawError `VALIDATION_FAILED` when `maxAgeMs` is not a number ≥ 0 or `maxTasks`
    *   not an integer ≥ 0.
    */
-  async prune(policy: RetentionPolicy, now: Date = new Date()): Promise<number> {
-    const errors: FieldError[] = [];
-    if (policy.maxAgeMs !== undefined && !(Number.isFinite(policy.maxAgeMs) && policy.maxAgeMs >= 0)) {
-      errors.push({ field: 'maxAgeMs', message: 'maxAgeMs must be a number of ms ≥ 0' });
-    }
-    if (policy.maxTasks !== undefined && !(Number.isSafeInteger(policy.maxTasks) && policy.maxTasks >= 0)) {
-      errors.push({ field: 'maxTasks', message: 'maxTasks must be an integer ≥ 0' });
-    }
-    throwIfInvalid(errors, 'invalid retention policy');
-    const deleted = this.db
-      .transaction(() => {
-        const ids = new Set<string>();
-        if (policy.maxAgeMs !== undefined) {
-          for (const row of this.statements.listEndedBefore.all(now.getTime() - policy.maxAgeMs) as { task_id: string }[]) ids.add(row.task_id);
-        }
-        if (policy.maxTasks !== undefined) {
-          for (const row of this.statements.listFinishedBeyond.all(policy.maxTasks) as { task_id: string }[]) ids.add(row.task_id);
-        }
-        for (const id of ids) this.statements.deleteTask.run(id);
-        return [...ids];
-      })
-      .immediate();
-    for (const taskId of deleted) await this.screenshots.removeTask(taskId);
-    for (const taskId of await this.screenshots.listTasks()) {
-      if (!this.statements.taskExists.get(taskId)) await this.screenshots.removeTask(taskId);
-    }
-    return deleted.length;
+  prune(policy: RetentionPolicy, now: Date = new Date()): Promise<number> {
+    return this.withStorageErrors(async () => {
+      const errors: FieldError[] = [];
+      if (policy.maxAgeMs !== undefined && !(Number.isFinite(policy.maxAgeMs) && policy.maxAgeMs >= 0)) {
+        errors.push({ field: 'maxAgeMs', message: 'maxAgeMs must be a number of ms ≥ 0' });
+      }
+      if (policy.maxTasks !== undefined && !(Number.isSafeInteger(policy.maxTasks) && policy.maxTasks >= 0)) {
+        errors.push({ field: 'maxTasks', message: 'maxTasks must be an integer ≥ 0' });
+      }
+      throwIfInvalid(errors, 'invalid retention policy');
+      const deleted = this.db
+        .transaction(() => {
+          const ids = new Set<string>();
+          if (policy.maxAgeMs !== undefined) {
+            for (const row of this.statements.listEndedBefore.all(now.getTime() - policy.maxAgeMs) as { task_id: string }[]) ids.add(row.task_id);
+          }
+          if (policy.maxTasks !== undefined) {
+            for (const row of this.statements.listFinishedBeyond.all(policy.maxTasks) as { task_id: string }[]) ids.add(row.task_id);
+          }
+          for (const id of ids) this.statements.deleteTask.run(id);
+          return [...ids];
+        })
+        .immediate();
+      for (const taskId of deleted) await this.screenshots.removeTask(taskId);
+      for (const taskId of await this.screenshots.listTasks()) {
+        if (!this.statements.taskExists.get(taskId)) await this.screenshots.removeTask(taskId);
+      }
+      return deleted.length;
+    });
   }
 
   /** Waits for screenshot writes in progress, then closes the database. Further calls reject. Idempotent. */
@@ -377,6 +404,19 @@ export class SqliteTaskRepository extends TaskRepository {
       throw taskNotFound(taskId, err);
     }
     if (previous && previous.file_name !== fileName) await this.screenshots.remove(taskId, previous.file_name);
+  }
+
+  /**
+   * Runs one port operation. A failure of the database or the disk rejects as `STORAGE_ERROR` (see
+   * {@link toStorageError}); every other rejection, the domain's own errors first, passes unchanged.
+   * Each public method runs inside it, so that callers only ever see the domain's errors.
+   */
+  private async withStorageErrors<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (err) {
+      throw toStorageError(err);
+    }
   }
 
   private async track<T>(promise: Promise<T>): Promise<T> {
@@ -425,15 +465,22 @@ function prepareStatements(db: TaskDatabase) {
   const unfinished = UNFINISHED_STATUSES.map((status) => `'${status}'`).join(', ');
   return {
     insertTask: db.prepare(
-      'INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, data) VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @data)',
+      `INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, owner_instance_id, lease_expires_at, data)
+       VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @owner_instance_id, @lease_expires_at, @data)`,
     ),
     updateTask: db.prepare(
-      'UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at, data = @data WHERE task_id = @task_id',
+      `UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at,
+       owner_instance_id = @owner_instance_id, lease_expires_at = @lease_expires_at, data = @data WHERE task_id = @task_id`,
     ),
     setStatus: db.prepare('UPDATE tasks SET status = @status, ended_at = @ended_at WHERE task_id = @task_id'),
     getTask: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
     taskExists: db.prepare('SELECT 1 FROM tasks WHERE task_id = ?').pluck(),
-    listUnfinished: db.prepare(`SELECT * FROM tasks WHERE status IN (${unfinished}) ORDER BY created_at, task_id`),
+    // Unfinished tasks that no other live instance holds (see interruptUnfinished).
+    listInterruptible: db.prepare(
+      `SELECT * FROM tasks WHERE status IN (${unfinished})
+       AND (owner_instance_id IS NULL OR owner_instance_id = @instanceId OR lease_expires_at IS NULL OR lease_expires_at <= @atMs)
+       ORDER BY created_at, task_id`,
+    ),
     listEndedBefore: db.prepare(`SELECT task_id FROM tasks WHERE status IN (${finished}) AND COALESCE(ended_at, created_at) < ?`),
     listFinishedBeyond: db.prepare(
       `SELECT task_id FROM tasks WHERE status IN (${finished}) ORDER BY created_at DESC, task_id DESC LIMIT -1 OFFSET ?`,
@@ -505,33 +552,4 @@ export function toStorageError(err: unknown): unknown {
   if (code === undefined || !STORAGE_FAILURE.test(code)) return err;
   const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : code;
   return new MobileClawError('STORAGE_ERROR', `the task store failed (${code}): ${message}`, { cause: err });
-}
-
-// Every port method reports store failures as STORAGE_ERROR (adapters speak the domain's errors).
-for (const name of [
-  'createTask',
-  'updateTask',
-  'getTask',
-  'listTasks',
-  'saveStep',
-  'listSteps',
-  'appendEvent',
-  'listEvents',
-  'saveScreenshot',
-  'getScreenshot',
-  'interruptUnfinished',
-  'prune',
-] as const) {
-  const method = SqliteTaskRepository.prototype[name] as (...args: unknown[]) => Promise<unknown>;
-  Object.defineProperty(SqliteTaskRepository.prototype, name, {
-    value: async function (this: SqliteTaskRepository, ...args: unknown[]) {
-      try {
-        return await method.apply(this, args);
-      } catch (err) {
-        throw toStorageError(err);
-      }
-    },
-    writable: true,
-    configurable: true,
-  });
 }

@@ -21,14 +21,18 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 1;
+export const TASK_SCHEMA_VERSION = 2;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
  * new ones; never edit a released one. Times are integer ms since the epoch in `*_at` columns of
- * `tasks` (for ordering and retention) and the exact ISO-8601 strings inside the JSON documents.
+ * `tasks` (for ordering, retention and leases) and the exact ISO-8601 strings inside the JSON documents.
+ *
+ * - 1: tasks, steps, events, screenshots.
+ * - 2: `tasks.owner_instance_id` and `tasks.lease_expires_at`, copies of `Task.owner` (NULL for rows
+ *   written by version 1, whose tasks have no owner).
  */
-const MIGRATIONS: readonly string[] = [
+export const TASK_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE tasks (
     task_id    TEXT PRIMARY KEY NOT NULL,
@@ -66,6 +70,10 @@ const MIGRATIONS: readonly string[] = [
     byte_size  INTEGER NOT NULL,
     PRIMARY KEY (task_id, step_index)
   ) STRICT, WITHOUT ROWID;
+  `,
+  `
+  ALTER TABLE tasks ADD COLUMN owner_instance_id TEXT;
+  ALTER TABLE tasks ADD COLUMN lease_expires_at INTEGER;
   `,
 ];
 
@@ -110,7 +118,7 @@ export function migrateTaskDatabase(db: TaskDatabase): number {
       if (from > TASK_SCHEMA_VERSION) {
         throw new Error(`schema version ${from} is newer than this gateway supports (${TASK_SCHEMA_VERSION})`);
       }
-      for (let version = from + 1; version <= TASK_SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version - 1]);
+      for (let version = from + 1; version <= TASK_SCHEMA_VERSION; version++) db.exec(TASK_MIGRATIONS[version - 1]);
       if (from !== TASK_SCHEMA_VERSION) db.pragma(`user_version = ${TASK_SCHEMA_VERSION}`);
       return from;
     })

@@ -11,8 +11,9 @@ import { isSafeFileName } from './safe-file-name';
 
 /**
  * Conversions between the domain's task records and the rows of the task database. A task row keeps
- * the whole {@link Task} as JSON in `data`; `device_id`, `status`, `created_at` and `ended_at` (ms
- * since the epoch) are copies of the queried fields, written from the same object in one statement.
+ * the whole {@link Task} as JSON in `data`; `device_id`, `status`, `created_at`, `ended_at`,
+ * `owner_instance_id` and `lease_expires_at` (times in ms since the epoch) are copies of the queried
+ * fields, written from the same object in one statement.
  */
 
 export interface TaskRow {
@@ -21,6 +22,10 @@ export interface TaskRow {
   status: string;
   created_at: number;
   ended_at: number | null;
+  /** `owner.instanceId`; NULL when the task has no owner (always so in rows of schema version 1). */
+  owner_instance_id: string | null;
+  /** `owner.leaseExpiresAt` in ms since the epoch; NULL when the task has no owner. */
+  lease_expires_at: number | null;
   data: string;
 }
 
@@ -59,7 +64,8 @@ const STATUSES = new Set<string>(TASK_STATUSES);
 /**
  * Validates a task before it is stored and returns its row.
  * @throws MobileClawError `VALIDATION_FAILED` listing each invalid field (`taskId` must be a safe
- *   file name since screenshots are stored under it; times must be parseable ISO-8601).
+ *   file name since screenshots are stored under it; times must be parseable ISO-8601; an `owner`
+ *   needs a non-empty `instanceId` and a `leaseExpiresAt` time).
  */
 export function taskToRow(task: Task): TaskRow {
   const errors: FieldError[] = [];
@@ -72,6 +78,14 @@ export function taskToRow(task: Task): TaskRow {
   if (createdAtMs === undefined) errors.push({ field: 'createdAt', message: 'createdAt must be an ISO-8601 time' });
   const endedAtMs = task.endedAt === undefined ? null : parseTime(task.endedAt);
   if (endedAtMs === undefined) errors.push({ field: 'endedAt', message: 'endedAt must be an ISO-8601 time' });
+  const owner = task.owner;
+  const leaseExpiresAtMs = owner === undefined ? null : parseTime(owner?.leaseExpiresAt);
+  if (owner !== undefined) {
+    if (typeof owner?.instanceId !== 'string' || owner.instanceId.length === 0) {
+      errors.push({ field: 'owner.instanceId', message: 'owner.instanceId must be a non-empty string' });
+    }
+    if (leaseExpiresAtMs === undefined) errors.push({ field: 'owner.leaseExpiresAt', message: 'owner.leaseExpiresAt must be an ISO-8601 time' });
+  }
   if (errors.length > 0) {
     throw new MobileClawError('VALIDATION_FAILED', `invalid task: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, {
       fieldErrors: errors,
@@ -83,6 +97,8 @@ export function taskToRow(task: Task): TaskRow {
     status: task.status,
     created_at: createdAtMs as number,
     ended_at: endedAtMs ?? null,
+    owner_instance_id: owner?.instanceId ?? null,
+    lease_expires_at: leaseExpiresAtMs ?? null,
     data: JSON.stringify(task),
   };
 }

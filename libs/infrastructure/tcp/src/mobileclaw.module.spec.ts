@@ -44,7 +44,7 @@ describe('MobileClawModule in a second, minimal host app', () => {
     const port = tcp.port;
     const { phone } = await RawPhone.hello(port, 'host-phone-1', 'host-app-token');
     const operator = app.get(PhoneOperator);
-    expect(operator.mobileClaw.listDevices().map((d) => d.deviceId)).toEqual(['host-phone-1']);
+    expect((await operator.mobileClaw.listDevices()).map((d) => d.deviceId)).toEqual(['host-phone-1']);
     const result = operator.goHome('host-phone-1');
     const action = await phone.nextOfType('action');
     expect(action).toMatchObject({ type: 'action', command: 'home' });

@@ -134,7 +134,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(a2).toMatchObject({ command: 'click', x: 1, y: 2 });
       phone.reply(a2, { hit: null });
       expect((await next).data).toEqual({ hit: null });
-      expect(gw.hub.getDevice('big-1').status).toBe('online');
+      expect((await gw.hub.getDevice('big-1')).status).toBe('online');
     });
 
     it('counts an oversized line that names no request and keeps going', async () => {
@@ -167,7 +167,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(await phone.nextOfType('error')).toMatchObject({ code: 'PROTOCOL_ERROR', message: 'no hello within 150 ms' });
       await phone.closed;
       expect(performance.now() - started).toBeGreaterThanOrEqual(140);
-      expect(gw.hub.listDevices()).toEqual([]);
+      expect(await gw.hub.listDevices()).toEqual([]);
     });
 
     it('refuses a wrong token with UNAUTHORIZED and closes; the device is never listed', async () => {
@@ -196,7 +196,7 @@ describe('TCP device adapter over a real loopback socket', () => {
         expect(await phone.next()).toMatchObject({ type: 'error', code });
         await phone.closed;
       }
-      expect(gw.hub.listDevices()).toEqual([]);
+      expect(await gw.hub.listDevices()).toEqual([]);
     });
   });
 
@@ -308,7 +308,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       // At once: the gateway's clock has not moved, so no deadline can have fired.
       expect(performance.now()).toBe(started);
       expect(gw.hub.stats().timeouts).toBe(0);
-      expect(gw.hub.getDevice('gone-1')).toMatchObject({ status: 'offline', queueLength: 0 });
+      expect(await gw.hub.getDevice('gone-1')).toMatchObject({ status: 'offline', queueLength: 0 });
       await expect(gw.hub.execute('gone-1', { command: 'home' })).rejects.toMatchObject({ code: 'DEVICE_DISCONNECTED' });
       // The other phone is unharmed.
       other.reply(await other.nextOfType('action'), { ok: true });
@@ -329,7 +329,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       phone.send({ type: 'pong', ts: ping['ts'] });
       const beat = await heartbeat;
       expect(beat).toMatchObject({ type: 'device.heartbeat', deviceId: 'hb-1' });
-      expect(gw.hub.getDevice('hb-1').rttMs).toBeGreaterThanOrEqual(0);
+      expect((await gw.hub.getDevice('hb-1')).rttMs).toBeGreaterThanOrEqual(0);
 
       // Now the phone goes silent (half-open): the gateway must close it.
       const disconnected = firstValueFrom(gw.hub.events$.pipe(filter((e) => e.type === 'device.disconnected')));
@@ -337,7 +337,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       await phone.closed;
       expect(performance.now() - silentSince).toBeGreaterThanOrEqual(150);
       expect(await disconnected).toMatchObject({ deviceId: 'hb-1', reason: expect.stringContaining('heartbeat') });
-      expect(gw.hub.getDevice('hb-1').status).toBe('offline');
+      expect((await gw.hub.getDevice('hb-1')).status).toBe('offline');
       expect(events.map((e) => e.type)).toContain('device.connected');
     });
 
@@ -367,7 +367,7 @@ describe('TCP device adapter over a real loopback socket', () => {
         phone.send({ type: 'pong', ts: ping['ts'] });
       }
       expect(phone.isClosed).toBe(false);
-      expect(gw.hub.getDevice('hb-2').status).toBe('online');
+      expect((await gw.hub.getDevice('hb-2')).status).toBe('online');
     });
   });
 
@@ -375,7 +375,7 @@ describe('TCP device adapter over a real loopback socket', () => {
     it('a second hello with the same deviceId replaces the old session', async () => {
       const gw = await startGateway();
       const oldPhone = await phoneFor(gw, 'pixel-7-01');
-      const oldSession = gw.hub.getDevice('pixel-7-01').sessionId;
+      const oldSession = (await gw.hub.getDevice('pixel-7-01')).sessionId;
       const pending = gw.hub.execute('pixel-7-01', { command: 'home' });
       await oldPhone.nextOfType('action');
       const replaced = firstValueFrom(gw.hub.events$.pipe(filter((e) => e.type === 'device.replaced')));
@@ -384,7 +384,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect((await rejection(pending)).code).toBe('DEVICE_REPLACED');
       await oldPhone.closed;
       expect(await replaced).toMatchObject({ oldSessionId: oldSession, newSessionId: welcome['sessionId'] });
-      expect(gw.hub.getDevice('pixel-7-01')).toMatchObject({ status: 'online', sessionId: welcome['sessionId'] });
+      expect(await gw.hub.getDevice('pixel-7-01')).toMatchObject({ status: 'online', sessionId: welcome['sessionId'] });
       const next = gw.hub.execute('pixel-7-01', { command: 'back' });
       newPhone.reply(await newPhone.nextOfType('action'), { via: 'new' });
       expect((await next).data).toEqual({ via: 'new' });
@@ -401,7 +401,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       const second = gw.hub.execute('q-1', { command: 'click', x: 2, y: 2 });
       const third = gw.hub.execute('q-1', { command: 'click', x: 3, y: 3 }, { timeoutMs: 100 });
       await expect(gw.hub.execute('q-1', { command: 'click', x: 4, y: 4 })).rejects.toMatchObject({ code: 'DEVICE_BUSY' });
-      expect(gw.hub.getDevice('q-1')).toMatchObject({ status: 'busy', queueLength: 2 });
+      expect(await gw.hub.getDevice('q-1')).toMatchObject({ status: 'busy', queueLength: 2 });
 
       // Another phone is not held up.
       const elsewhere = gw.hub.execute('q-2', { command: 'home' });
@@ -426,7 +426,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(r2).toMatchObject({ queuedMs: 100, durationMs: 100 });
       expect(phone.unread.filter((f) => f['type'] === 'action')).toEqual([]);
       expect(gw.hub.stats().pending).toBe(0);
-      expect(gw.hub.getDevice('q-1').status).toBe('online');
+      expect((await gw.hub.getDevice('q-1')).status).toBe('online');
     });
   });
 
@@ -535,7 +535,7 @@ describe('TCP device adapter over a real loopback socket', () => {
     it('lists phones with their hello details and rejects unknown devices and commands', async () => {
       const gw = await startGateway();
       await phoneFor(gw, 'list-1', { capabilities: ['click'], client: { name: 'raw', version: '1' } });
-      const [device] = gw.hub.listDevices();
+      const [device] = await gw.hub.listDevices();
       expect(device).toMatchObject({
         deviceId: 'list-1',
         status: 'online',
@@ -547,7 +547,7 @@ describe('TCP device adapter over a real loopback socket', () => {
         queueLength: 0,
       });
       expect(JSON.stringify(device)).not.toContain(TOKEN);
-      expect(() => gw.hub.getDevice('nope')).toThrow(expect.objectContaining({ code: 'DEVICE_NOT_FOUND' }));
+      await expect(gw.hub.getDevice('nope')).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
       await expect(gw.hub.execute('list-1', { command: 'fly' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       for (const timeoutMs of [0, -5, Number.NaN, 2 ** 31]) {
         await expect(gw.hub.execute('list-1', { command: 'click', x: 1, y: 1 }, { timeoutMs })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });

@@ -1,11 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { DevicesController } from './devices/devices.controller';
 import { DevicesHealthIndicator } from './health/devices.health';
 import { TasksStoreHealthIndicator } from './health/tasks-store.health';
 import { ApiTokenGuard, GATEWAY_API_OPTIONS, type GatewayApiOptions } from './http/api-token.guard';
-import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { HealthController } from './http/health.controller';
 import { TasksController } from './tasks/tasks.controller';
 
@@ -15,6 +13,11 @@ import { TasksController } from './tasks/tasks.controller';
  * `/api/tasks` and `/api/health`, the case layer's `TaskService` and the `TaskRepository` port
  * (import `TaskCaseModule` and the store's module globally). The OpenAPI document is served by
  * {@link setupOpenApi}, called on the app.
+ *
+ * The bearer guard and the problem-details filter are scoped to this module's controllers, so other
+ * faces of the same app (MCP, A2A, WebSocket) keep their own authentication and error formats. Errors
+ * raised before any controller is chosen (unknown route, unparsable body) reach only global filters:
+ * the host registers {@link ProblemDetailsFilter} as `APP_FILTER` to answer those as problem details.
  */
 @Module({})
 export class GatewayApiModule {
@@ -25,8 +28,7 @@ export class GatewayApiModule {
       controllers: [DevicesController, TasksController, HealthController],
       providers: [
         { provide: GATEWAY_API_OPTIONS, useValue: options },
-        { provide: APP_GUARD, useClass: ApiTokenGuard },
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        ApiTokenGuard,
         DevicesHealthIndicator,
         TasksStoreHealthIndicator,
       ],

@@ -8,6 +8,7 @@ export * from './http/health.controller';
 export * from './http/sse-stream';
 export * from './tasks/task.dto';
 export * from './tasks/tasks.controller';
+export * from './tasks/task.resource';
 export * from './health/devices.health';
 export * from './health/tasks-store.health';
 export * from './openapi/openapi';

@@ -16,6 +16,7 @@ import {
 
 /** Largest page of {@link InMemoryTaskRepository.listTasks}, as the port documents. */
 const MAX_TASK_PAGE_SIZE = 200;
+const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
 /** Newest first: `createdAt` descending, then `taskId` descending (the port's listing order). */
 function newestFirst(a: Task, b: Task): number {
@@ -23,17 +24,33 @@ function newestFirst(a: Task, b: Task): number {
   return byTime !== 0 ? byTime : a.taskId < b.taskId ? 1 : a.taskId > b.taskId ? -1 : 0;
 }
 
-function validationFailed(errors: FieldError[]): MobileClawError {
-  return new MobileClawError('VALIDATION_FAILED', `invalid request: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors: errors });
+/**
+ * Whether another live instance holds the task at `atMs`: it has an owner other than `instanceId`
+ * whose lease has not expired. Such a task is not interrupted at start-up.
+ */
+function heldByAnother(task: Task, instanceId: string, atMs: number): boolean {
+  return task.owner !== undefined && task.owner.instanceId !== instanceId && Date.parse(task.owner.leaseExpiresAt) > atMs;
 }
 
-function taskNotFound(taskId: string): MobileClawError {
-  return new MobileClawError('TASK_NOT_FOUND', `task ${taskId} is not stored`);
+function indexErrors(index: number, field: string): FieldError[] {
+  return Number.isSafeInteger(index) && index >= 0 ? [] : [{ field, message: `${field} must be an integer ≥ 0` }];
+}
+
+function timeErrors(value: string, field: string): FieldError[] {
+  return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? [] : [{ field, message: `${field} must be an ISO-8601 time` }];
+}
+
+/** @throws MobileClawError `VALIDATION_FAILED` with `errors` as field errors, when there are any. */
+function throwIfInvalid(errors: FieldError[], what: string): void {
+  if (errors.length === 0) return;
+  throw new MobileClawError('VALIDATION_FAILED', `${what}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors: errors });
 }
 
 /**
  * A {@link TaskRepository} in memory, for tests of the case layer (the product uses SQLite). It
- * passes the port's contract suite; values are stored and handed out as copies.
+ * passes the port's contract suite and fails as the port says, with the same codes and field names
+ * as the SQLite adapter; it never reports `STORAGE_ERROR` and does not restrict task ids. Values are
+ * stored and handed out as copies.
  */
 export class InMemoryTaskRepository extends TaskRepository {
   private readonly tasks = new Map<string, Task>();
@@ -45,13 +62,14 @@ export class InMemoryTaskRepository extends TaskRepository {
   private readonly cursors = new Map<string, Task>();
   private closed = false;
 
+  /** @throws MobileClawError `TASK_STATE_CONFLICT` when `task.taskId` is already stored (it stays as it was). */
   override async createTask(task: Task): Promise<void> {
     this.requireOpen();
-    if (this.tasks.has(task.taskId)) throw new Error(`task ${task.taskId} exists`);
+    if (this.tasks.has(task.taskId)) throw new MobileClawError('TASK_STATE_CONFLICT', `task ${task.taskId} already exists`);
     this.tasks.set(task.taskId, structuredClone(task));
   }
 
-  /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored. */
+  /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored (nothing is inserted). */
   override async updateTask(task: Task): Promise<void> {
     this.requireTask(task.taskId);
     this.tasks.set(task.taskId, structuredClone(task));
@@ -63,7 +81,7 @@ export class InMemoryTaskRepository extends TaskRepository {
     return task && structuredClone(task);
   }
 
-  /** @throws MobileClawError `VALIDATION_FAILED` for a bad limit or status, or a cursor it did not issue. */
+  /** @throws MobileClawError `VALIDATION_FAILED` (fields `limit`, `status`, `cursor`) for a bad limit or status, or a cursor it did not issue. */
   override async listTasks(query: TaskQuery): Promise<TaskPage> {
     this.requireOpen();
     const errors: FieldError[] = [];
@@ -73,7 +91,7 @@ export class InMemoryTaskRepository extends TaskRepository {
     if (query.status !== undefined && !TASK_STATUSES.includes(query.status)) errors.push({ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` });
     const after = query.cursor === undefined ? undefined : this.cursors.get(query.cursor);
     if (query.cursor !== undefined && after === undefined) errors.push({ field: 'cursor', message: 'cursor must be the nextCursor of a previous page' });
-    if (errors.length > 0) throw validationFailed(errors);
+    throwIfInvalid(errors, 'invalid request');
     const matching = [...this.tasks.values()]
       .filter((t) => (query.deviceId === undefined || t.deviceId === query.deviceId) && (query.status === undefined || t.status === query.status))
       .filter((t) => after === undefined || newestFirst(after, t) < 0)
@@ -85,8 +103,10 @@ export class InMemoryTaskRepository extends TaskRepository {
     return { tasks, nextCursor };
   }
 
-  /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored. */
+  /** @throws MobileClawError `VALIDATION_FAILED` (field `index`) for a bad index, `TASK_NOT_FOUND` when the task is not stored. */
   override async saveStep(step: TaskStep): Promise<void> {
+    this.requireOpen();
+    throwIfInvalid(indexErrors(step.index, 'index'), 'invalid step');
     this.requireTask(step.taskId);
     const steps = this.steps.get(step.taskId) ?? new Map<number, TaskStep>();
     steps.set(step.index, structuredClone(step));
@@ -98,8 +118,10 @@ export class InMemoryTaskRepository extends TaskRepository {
     return [...(this.steps.get(taskId)?.values() ?? [])].sort((a, b) => a.index - b.index).map((s) => structuredClone(s));
   }
 
-  /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored. */
+  /** @throws MobileClawError `VALIDATION_FAILED` (field `at`) for a bad time, `TASK_NOT_FOUND` when the task is not stored. */
   override async appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at = new Date().toISOString()): Promise<TaskEvent> {
+    this.requireOpen();
+    throwIfInvalid(timeErrors(at, 'at'), 'invalid request');
     this.requireTask(taskId);
     const list = this.events.get(taskId) ?? [];
     const event: TaskEvent = { taskId, id: list.length + 1, type, at, data: structuredClone(data) };
@@ -113,8 +135,16 @@ export class InMemoryTaskRepository extends TaskRepository {
     return (this.events.get(taskId) ?? []).filter((e) => e.id > afterId).map((e) => structuredClone(e));
   }
 
-  /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored. */
+  /**
+   * @throws MobileClawError `VALIDATION_FAILED` (fields `stepIndex`, `mime`, `bytes`) for a bad index,
+   *   mime type or bytes, `TASK_NOT_FOUND` when the task is not stored.
+   */
   override async saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void> {
+    this.requireOpen();
+    const errors = indexErrors(stepIndex, 'stepIndex');
+    if (typeof image?.mime !== 'string' || !MEDIA_TYPE.test(image.mime)) errors.push({ field: 'mime', message: 'mime must be a media type such as image/png' });
+    if (!(image?.bytes instanceof Uint8Array)) errors.push({ field: 'bytes', message: 'bytes must be a Uint8Array' });
+    throwIfInvalid(errors, 'invalid screenshot');
     this.requireTask(taskId);
     const images = this.screenshots.get(taskId) ?? new Map<number, StoredImage>();
     images.set(stepIndex, { mime: image.mime, bytes: new Uint8Array(image.bytes) });
@@ -127,11 +157,20 @@ export class InMemoryTaskRepository extends TaskRepository {
     return image && { mime: image.mime, bytes: new Uint8Array(image.bytes) };
   }
 
-  override async interruptUnfinished(reason: string, at = new Date().toISOString()): Promise<Task[]> {
+  /**
+   * Interrupts the unfinished tasks that no other live instance holds (no owner, owned by
+   * `instanceId`, or an expired lease), oldest first.
+   * @throws MobileClawError `VALIDATION_FAILED` (field `at`) for a bad time.
+   */
+  override async interruptUnfinished(instanceId: string, reason: string, at = new Date().toISOString()): Promise<Task[]> {
     this.requireOpen();
-    const unfinished = [...this.tasks.values()].filter((t) => !isTerminalTaskStatus(t.status)).sort((a, b) => newestFirst(b, a));
+    throwIfInvalid(timeErrors(at, 'at'), 'invalid request');
+    const atMs = Date.parse(at);
+    const interruptible = [...this.tasks.values()]
+      .filter((t) => !isTerminalTaskStatus(t.status) && !heldByAnother(t, instanceId, atMs))
+      .sort((a, b) => newestFirst(b, a));
     const out: Task[] = [];
-    for (const task of unfinished) {
+    for (const task of interruptible) {
       const updated: Task = { ...task, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
       delete updated.queuePosition;
       delete updated.pendingAction;
@@ -142,13 +181,13 @@ export class InMemoryTaskRepository extends TaskRepository {
     return out;
   }
 
-  /** @throws MobileClawError `VALIDATION_FAILED` when `maxAgeMs` is not a number ≥ 0 or `maxTasks` not an integer ≥ 0. */
+  /** @throws MobileClawError `VALIDATION_FAILED` (fields `maxAgeMs`, `maxTasks`) when `maxAgeMs` is not a number ≥ 0 or `maxTasks` not an integer ≥ 0. */
   override async prune(policy: RetentionPolicy, now = new Date()): Promise<number> {
     this.requireOpen();
     const errors: FieldError[] = [];
     if (policy.maxAgeMs !== undefined && !(Number.isFinite(policy.maxAgeMs) && policy.maxAgeMs >= 0)) errors.push({ field: 'maxAgeMs', message: 'maxAgeMs must be a number of ms ≥ 0' });
     if (policy.maxTasks !== undefined && !(Number.isSafeInteger(policy.maxTasks) && policy.maxTasks >= 0)) errors.push({ field: 'maxTasks', message: 'maxTasks must be an integer ≥ 0' });
-    if (errors.length > 0) throw validationFailed(errors);
+    throwIfInvalid(errors, 'invalid retention policy');
     const finished = [...this.tasks.values()].filter((t) => isTerminalTaskStatus(t.status)).sort(newestFirst);
     const doomed = finished.filter(
       (t, i) =>
@@ -173,8 +212,9 @@ export class InMemoryTaskRepository extends TaskRepository {
     if (this.closed) throw new Error('the task store is closed');
   }
 
+  /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored. */
   private requireTask(taskId: string): void {
     this.requireOpen();
-    if (!this.tasks.has(taskId)) throw taskNotFound(taskId);
+    if (!this.tasks.has(taskId)) throw new MobileClawError('TASK_NOT_FOUND', `task ${taskId} is not stored`);
   }
 }

@@ -67,11 +67,11 @@ export class ScriptedPhone extends MobileClawService {
     return { ...base, data: {} as T };
   }
 
-  override listDevices(): DeviceInfo[] {
-    return this.deviceIds.map((id) => this.getDevice(id));
+  override async listDevices(): Promise<DeviceInfo[]> {
+    return Promise.all(this.deviceIds.map((id) => this.getDevice(id)));
   }
 
-  override getDevice(deviceId: string): DeviceInfo {
+  override async getDevice(deviceId: string): Promise<DeviceInfo> {
     if (!this.deviceIds.includes(deviceId)) throw new MobileClawError('DEVICE_NOT_FOUND', `no device ${deviceId}`, { deviceId });
     const at = new Date(0).toISOString();
     return { deviceId, status: 'online', capabilities: [], sessionId: 's1', connectedAt: at, lastSeenAt: at, queueLength: 0 };

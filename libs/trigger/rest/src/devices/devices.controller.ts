@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { COMMAND_NAMES, MobileClawService, type Command, type CommandName, type CommandResult, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { COMMAND_NAMES, MobileClawError, MobileClawService, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
+import { ApiTokenGuard } from '../http/api-token.guard';
+import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { CommandResultSchema, DeviceInfoSchema, DeviceListSchema } from '../openapi/device.schemas';
 import { COMMAND_DTOS, CommandBaseDto, ScreenshotOptionsDto } from './command.dto';
@@ -25,16 +27,22 @@ const COMMAND_BODY_DTOS = [...new Set(Object.values(COMMAND_DTOS))];
 /** `deviceId` path parameter. */
 const DeviceIdParam = ApiParam({ name: 'deviceId', description: 'The phone\'s id, as it announced itself in `hello`.', example: 'sim-1' });
 
-/** Errors of any call that reaches a phone (MobileClawService.execute). */
-const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const;
+/**
+ * Errors of any call that reaches a phone (MobileClawService.execute): its command codes but
+ * `VALIDATION_FAILED` and `STALE_FRAME`, which routes list where they apply, and `ABORTED`, which
+ * only a client that has gone away gets.
+ */
+const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const satisfies readonly CommandErrorCode[];
 
 /**
- * Devices and their commands (issue "Gateway core", REST). Errors are problem details with a stable
+ * Devices and their commands over REST. Errors are problem details with a stable
  * `code` (see ProblemDetailsFilter).
  */
 @ApiTags('devices')
 @ApiProblemResponses('UNAUTHORIZED')
 @ApiExtraModels(...COMMAND_BODY_DTOS)
+@UseGuards(ApiTokenGuard)
+@UseFilters(ProblemDetailsFilter)
 @Controller('api/devices')
 export class DevicesController {
   constructor(private readonly mobileClaw: MobileClawService) {}
@@ -43,14 +51,17 @@ export class DevicesController {
   @Get()
   @ApiOperation({ summary: 'List the phones', description: 'Every phone the gateway has seen, online ones first.' })
   @ApiOkResponse({ type: DeviceListSchema })
-  list(): { devices: DeviceInfo[] } {
-    return { devices: this.mobileClaw.listDevices() };
+  async list(): Promise<{ devices: DeviceInfo[] }> {
+    return { devices: await this.mobileClaw.listDevices() };
   }
 
   /**
    * `GET /api/devices/events` — Server-Sent Events for dashboards: first `devices` (data `{devices}`,
    * the current list), then every device event live under its type (`device.connected`,
    * `device.disconnected`, `device.status`, `device.heartbeat` with `rttMs`, …). Ids count per stream.
+   * The list is asked for before the live subscription starts, and events that arrive while it is
+   * awaited are sent after it, so nothing after the list is missed. If the list cannot be read, the
+   * stream sends one `error` event `{code, message}` and ends.
    */
   @Get('events')
   @ApiOperation({
@@ -59,15 +70,32 @@ export class DevicesController {
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'An endless `text/event-stream`.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
-  deviceEvents(@Req() request: Request, @Res() response: Response): void {
+  async deviceEvents(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const listing = this.mobileClaw.listDevices();
     const stream = new SseStream(request, response);
     let id = 0;
-    stream.send('devices', { devices: this.mobileClaw.listDevices() }, ++id);
+    let held: DeviceEvent[] | undefined = [];
+    let ended = false;
     const subscription = this.mobileClaw.events$.subscribe({
-      next: (event) => stream.send(event.type, event, ++id),
-      complete: () => stream.close(),
+      next: (event) => (held ? held.push(event) : stream.send(event.type, event, ++id)),
+      complete: () => {
+        ended = true;
+        if (!held) stream.close();
+      },
     });
     stream.onClose(() => subscription.unsubscribe());
+    let devices: DeviceInfo[];
+    try {
+      devices = await listing;
+    } catch (err) {
+      stream.send('error', { code: err instanceof MobileClawError ? err.code : 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) });
+      stream.close();
+      return;
+    }
+    stream.send('devices', { devices }, ++id);
+    for (const event of held.splice(0)) stream.send(event.type, event, ++id);
+    held = undefined;
+    if (ended) stream.close();
   }
 
   /** `GET /api/devices/:deviceId` → DeviceInfo. @throws DEVICE_NOT_FOUND (404). */
@@ -76,7 +104,7 @@ export class DevicesController {
   @DeviceIdParam
   @ApiOkResponse({ type: DeviceInfoSchema })
   @ApiProblemResponses('DEVICE_NOT_FOUND')
-  get(@Param('deviceId') deviceId: string): DeviceInfo {
+  get(@Param('deviceId') deviceId: string): Promise<DeviceInfo> {
     return this.mobileClaw.getDevice(deviceId);
   }
 

@@ -3,8 +3,10 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import { MobileClawService } from '@mobileclaw/domain';
 
 /**
- * Health indicator `devices`: how many phones are connected (`online` or `busy`). Always up — a
- * gateway with no phone is still serving; the count is information, e.g. `{devices: {status: 'up', online: 1}}`.
+ * Health indicator `devices`: how many phones are connected (`online` or `busy`). Up whenever the
+ * device directory answers — a gateway with no phone is still serving; the count is information,
+ * e.g. `{devices: {status: 'up', online: 1}}`. Down as `{status: 'down', message}` only when the
+ * directory cannot be read (never with the in-process hub). Never throws.
  */
 @Injectable()
 export class DevicesHealthIndicator {
@@ -13,12 +15,20 @@ export class DevicesHealthIndicator {
     private readonly indicators: HealthIndicatorService,
   ) {}
 
-  /** Number of connected phones. */
-  onlineCount(): number {
-    return this.mobileClaw.listDevices().filter((device) => device.status !== 'offline').length;
+  /**
+   * Number of connected phones.
+   * @throws what `MobileClawService.listDevices` throws.
+   */
+  async onlineCount(): Promise<number> {
+    return (await this.mobileClaw.listDevices()).filter((device) => device.status !== 'offline').length;
   }
 
-  check<const Key extends string>(key: Key): HealthIndicatorResult<Key, 'up', { online: number }> {
-    return this.indicators.check(key).up({ online: this.onlineCount() });
+  async check<const Key extends string>(key: Key): Promise<HealthIndicatorResult<Key>> {
+    const session = this.indicators.check(key);
+    try {
+      return session.up({ online: await this.onlineCount() });
+    } catch (error) {
+      return session.down({ message: error instanceof Error ? error.message : String(error) });
+    }
   }
 }

@@ -1,10 +1,12 @@
-import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Res, ServiceUnavailableException, UseFilters, UseGuards } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DevicesHealthIndicator } from '../health/devices.health';
 import { TasksStoreHealthIndicator } from '../health/tasks-store.health';
 import { HealthCheckResultSchema } from '../openapi/health.schemas';
+import { ApiTokenGuard } from './api-token.guard';
+import { ProblemDetailsFilter } from './problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 
 /** `GET /api/health` body: the terminus result plus the number of connected phones. */
@@ -17,6 +19,8 @@ export type GatewayHealth = HealthCheckResult & { devicesOnline: number };
  * checks under `error`) when one is down, or `shutting_down` while the gateway stops.
  */
 @ApiTags('health')
+@UseGuards(ApiTokenGuard)
+@UseFilters(ProblemDetailsFilter)
 @Controller('api/health')
 export class HealthController {
   constructor(
@@ -42,8 +46,9 @@ export class HealthController {
       response.status(503);
       result = error.getResponse() as HealthCheckResult;
     }
+    // A down `devices` check carries no count: the directory could not be read, so none is known online.
     const online: unknown = result.details['devices']?.['online'];
     const { status, info, error, details } = result;
-    return { status, devicesOnline: typeof online === 'number' ? online : this.devices.onlineCount(), info, error, details };
+    return { status, devicesOnline: typeof online === 'number' ? online : await this.devices.onlineCount().catch(() => 0), info, error, details };
   }
 }

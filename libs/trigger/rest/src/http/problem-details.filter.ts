@@ -1,18 +1,25 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { MobileClawError, type ErrorCode, type FieldError } from '@mobileclaw/domain';
+import { ERROR_CATALOG, MobileClawError, isErrorCode, type ErrorCode, type FieldError } from '@mobileclaw/domain';
 
-/** HTTP status of each domain error code (README, "Errors"). */
+/**
+ * HTTP status of every catalog code (README, "Errors"); the one REST-specific table beside the
+ * domain's catalog, which gives the titles.
+ */
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   UNAUTHORIZED: 401,
   DEVICE_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   TASK_STATE_CONFLICT: 409,
   DEVICE_BUSY: 409,
   STALE_FRAME: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   ABORTED: 499,
+  INTERNAL_ERROR: 500,
   DEVICE_ERROR: 502,
   PROTOCOL_ERROR: 502,
   UNSUPPORTED_VERSION: 502,
@@ -21,6 +28,15 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   SHUTTING_DOWN: 503,
   STORAGE_ERROR: 503,
   TIMEOUT: 504,
+  // Task outcomes end a task (`task.error`) and answer no request today. Were a route to fail with
+  // one: a human refused (403), the task was canceled (409), the goal is out of reach (422), the
+  // planner's upstream failed (502), the gateway stopped (503).
+  APPROVAL_DENIED: 403,
+  CANCELED: 409,
+  GOAL_FAILED: 422,
+  MAX_STEPS: 422,
+  PLANNER_ERROR: 502,
+  INTERRUPTED: 503,
 };
 
 /** RFC 9457 problem details, extended with MobileClaw's stable `code`. */
@@ -40,31 +56,11 @@ export interface ProblemDetails {
   errors?: FieldError[];
 }
 
-const TITLES: Record<string, string> = {
-  VALIDATION_FAILED: 'Invalid request',
-  UNAUTHORIZED: 'Missing or invalid API token',
-  DEVICE_NOT_FOUND: 'No such device',
-  DEVICE_BUSY: 'Device busy',
-  TASK_NOT_FOUND: 'No such task',
-  TASK_STATE_CONFLICT: 'Task is not in a state that allows this',
-  STALE_FRAME: 'Screen changed since the frame',
-  PAYLOAD_TOO_LARGE: 'Payload too large',
-  ABORTED: 'Request aborted',
-  DEVICE_ERROR: 'The device reported an error',
-  PROTOCOL_ERROR: 'The device broke the protocol',
-  DEVICE_DISCONNECTED: 'Device disconnected',
-  DEVICE_REPLACED: 'Device reconnected on a new session',
-  SHUTTING_DOWN: 'Gateway shutting down',
-  STORAGE_ERROR: 'The gateway could not read or write its store',
-  TIMEOUT: 'Device did not answer in time',
-  NOT_FOUND: 'Not found',
-  METHOD_NOT_ALLOWED: 'Method not allowed',
-  UNSUPPORTED_MEDIA_TYPE: 'Unsupported request encoding',
-  INTERNAL_ERROR: 'Internal error',
-};
-
-/** Codes for HTTP errors raised by the framework itself (unknown route, unparsable JSON, …). */
-function codeForHttpStatus(status: number): string {
+/**
+ * Codes for HTTP errors raised by the framework itself (unknown route, unparsable JSON, …);
+ * `HTTP_<status>` (title `Error`) for a client-error status the catalog has no code for.
+ */
+function codeForHttpStatus(status: number): ErrorCode | `HTTP_${number}` {
   if (status === 400) return 'VALIDATION_FAILED';
   if (status === 401) return 'UNAUTHORIZED';
   if (status === 404) return 'NOT_FOUND';
@@ -77,10 +73,12 @@ function codeForHttpStatus(status: number): string {
 /** Builds the problem body for any thrown value. */
 export function toProblem(exception: unknown, instance: string): ProblemDetails {
   if (exception instanceof MobileClawError) {
-    const status = HTTP_STATUS_BY_CODE[exception.code] ?? 500;
+    // A code outside the catalog can only come from untyped code; it still gets an answer.
+    const known = isErrorCode(exception.code);
+    const status = known ? HTTP_STATUS_BY_CODE[exception.code] : 500;
     return {
       type: `urn:mobileclaw:error:${exception.code}`,
-      title: TITLES[exception.code] ?? exception.code,
+      title: known ? ERROR_CATALOG[exception.code].title : exception.code,
       status,
       detail: exception.message,
       instance,
@@ -104,7 +102,7 @@ export function toProblem(exception: unknown, instance: string): ProblemDetails 
     detail = exception.type === 'entity.parse.failed' ? `request body is not valid JSON: ${exception.message}` : exception.message;
   }
   const code = codeForHttpStatus(status);
-  return { type: `urn:mobileclaw:error:${code}`, title: TITLES[code] ?? 'Error', status, detail, instance, code };
+  return { type: `urn:mobileclaw:error:${code}`, title: isErrorCode(code) ? ERROR_CATALOG[code].title : 'Error', status, detail, instance, code };
 }
 
 function isHttpError(value: unknown): value is { status: number; message: string; type?: string } {

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import type { ErrorCode } from '@mobileclaw/domain';
+import { ERROR_CODES, type ErrorCode } from '@mobileclaw/domain';
 import { HTTP_STATUS_BY_CODE } from '../http/problem-details.filter';
 
 /** OpenAPI schema of one `{field, message}` entry of a `VALIDATION_FAILED` problem. */
@@ -31,7 +31,14 @@ export class ProblemDetailsSchema {
   @ApiProperty({ description: 'The request path (and query) that failed.', example: '/api/devices/sim-1/commands' })
   instance!: string;
 
-  @ApiProperty({ description: 'Stable machine-readable code (README, "Errors"), e.g. `DEVICE_BUSY`.', example: 'VALIDATION_FAILED' })
+  @ApiProperty({
+    description: 'Stable machine-readable code (README, "Errors"), e.g. `DEVICE_BUSY`: a code of the error catalog, or `HTTP_<status>` for a client-error status the catalog has no code for.',
+    anyOf: [
+      { type: 'string', enum: [...ERROR_CODES] },
+      { type: 'string', pattern: '^HTTP_[0-9]{3}$' },
+    ],
+    example: 'VALIDATION_FAILED',
+  })
   code!: string;
 
   @ApiPropertyOptional({ description: 'The phone concerned, when there is one.' })
@@ -47,26 +54,16 @@ export class ProblemDetailsSchema {
   errors?: FieldErrorSchema[];
 }
 
-/** Error codes raised by the HTTP layer itself rather than by a port (see `codeForHttpStatus`). */
-export type HttpErrorCode = 'UNSUPPORTED_MEDIA_TYPE' | 'NOT_FOUND';
-
-const HTTP_LAYER_STATUS: Record<HttpErrorCode, number> = { UNSUPPORTED_MEDIA_TYPE: 415, NOT_FOUND: 404 };
-
-/** HTTP status of a documented error code: the problem filter's table, then the HTTP layer's own codes. */
-export function statusOfErrorCode(code: ErrorCode | HttpErrorCode): number {
-  return code in HTTP_LAYER_STATUS ? HTTP_LAYER_STATUS[code as HttpErrorCode] : HTTP_STATUS_BY_CODE[code as ErrorCode];
-}
-
 /**
  * Documents the error answers of a route: one `application/problem+json` response per HTTP status,
  * its schema {@link ProblemDetailsSchema} and its description the codes that answer with it,
  * e.g. `ApiProblemResponses('DEVICE_BUSY', 'STALE_FRAME')` → one 409 response "DEVICE_BUSY, STALE_FRAME".
  * Statuses come from the same table as the problem-details filter, so docs and answers cannot drift.
  */
-export function ApiProblemResponses(...codes: (ErrorCode | HttpErrorCode)[]): MethodDecorator & ClassDecorator {
+export function ApiProblemResponses(...codes: ErrorCode[]): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
-    const status = statusOfErrorCode(code);
+    const status = HTTP_STATUS_BY_CODE[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses = [...byStatus].map(([status, statusCodes]) =>

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { AGENT_ACTION_NAMES, TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
+import { AGENT_ACTION_NAMES, ERROR_CODES, TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
 import { ScreenInfoSchema } from './device.schemas';
 
 /**
@@ -16,7 +16,11 @@ export class AgentActionSchema {
 
 @ApiSchema({ name: 'TaskError' })
 export class TaskErrorSchema {
-  @ApiProperty({ description: 'A command error code or one of PLANNER_ERROR, GOAL_FAILED, MAX_STEPS, APPROVAL_DENIED, CANCELED, INTERRUPTED, INTERNAL_ERROR.', example: 'MAX_STEPS' })
+  @ApiProperty({
+    description: 'A command error code or one of PLANNER_ERROR, GOAL_FAILED, MAX_STEPS, APPROVAL_DENIED, CANCELED, INTERRUPTED, INTERNAL_ERROR.',
+    enum: [...ERROR_CODES],
+    example: 'MAX_STEPS',
+  })
   code!: string;
 
   @ApiProperty()
@@ -127,7 +131,7 @@ export class StepResultSchema {
   @ApiProperty({ enum: ['success', 'error', 'denied', 'canceled'] })
   status!: 'success' | 'error' | 'denied' | 'canceled';
 
-  @ApiPropertyOptional({ example: 'DEVICE_ERROR' })
+  @ApiPropertyOptional({ description: 'Why the action failed: the code its command was rejected with.', enum: [...ERROR_CODES], example: 'DEVICE_ERROR' })
   errorCode?: string;
 
   @ApiPropertyOptional()

@@ -1,13 +1,16 @@
-import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { MobileClawError, type Task, type TaskPage } from '@mobileclaw/domain';
-import { TaskService, type TaskWithSteps } from '@mobileclaw/case-tasks';
+import { MobileClawError, type Task } from '@mobileclaw/domain';
+import { TaskService } from '@mobileclaw/case-tasks';
 import { SseStream, lastEventIdOf } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
+import { ApiTokenGuard } from '../http/api-token.guard';
+import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { TaskAcceptedSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
 import { ApprovalDto, CreateTaskDto, ListTasksQueryDto } from './task.dto';
+import { toTaskEventResource, toTaskPageResource, toTaskResource, toTaskWithStepsResource, type TaskPageResource, type TaskResource, type TaskWithStepsResource } from './task.resource';
 
 /** `POST /api/tasks` answer. */
 export interface TaskAccepted {
@@ -29,11 +32,14 @@ const stepIndexPipe = new ParseIntPipe({
 const TaskIdParam = ApiParam({ name: 'taskId', description: 'The task\'s id, from `POST /api/tasks`.', format: 'uuid' });
 
 /**
- * Agent tasks (issue 3): start a goal on a phone, follow it live (SSE), cancel it, approve its
- * sensitive actions, and read its history. Errors are problem details with a stable `code`.
+ * Agent tasks: start a goal on a phone, follow it live (SSE), cancel it, approve its sensitive
+ * actions, and read its history. Errors are problem details with a stable `code`. Tasks, steps and
+ * events are shown as `task.resource.ts` describes (steps get their `screenshotUrl`).
  */
 @ApiTags('tasks')
 @ApiProblemResponses('UNAUTHORIZED')
+@UseGuards(ApiTokenGuard)
+@UseFilters(ProblemDetailsFilter)
 @Controller('api/tasks')
 export class TasksController {
   constructor(private readonly tasks: TaskService) {}
@@ -67,9 +73,9 @@ export class TasksController {
   @ApiQuery({ type: ListTasksQueryDto })
   @ApiOkResponse({ type: TaskPageSchema })
   @ApiProblemResponses('VALIDATION_FAILED', 'STORAGE_ERROR')
-  list(@Query() query: unknown): Promise<TaskPage> {
+  async list(@Query() query: unknown): Promise<TaskPageResource> {
     const dto = validateDto(ListTasksQueryDto, query);
-    return this.tasks.list({ deviceId: dto.deviceId, status: dto.status, limit: dto.limit ?? 20, cursor: dto.cursor });
+    return toTaskPageResource(await this.tasks.list({ deviceId: dto.deviceId, status: dto.status, limit: dto.limit ?? 20, cursor: dto.cursor }));
   }
 
   /** `GET /api/tasks/:taskId` → the task with its steps. @throws TASK_NOT_FOUND (404). */
@@ -78,8 +84,8 @@ export class TasksController {
   @TaskIdParam
   @ApiOkResponse({ type: TaskWithStepsSchema })
   @ApiProblemResponses('TASK_NOT_FOUND', 'STORAGE_ERROR')
-  get(@Param('taskId') taskId: string): Promise<TaskWithSteps> {
-    return this.tasks.get(taskId);
+  async get(@Param('taskId') taskId: string): Promise<TaskWithStepsResource> {
+    return toTaskWithStepsResource(await this.tasks.get(taskId));
   }
 
   /**
@@ -92,8 +98,8 @@ export class TasksController {
   @TaskIdParam
   @ApiOkResponse({ type: TaskSchema, description: 'The task, `canceled`.' })
   @ApiProblemResponses('TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'STORAGE_ERROR')
-  cancel(@Param('taskId') taskId: string): Promise<Task> {
-    return this.tasks.cancel(taskId);
+  async cancel(@Param('taskId') taskId: string): Promise<TaskResource> {
+    return toTaskResource(await this.tasks.cancel(taskId));
   }
 
   /**
@@ -107,9 +113,9 @@ export class TasksController {
   @ApiBody({ type: ApprovalDto })
   @ApiOkResponse({ type: TaskSchema, description: 'The task: `running`, or `canceled` with APPROVAL_DENIED.' })
   @ApiProblemResponses('VALIDATION_FAILED', 'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'STORAGE_ERROR')
-  approval(@Param('taskId') taskId: string, @Body() body: unknown): Promise<Task> {
+  async approval(@Param('taskId') taskId: string, @Body() body: unknown): Promise<TaskResource> {
     const { approve } = validateDto(ApprovalDto, body);
-    return this.tasks.approve(taskId, approve);
+    return toTaskResource(await this.tasks.approve(taskId, approve));
   }
 
   /** `GET /api/tasks/:taskId/steps/:index/screenshot` → the step's full-resolution screenshot. */
@@ -153,7 +159,7 @@ export class TasksController {
     await this.tasks.find(taskId);
     const stream = new SseStream(request, response);
     const subscription = this.tasks.events(taskId, after ?? 0).subscribe({
-      next: (event) => stream.send(event.type, event, event.id),
+      next: (event) => stream.send(event.type, toTaskEventResource(event), event.id),
       error: (err: unknown) => {
         stream.send('error', { code: err instanceof MobileClawError ? err.code : 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) });
         stream.close();

@@ -1,0 +1,115 @@
+import { MobileClawError } from '@mobileclaw/domain';
+import { DeviceHub } from './device-hub';
+import type { DeviceSession } from './device-session';
+import type { FrameTransport } from './frame-transport';
+
+const TOKEN = 'message-transport-token-0123';
+const MAX_FRAME_BYTES = 4096;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames the test reads freely
+type Json = Record<string, any>;
+
+/**
+ * A message-based transport (as a WebSocket is): every frame arrives whole, one per message, with no
+ * terminator; an oversized message is known complete the moment it arrives.
+ */
+class MessageTransport implements FrameTransport {
+  readonly sent: Json[] = [];
+  maxFrameBytes = 0;
+  ended = false;
+  pendingWriteBytes = 0;
+  readonly remoteAddress = 'memory:1';
+  session!: DeviceSession;
+
+  send(frameJson: string): void {
+    expect(frameJson.endsWith('\n')).toBe(false);
+    this.sent.push(JSON.parse(frameJson) as Json);
+  }
+  end(): void {
+    this.ended = true;
+  }
+  destroy(): void {
+    this.ended = true;
+  }
+  setMaxFrameBytes(bytes: number): void {
+    this.maxFrameBytes = bytes;
+  }
+
+  /** The phone sends one message. */
+  deliver(frame: Json | string): void {
+    const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length > this.maxFrameBytes) {
+      this.session.frameTooLarge(bytes.subarray(0, 256));
+      this.session.frameDiscarded(bytes.subarray(0, 256), bytes.length);
+    } else {
+      this.session.receive(bytes);
+    }
+  }
+
+  lastOfType(type: string): Json | undefined {
+    return [...this.sent].reverse().find((f) => f['type'] === type);
+  }
+}
+
+function connect(hub: DeviceHub, deviceId: string): MessageTransport {
+  const transport = new MessageTransport();
+  transport.session = hub.accept(transport);
+  transport.deliver({ type: 'hello', protocolVersion: 1, deviceId, token: TOKEN, device: { model: 'Msg', android: '14', screen: { width: 1080, height: 2400, rotation: 0 } } });
+  return transport;
+}
+
+describe('DeviceSession over a message-based transport (no line framing)', () => {
+  let hub: DeviceHub;
+  beforeEach(() => {
+    hub = new DeviceHub({ deviceToken: TOKEN, maxFrameBytes: MAX_FRAME_BYTES, maxHelloBytes: 1024 });
+  });
+  afterEach(() => hub.shutdown());
+
+  it('runs the handshake with the limits in force and sends unterminated JSON frames', async () => {
+    const transport = new MessageTransport();
+    transport.session = hub.accept(transport);
+    expect(transport.maxFrameBytes).toBe(1024);
+    transport.deliver({ type: 'hello', protocolVersion: 1, deviceId: 'msg-1', token: TOKEN, device: { screen: { width: 720, height: 1600, rotation: 0 } } });
+    expect(transport.sent[0]).toMatchObject({ type: 'welcome', maxFrameBytes: MAX_FRAME_BYTES });
+    expect(transport.maxFrameBytes).toBe(MAX_FRAME_BYTES);
+    expect(await hub.getDevice('msg-1')).toMatchObject({ status: 'online', remoteAddress: 'memory:1', screen: { width: 720, height: 1600 } });
+  });
+
+  it('correlates a reply by request id', async () => {
+    const phone = connect(hub, 'msg-2');
+    const result = hub.execute('msg-2', { command: 'click', x: 10, y: 20 });
+    const action = phone.lastOfType('action') as Json;
+    expect(action).toMatchObject({ type: 'action', command: 'click', x: 10, y: 20 });
+    phone.deliver({ type: 'response', requestId: action['requestId'], status: 'success', data: { hit: 'ok' } });
+    await expect(result).resolves.toMatchObject({ status: 'success', data: { hit: 'ok' }, requestId: action['requestId'] });
+  });
+
+  it('fails only the caller whose reply was oversized, tells the phone, and keeps the session', async () => {
+    const phone = connect(hub, 'msg-3');
+    const big = hub.execute('msg-3', { command: 'screenshot' });
+    const first = phone.lastOfType('action') as Json;
+    phone.deliver({ type: 'response', requestId: first['requestId'], status: 'success', data: { base64: 'A'.repeat(MAX_FRAME_BYTES) } });
+    const error = (await big.catch((e: unknown) => e)) as MobileClawError;
+    expect(error).toBeInstanceOf(MobileClawError);
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(phone.lastOfType('error')).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', requestId: first['requestId'] });
+    expect(hub.stats().oversizedFrames).toBe(1);
+
+    const next = hub.execute('msg-3', { command: 'home' });
+    const second = phone.lastOfType('action') as Json;
+    expect(second['requestId']).not.toBe(first['requestId']);
+    phone.deliver({ type: 'response', requestId: second['requestId'], status: 'success', data: {} });
+    await expect(next).resolves.toMatchObject({ status: 'success' });
+    expect((await hub.getDevice('msg-3')).status).toBe('online');
+  });
+
+  it('refuses an oversized first message and closes the connection', async () => {
+    const transport = new MessageTransport();
+    transport.session = hub.accept(transport);
+    transport.deliver({ type: 'hello', protocolVersion: 1, deviceId: 'msg-4', token: TOKEN, pad: 'p'.repeat(2048) });
+    expect(transport.sent).toEqual([expect.objectContaining({ type: 'error', code: 'PROTOCOL_ERROR' })]);
+    expect(transport.ended).toBe(true);
+    await expect(hub.getDevice('msg-4')).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
+  });
+});
