@@ -3,6 +3,8 @@ import {
   isMobileClawError,
   foregroundPackage,
   toUiElements,
+  transitionTask,
+  type TaskTransitionChanges,
   type Clock,
   type CommandResult,
   type ErrorCode,
@@ -91,7 +93,7 @@ export class TaskRunner {
 
   async run(): Promise<Task> {
     try {
-      await this.setStatus({ status: 'running', startedAt: this.now(), queuePosition: undefined, owner: this.claim() }, 'task.started', {});
+      await this.setStatus('running', { owner: this.claim() }, 'task.started', {});
       await this.loop();
     } catch (err) {
       await this.finishOnError(err);
@@ -272,11 +274,11 @@ export class TaskRunner {
   private async waitForApproval(index: number, decision: Extract<PlanDecision, { type: 'action' }>, reason: string): Promise<boolean> {
     const answer = new Promise<boolean>((resolve) => (this.approval = { resolve }));
     const pendingAction = { stepIndex: index, action: decision.action, reason };
-    await this.setStatus({ status: 'input_required', pendingAction }, 'task.input_required', { pendingAction });
+    await this.setStatus('input_required', { pendingAction }, 'task.input_required', { pendingAction });
     if (this.stopReason) return false;
     const approved = await answer;
     this.approval = undefined;
-    if (approved) await this.setStatus({ status: 'running', pendingAction: undefined, owner: this.claim() }, 'task.resumed', { stepIndex: index });
+    if (approved) await this.setStatus('running', { owner: this.claim() }, 'task.resumed', { stepIndex: index });
     return approved;
   }
 
@@ -310,13 +312,13 @@ export class TaskRunner {
     await this.finish('failed', 'task.failed', { error }, { error });
   }
 
-  private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, patch: Partial<Task>): Promise<void> {
-    await this.setStatus({ ...patch, status, endedAt: this.now(), pendingAction: undefined, queuePosition: undefined }, type, { status, ...data });
+  private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, changes: TaskTransitionChanges): Promise<void> {
+    await this.setStatus(status, changes, type, { status, ...data });
   }
 
-  private async setStatus(patch: Partial<Task>, type: Parameters<TaskJournal['record']>[1], data: Record<string, unknown>): Promise<void> {
-    const next: Task = { ...this.task, ...patch };
-    for (const key of Object.keys(next) as (keyof Task)[]) if (next[key] === undefined) delete next[key];
+  /** Moves the task by the domain's lifecycle rule, stores it and records `type` with `data`. */
+  private async setStatus(to: Task['status'], changes: TaskTransitionChanges, type: Parameters<TaskJournal['record']>[1], data: Record<string, unknown>): Promise<void> {
+    const next = transitionTask(this.task, to, this.now(), changes);
     this.task = next;
     await this.journal.updateAndRecord(next, type, data);
   }

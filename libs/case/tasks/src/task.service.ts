@@ -12,6 +12,7 @@ import {
   TaskEventBus,
   TaskRepository,
   isTerminalTaskStatus,
+  transitionTask,
   type Task,
   type TaskEvent,
   type TaskOwner,
@@ -344,10 +345,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** The task ended now (clock time) with `status` and `error`, out of the queue and not waiting for approval. */
   private endTask(task: Task, status: Task['status'], error: Task['error']): Task {
-    const ended: Task = { ...task, status, endedAt: this.clock.now().toISOString(), error };
-    delete ended.queuePosition;
-    delete ended.pendingAction;
-    return ended;
+    return transitionTask(task, status, this.clock.now().toISOString(), { error });
   }
 
   private async waitForEnd(taskId: string): Promise<Task> {

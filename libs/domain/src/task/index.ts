@@ -4,3 +4,4 @@ export * from './ui-elements';
 export * from './task.repository';
 export * from './sensitive-action';
 export * from './task-event-bus';
+export * from './task-lifecycle';

@@ -30,6 +30,7 @@ import {
   TASK_STATUSES,
   TERMINAL_TASK_STATUSES,
   TaskRepository,
+  transitionTask,
   type FieldError,
   type RetentionPolicy,
   type StoredImage,
@@ -316,8 +317,7 @@ export class SqliteTaskRepository extends TaskRepository {
           const updated: Task[] = [];
           for (const row of this.statements.listInterruptible.all({ instanceId, atMs }) as TaskRow[]) {
             try {
-              const { queuePosition: _queuePosition, pendingAction: _pendingAction, ...rest } = taskFromRow(row);
-              const task: Task = { ...rest, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
+              const task = transitionTask(taskFromRow(row), 'interrupted', at, { error: { code: 'INTERRUPTED', message: reason } });
               this.statements.updateTask.run(taskToRow(task));
               updated.push(task);
             } catch (err) {
