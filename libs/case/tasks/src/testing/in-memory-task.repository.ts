@@ -3,6 +3,7 @@ import {
   TASK_STATUSES,
   TaskRepository,
   isTerminalTaskStatus,
+  transitionTask,
   type FieldError,
   type RetentionPolicy,
   type StoredImage,
@@ -171,9 +172,7 @@ export class InMemoryTaskRepository extends TaskRepository {
       .sort((a, b) => newestFirst(b, a));
     const out: Task[] = [];
     for (const task of interruptible) {
-      const updated: Task = { ...task, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: reason } };
-      delete updated.queuePosition;
-      delete updated.pendingAction;
+      const updated = transitionTask(task, 'interrupted', at, { error: { code: 'INTERRUPTED', message: reason } });
       this.tasks.set(task.taskId, updated);
       await this.appendEvent(task.taskId, 'task.interrupted', { reason, status: 'interrupted' }, at);
       out.push(structuredClone(updated));
