@@ -46,7 +46,9 @@ export interface RetentionPolicy {
  *   below), for arguments no store could act on; an adapter may refuse more (its own doc says what,
  *   e.g. task ids that cannot name a file);
  * - `MobileClawError` `TASK_NOT_FOUND` for a write to a task that is not stored, and
- *   `TASK_STATE_CONFLICT` for creating one that is; reads of an absent task find nothing instead.
+ *   `TASK_STATE_CONFLICT` for creating one that is; reads of an absent task find nothing instead;
+ * - `MobileClawError` `SHUTTING_DOWN` from any method after {@link close} (the store is closed only
+ *   when the gateway stops, so the caller meets a stopping gateway, not a broken store).
  */
 export abstract class TaskRepository {
   /** @throws MobileClawError `TASK_STATE_CONFLICT` when `task.taskId` is already stored (it stays as it was). */
@@ -122,7 +124,7 @@ export abstract class TaskRepository {
 
   /**
    * Waits for writes in progress, then releases the store; calling it again does nothing. Every
-   * other method rejects once it has resolved.
+   * other method rejects with `SHUTTING_DOWN` once it has resolved.
    */
   abstract close(): Promise<void>;
 }

@@ -586,21 +586,21 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
     });
 
     describe('close', () => {
-      it('resolves, again when called twice, and every other method rejects afterwards', async () => {
+      it('resolves, again when called twice, and every other method rejects with SHUTTING_DOWN afterwards', async () => {
         await repository.createTask(taskFixture({ taskId: 'task-a' }));
         await repository.close();
         await repository.close();
-        await rejection(repository.getTask('task-a'));
-        await rejection(repository.createTask(taskFixture({ taskId: 'task-b' })));
-        await rejection(repository.listTasks({ limit: 10 }));
-        await rejection(repository.appendEvent('task-a', 'task.started', {}));
-        await rejection(repository.listEvents('task-a'));
-        await rejection(repository.saveStep(stepFixture('task-a', 0)));
-        await rejection(repository.listSteps('task-a'));
-        await rejection(repository.saveScreenshot('task-a', 0, { mime: 'image/png', bytes: new Uint8Array([1]) }));
-        await rejection(repository.getScreenshot('task-a', 0));
-        await rejection(repository.interruptUnfinished('gw-a', 'restart'));
-        await rejection(repository.prune({ maxTasks: 0 }));
+        expect((await domainRejection(repository.getTask('task-a'))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.createTask(taskFixture({ taskId: 'task-b' })))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.listTasks({ limit: 10 }))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.appendEvent('task-a', 'task.started', {}))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.listEvents('task-a'))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.saveStep(stepFixture('task-a', 0)))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.listSteps('task-a'))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.saveScreenshot('task-a', 0, { mime: 'image/png', bytes: new Uint8Array([1]) }))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.getScreenshot('task-a', 0))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.interruptUnfinished('gw-a', 'restart'))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.prune({ maxTasks: 0 }))).code).toBe('SHUTTING_DOWN');
       });
     });
 

@@ -376,7 +376,7 @@ export class SqliteTaskRepository extends TaskRepository {
     });
   }
 
-  /** Waits for screenshot writes in progress, then closes the database. Further calls reject. Idempotent. */
+  /** Waits for screenshot writes in progress, then closes the database. Further calls reject with `SHUTTING_DOWN`. Idempotent. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.pendingWrites]);
     if (this.db.open) this.db.close();
@@ -407,11 +407,13 @@ export class SqliteTaskRepository extends TaskRepository {
   }
 
   /**
-   * Runs one port operation. A failure of the database or the disk rejects as `STORAGE_ERROR` (see
-   * {@link toStorageError}); every other rejection, the domain's own errors first, passes unchanged.
+   * Runs one port operation. A closed store rejects with `SHUTTING_DOWN`; a failure of the database
+   * or the disk rejects as `STORAGE_ERROR` (see {@link toStorageError}); every other rejection, the
+   * domain's own errors first, passes unchanged.
    * Each public method runs inside it, so that callers only ever see the domain's errors.
    */
   private async withStorageErrors<T>(operation: () => Promise<T>): Promise<T> {
+    if (!this.db.open) throw new MobileClawError('SHUTTING_DOWN', 'the task store is closed');
     try {
       return await operation();
     } catch (err) {

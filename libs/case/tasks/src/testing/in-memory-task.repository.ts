@@ -208,7 +208,7 @@ export class InMemoryTaskRepository extends TaskRepository {
   }
 
   private requireOpen(): void {
-    if (this.closed) throw new Error('the task store is closed');
+    if (this.closed) throw new MobileClawError('SHUTTING_DOWN', 'the task store is closed');
   }
 
   /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored. */
