@@ -1,4 +1,4 @@
-import type { Task, TaskStep } from '../task';
+import type { Task, TaskRepository, TaskStep } from '../task';
 
 /** `base` plus `minutes`, as an ISO-8601 string. */
 export function minutesAfter(base: string, minutes: number): string {
@@ -44,4 +44,33 @@ export function stepFixture(taskId: string, index: number, overrides: Partial<Ta
     timings: { captureMs: 41.5, transferMs: 12.25, planningMs: 3, actionMs: 88 },
     ...overrides,
   };
+}
+
+/** Ids of the tasks {@link seedRetentionScenario} stores, oldest first where it matters. */
+export const RETENTION_SCENARIO_TASK_IDS = ['old-done', 'old-failed', 'old-running', 'old-queued', 'mid-canceled', 'new-interrupted', 'new-done'] as const;
+
+/**
+ * Stores seven tasks around `now` for retention tests, each with one step, one event and one PNG
+ * screenshot: finished 8 and 6 days ago (`old-done`, `old-failed`), unfinished for 9 days
+ * (`old-running`, `old-queued`), finished 3 days, 1 day and 1 s ago (`mid-canceled`,
+ * `new-interrupted`, `new-done`).
+ */
+export async function seedRetentionScenario(repository: TaskRepository, now: Date): Promise<void> {
+  const day = 24 * 60 * 60 * 1000;
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const tasks = [
+    taskFixture({ taskId: 'old-done', status: 'completed', createdAt: ago(9 * day), endedAt: ago(8 * day) }),
+    taskFixture({ taskId: 'old-failed', status: 'failed', createdAt: ago(7 * day), endedAt: ago(6 * day) }),
+    taskFixture({ taskId: 'old-running', status: 'running', createdAt: ago(9 * day) }),
+    taskFixture({ taskId: 'old-queued', status: 'queued', createdAt: ago(9 * day), queuePosition: 1 }),
+    taskFixture({ taskId: 'mid-canceled', status: 'canceled', createdAt: ago(3 * day), endedAt: ago(3 * day - 1000) }),
+    taskFixture({ taskId: 'new-interrupted', status: 'interrupted', createdAt: ago(2 * day), endedAt: ago(1 * day) }),
+    taskFixture({ taskId: 'new-done', status: 'completed', createdAt: ago(60_000), endedAt: ago(1000) }),
+  ];
+  for (const task of tasks) {
+    await repository.createTask(task);
+    await repository.saveStep(stepFixture(task.taskId, 0));
+    await repository.appendEvent(task.taskId, 'task.accepted', {});
+    await repository.saveScreenshot(task.taskId, 0, { mime: 'image/png', bytes: new Uint8Array([1, 2, 3]) });
+  }
 }

@@ -1,6 +1,6 @@
 import { MobileClawError } from '../errors';
 import type { StoredImage, Task, TaskQuery, TaskRepository } from '../task';
-import { minutesAfter, stepFixture, taskFixture } from './task-fixtures';
+import { RETENTION_SCENARIO_TASK_IDS, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from './task-fixtures';
 
 /** How the contract suite gets the repository under test. */
 export interface TaskRepositoryContractHooks {
@@ -507,25 +507,8 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
       const png = { mime: 'image/png', bytes: new Uint8Array([1, 2, 3]) };
       const day = 24 * 60 * 60 * 1000;
       const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
-      const seededIds = ['old-done', 'old-failed', 'old-running', 'old-queued', 'mid-canceled', 'new-interrupted', 'new-done'];
-
-      async function seed(): Promise<void> {
-        const tasks = [
-          taskFixture({ taskId: 'old-done', status: 'completed', createdAt: ago(9 * day), endedAt: ago(8 * day) }),
-          taskFixture({ taskId: 'old-failed', status: 'failed', createdAt: ago(7 * day), endedAt: ago(6 * day) }),
-          taskFixture({ taskId: 'old-running', status: 'running', createdAt: ago(9 * day) }),
-          taskFixture({ taskId: 'old-queued', status: 'queued', createdAt: ago(9 * day), queuePosition: 1 }),
-          taskFixture({ taskId: 'mid-canceled', status: 'canceled', createdAt: ago(3 * day), endedAt: ago(3 * day - 1000) }),
-          taskFixture({ taskId: 'new-interrupted', status: 'interrupted', createdAt: ago(2 * day), endedAt: ago(1 * day) }),
-          taskFixture({ taskId: 'new-done', status: 'completed', createdAt: ago(60_000), endedAt: ago(1000) }),
-        ];
-        for (const task of tasks) {
-          await repository.createTask(task);
-          await repository.saveStep(stepFixture(task.taskId, 0));
-          await repository.appendEvent(task.taskId, 'task.accepted', {});
-          await repository.saveScreenshot(task.taskId, 0, png);
-        }
-      }
+      const seededIds = RETENTION_SCENARIO_TASK_IDS;
+      const seed = () => seedRetentionScenario(repository, now);
 
       async function remaining(): Promise<string[]> {
         return (await repository.listTasks({ limit: 200 })).tasks.map((t) => t.taskId).sort();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ERROR_CATALOG, MobileClawError, type Task } from '@mobileclaw/domain';
-import { describeTaskRepositoryContract, minutesAfter, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
+import { describeTaskRepositoryContract, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
 import { SqliteTaskRepository, toStorageError, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
 import { TASK_MIGRATIONS, TASK_SCHEMA_VERSION } from './task-database';
 import { encodeTaskCursor } from './task-cursor';
@@ -278,27 +278,11 @@ describe('SqliteTaskRepository', () => {
 
   describe('prune', () => {
     const now = new Date('2026-03-10T00:00:00.000Z');
-    const png = { mime: 'image/png', bytes: new Uint8Array([1, 2, 3]) };
     const day = 24 * 60 * 60 * 1000;
-    const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
 
     async function seeded(): Promise<SqliteTaskRepository> {
       const repository = open();
-      const tasks = [
-        taskFixture({ taskId: 'old-done', status: 'completed', createdAt: ago(9 * day), endedAt: ago(8 * day) }),
-        taskFixture({ taskId: 'old-failed', status: 'failed', createdAt: ago(7 * day), endedAt: ago(6 * day) }),
-        taskFixture({ taskId: 'old-running', status: 'running', createdAt: ago(9 * day) }),
-        taskFixture({ taskId: 'old-queued', status: 'queued', createdAt: ago(9 * day), queuePosition: 1 }),
-        taskFixture({ taskId: 'mid-canceled', status: 'canceled', createdAt: ago(3 * day), endedAt: ago(3 * day - 1000) }),
-        taskFixture({ taskId: 'new-interrupted', status: 'interrupted', createdAt: ago(2 * day), endedAt: ago(1 * day) }),
-        taskFixture({ taskId: 'new-done', status: 'completed', createdAt: ago(60_000), endedAt: ago(1000) }),
-      ];
-      for (const task of tasks) {
-        await repository.createTask(task);
-        await repository.saveStep(stepFixture(task.taskId, 0));
-        await repository.appendEvent(task.taskId, 'task.accepted', {});
-        await repository.saveScreenshot(task.taskId, 0, png);
-      }
+      await seedRetentionScenario(repository, now);
       return repository;
     }
 
