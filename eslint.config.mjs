@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
  * Layer rules: trigger → case → domain ← infrastructure, with the composition root (apps/gateway) the
  * only place that sees every layer. A wrong import fails lint. Tags live in each package.json under
  * "nx.tags", in two dimensions: `type:` (the layer) and `scope:` (which side of the wire: gateway,
- * phone, or shared by both). Third-party packages that belong to one layer are banned in the others.
+ * phone, or shared by both; the composition root and the tests have no scope, they see both). Third-party packages that belong to one layer are banned in the others.
  */
 const NODE_IO = ['node:net', 'net', 'node:fs', 'fs', 'node:http', 'http', 'node:https', 'https', 'node:child_process', 'child_process', 'node:dgram', 'dgram', 'node:tls', 'tls'];
 const ADAPTER_PACKAGES = ['better-sqlite3', 'openai', 'sharp', 'ws', '@nestjs/platform-*', 'express', 'nestjs-pino', 'pino', 'pino-http'];
@@ -34,6 +34,7 @@ export default [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
             { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['*'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
             { sourceTag: 'scope:phone', onlyDependOnLibsWithTags: ['scope:phone', 'scope:shared'] },
           ],
         },
