@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
+import { SimulatedPhone } from '@mobileclaw/simulator';
 
 /**
  * The live execution page in a real browser (Debian's chromium driven by playwright-core) against
@@ -283,6 +284,9 @@ describe('the live execution page', () => {
       await page.getByRole('button', { name: 'Cancel task' }).click();
       await statusShown(page, 'canceled');
       await page.locator('li.step[data-step-index="0"] .phase', { hasText: 'Stopped' }).waitFor({ timeout: WAIT_MS });
+      // It says what happened, beside a screenshot box that says why it is empty.
+      await expect(page.locator('li.step[data-step-index="0"] .phase').textContent()).resolves.toBe('Stopped while observing the screen: the task was canceled (CANCELED)');
+      await expect(page.locator('li.step[data-step-index="0"] .shot-empty').textContent()).resolves.toBe('the task ended before this screen was captured');
       expect(await page.getByRole('button', { name: 'Cancel task' }).isHidden()).toBe(true);
       const task = await getTask(taskId);
       expect(task.status).toBe('canceled');
@@ -291,6 +295,38 @@ describe('the live execution page', () => {
     } finally {
       phone.faults.neverReply = false;
     }
+  }, 60_000);
+
+  it('follows a task it has just started from its first event, without first reading a snapshot of it', async () => {
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/tasks/')) requested.push(path);
+    });
+    await page.goto(`${base}/`);
+    await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+    const taskId = await startFromForm(page, 'Open Settings');
+    await statusShown(page, 'completed');
+    const taskPaths = requested.filter((path) => path.startsWith(`/api/tasks/${taskId}`) && !path.includes('/screenshot'));
+    expect(taskPaths[0]).toBe(`/api/tasks/${taskId}/events`);
+    expect(taskPaths).not.toContain(`/api/tasks/${taskId}`);
+  }, 60_000);
+
+  it('lists the connected phones first and folds the offline ones away; only connected phones can be chosen', async () => {
+    const shortLived = ['zz-gone-1', 'zz-gone-2', 'aa-gone-3'];
+    for (const deviceId of shortLived) {
+      const phone = new SimulatedPhone({ host: '127.0.0.1', port: gateway.devicePort, token: gateway.deviceToken, deviceId });
+      await phone.start();
+      await phone.stop();
+    }
+    await page.goto(`${base}/`);
+    await page.locator('.device-offline-group summary', { hasText: '3 phones offline' }).waitFor({ timeout: WAIT_MS });
+    // sim-1 stays at the top, not buried among the phones that came and went.
+    await page.locator('#device-list > .device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+    expect(await page.locator('#device-list > li').count()).toBe(2);
+    expect(await page.locator('.device-offline-group .device').evaluateAll((items) => items.map((li) => li.getAttribute('data-device-id')))).toEqual(['aa-gone-3', 'zz-gone-2', 'zz-gone-1']);
+    expect(await page.locator('.device-offline-group details').getAttribute('open')).toBeNull();
+    expect(await page.locator('#device option').allTextContents()).toEqual(['sim-1 (online)']);
   }, 60_000);
 
   it('fits a narrow window: replaying a finished task from the history needs no horizontal scrolling', async () => {

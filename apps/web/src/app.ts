@@ -238,23 +238,40 @@ function onTaskEvent(open: OpenTask, message: MessageEvent<string>): void {
   if (open.timeline.status !== before) void loadHistory();
 }
 
-/** Opens a task: its snapshot (`GET /api/tasks/:id`), then its event stream from the first event on. */
-async function openTask(taskId: string): Promise<void> {
+/**
+ * Opens a task: its snapshot (`GET /api/tasks/:id`), then its event stream after the snapshot's last
+ * event. A task this page has just started (`justStarted`) has nothing worth a snapshot yet: its
+ * stream opens at once from the first event, so its first steps show without waiting for a read.
+ */
+async function openTask(taskId: string, justStarted = false): Promise<void> {
   if (current?.timeline.taskId === taskId) return;
   closeTask();
   const open: OpenTask = { timeline: new TaskTimeline(taskId), view: new TaskView(taskPanel, (path) => client.withToken(path), taskActions) };
   current = open;
   showHistory();
+  const follow = justStarted || (await loadSnapshot(open, taskId));
+  if (current !== open || !follow) return;
+  openStream(open, taskId);
+}
+
+/**
+ * Renders the task's snapshot. Returns false when its stream is not worth opening: the task does
+ * not exist or access was refused (a new token re-opens the task); a network failure still follows.
+ */
+async function loadSnapshot(open: OpenTask, taskId: string): Promise<boolean> {
   try {
     const snapshot = await client.getTask(taskId);
-    if (current !== open) return;
-    open.view.render(open.timeline, open.timeline.loadSnapshot(snapshot));
+    if (current === open) open.view.render(open.timeline, open.timeline.loadSnapshot(snapshot));
+    return true;
   } catch (err) {
-    if (current !== open) return;
+    if (current !== open) return false;
     open.view.showMessage(`Cannot load task ${taskId}: ${problemText(err)}`);
-    // Not found or refused: no stream to open (a new token re-opens the task).
-    if (reportAccessRefusal(err) || (err instanceof ApiError && err.status >= 400 && err.status < 500)) return;
+    return !(reportAccessRefusal(err) || (err instanceof ApiError && err.status >= 400 && err.status < 500));
   }
+}
+
+/** Follows the task's events from the last one rendered. */
+function openStream(open: OpenTask, taskId: string): void {
   const listeners: Record<string, (event: MessageEvent<string>) => void> = {
     error: (message) => open.view.showMessage(`Stream error: ${(JSON.parse(message.data) as { message?: string }).message ?? message.data}`),
   };
@@ -320,6 +337,7 @@ form.addEventListener('submit', (event) => {
     .then(
       (accepted) => {
         showFormError('');
+        void openTask(accepted.taskId, true);
         window.location.hash = `#/tasks/${encodeURIComponent(accepted.taskId)}`;
         void loadHistory();
       },

@@ -41,11 +41,27 @@ export class DeviceDirectory {
     }
   }
 
-  /** Every phone, by id (a stable order: a status change does not move a phone). */
+  /**
+   * Every phone: the connected ones (online or busy) by id — a stable order, a status change between
+   * them does not move a phone — then the offline ones, the most recently seen first.
+   */
   list(): DeviceInfo[] {
-    return [...this.devices.values()].sort((a, b) => a.deviceId.localeCompare(b.deviceId));
+    const connected = [...this.devices.values()].filter((d) => d.status !== 'offline').sort((a, b) => a.deviceId.localeCompare(b.deviceId));
+    const offline = [...this.devices.values()].filter((d) => d.status === 'offline').sort((a, b) => lastSeen(b) - lastSeen(a) || a.deviceId.localeCompare(b.deviceId));
+    return [...connected, ...offline];
   }
 }
+
+/** When the phone was last heard from, in epoch ms (0 when unknown). */
+function lastSeen(d: DeviceInfo): number {
+  const at = Date.parse(d.disconnectedAt ?? d.lastSeenAt);
+  return Number.isFinite(at) ? at : 0;
+}
+
+/** Offline phones listed (the most recently seen); the rest are only counted. */
+export const OFFLINE_SHOWN_MAX = 20;
+/** Offline phones not seen for longer than this (ms) are only counted, not listed. */
+export const OFFLINE_SHOWN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** What the phone list can tell besides the phones themselves. */
 export interface DeviceListState {
@@ -79,16 +95,35 @@ function renderDevice(d: DeviceInfo, stale: boolean): HTMLLIElement {
  * Renders the phone list (`ul`) and keeps the form's phone `select` in step: the user's preferred
  * phone stays selected while it is listed and not offline; otherwise the first phone not offline.
  */
-export function renderDevices(list: HTMLElement, select: HTMLSelectElement, devices: DeviceInfo[], state: DeviceListState): void {
+export function renderDevices(list: HTMLElement, select: HTMLSelectElement, devices: DeviceInfo[], state: DeviceListState, now = Date.now()): void {
   const placeholder = state.unavailable ?? (state.stale ? 'Connecting to the gateway…' : 'No phone has connected yet.');
-  list.replaceChildren(
-    ...(devices.length === 0 ? [h('li', { class: state.unavailable ? 'muted device-unavailable' : 'muted' }, placeholder)] : devices.map((d) => renderDevice(d, state.stale))),
-  );
+  // While the stream is not live every status is unknown: one flat list. Otherwise the connected
+  // phones, then the offline ones folded away, so that hundreds of short-lived phones never push
+  // the form down.
+  const connected = state.stale ? devices : devices.filter((d) => d.status !== 'offline');
+  const offline = state.stale ? [] : devices.filter((d) => d.status === 'offline');
+  const recent = offline.filter((d) => now - lastSeen(d) <= OFFLINE_SHOWN_MAX_AGE_MS).slice(0, OFFLINE_SHOWN_MAX);
+  const items: HTMLElement[] = connected.map((d) => renderDevice(d, state.stale));
+  if (offline.length > 0) {
+    const hidden = offline.length - recent.length;
+    items.push(
+      h(
+        'li',
+        { class: 'device-offline-group' },
+        h(
+          'details',
+          {},
+          h('summary', { class: 'muted' }, `${plural(offline.length, 'phone')} offline`),
+          h('ul', { class: 'devices' }, ...recent.map((d) => renderDevice(d, false))),
+          hidden > 0 ? h('p', { class: 'muted' }, `and ${hidden} more not seen in the last 24 h`) : null,
+        ),
+      ),
+    );
+  }
+  list.replaceChildren(...(devices.length === 0 ? [h('li', { class: state.unavailable ? 'muted device-unavailable' : 'muted' }, placeholder)] : items));
   const chosen = state.preferredDeviceId ?? select.value;
-  select.replaceChildren(
-    ...devices.map((d) => h('option', { value: d.deviceId, disabled: !state.stale && d.status === 'offline' }, `${d.deviceId} (${state.stale ? 'status unknown' : d.status})`)),
-  );
-  const usable = (d: DeviceInfo) => state.stale || d.status !== 'offline';
-  const keep = devices.find((d) => d.deviceId === chosen && usable(d)) ?? devices.find(usable);
+  // Only phones a task can start on are offered (all of them while their status is unknown).
+  select.replaceChildren(...connected.map((d) => h('option', { value: d.deviceId }, `${d.deviceId} (${state.stale ? 'status unknown' : d.status})`)));
+  const keep = connected.find((d) => d.deviceId === chosen) ?? connected[0];
   if (keep) select.value = keep.deviceId;
 }

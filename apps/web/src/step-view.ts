@@ -57,12 +57,29 @@ export interface StepViewContext {
   pending?: PendingAction;
   /** False once the task ended: an unfinished step is then shown as stopped, not in progress. */
   taskActive: boolean;
+  /** How the task ended, once it did: says why an unfinished step stopped. */
+  taskEnd?: { status: string; error?: { code: string; message: string } };
+}
+
+/** What an unfinished step was doing when its task ended. */
+function stageOf(step: StepState): string {
+  if (!step.observation) return 'observing the screen';
+  if (!step.plan) return 'planning';
+  return 'acting';
+}
+
+/** "Stopped while planning: the task was canceled (CANCELED)", for an unfinished step of an ended task. */
+function stoppedText(step: StepState, context: StepViewContext): string {
+  const end = context.taskEnd;
+  const ended: Record<string, string> = { canceled: 'was canceled', interrupted: 'was interrupted by a gateway stop', failed: 'failed', completed: 'completed' };
+  const why = end ? `: the task ${ended[end.status] ?? end.status}${end.error ? ` (${end.error.code})` : ''}` : '';
+  return `Stopped while ${stageOf(step)}${why}`;
 }
 
 function phaseOf(step: StepState, context: StepViewContext): string | undefined {
   if (context.pending?.stepIndex === step.index) return 'Waiting for approval';
   if (step.result?.status !== undefined || (step.plan && step.plan.type !== 'action')) return undefined;
-  if (!context.taskActive) return 'Stopped';
+  if (!context.taskActive) return stoppedText(step, context);
   if (!step.observation) return 'Observing the screen…';
   if (!step.plan) return 'Planning…';
   return 'Acting…';
@@ -76,7 +93,10 @@ function verifiedText(verified: boolean | undefined): { text: string; cls: strin
 
 function screenshotFigure(step: StepState, context: StepViewContext): HTMLElement {
   const observation = step.observation;
-  if (!observation?.screenshotUrl) return h('div', { class: 'shot shot-empty' }, observation ? 'no screenshot' : '');
+  if (!observation?.screenshotUrl) {
+    const text = observation ? 'no screenshot' : context.taskActive ? '' : 'the task ended before this screen was captured';
+    return h('div', { class: 'shot shot-empty' }, text);
+  }
   const { width, height } = observation.screen;
   const img = h('img', {
     src: context.imageUrl(observation.screenshotUrl),

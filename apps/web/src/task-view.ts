@@ -74,7 +74,13 @@ export class TaskView {
     const task = timeline.task;
     if (task) this.renderHeader(task);
     this.renderApproval(task);
-    const context: StepViewContext = { imageUrl: this.imageUrl, pending: task?.status === 'input_required' ? task.pendingAction : undefined, taskActive: !task || !isTerminalStatus(task.status) };
+    const taskActive = !task || !isTerminalStatus(task.status);
+    const context: StepViewContext = {
+      imageUrl: this.imageUrl,
+      pending: task?.status === 'input_required' ? task.pendingAction : undefined,
+      taskActive,
+      taskEnd: task && !taskActive ? { status: task.status, error: task.error } : undefined,
+    };
     const changed = new Set(changedSteps);
     // An active task's last step shows "in progress"; once the task ends or moves on, its phase changes.
     for (const step of timeline.steps) {
