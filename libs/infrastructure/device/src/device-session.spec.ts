@@ -104,6 +104,20 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     expect((await hub.getDevice('msg-3')).status).toBe('online');
   });
 
+  it('merges screen info from replies and events, keeping known fields they omit', async () => {
+    const transport = new MessageTransport();
+    transport.session = hub.accept(transport);
+    transport.deliver({ type: 'hello', protocolVersion: 1, deviceId: 'msg-5', token: TOKEN, device: { screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 } } });
+    const tree = hub.execute('msg-5', { command: 'ui_tree' });
+    const action = transport.lastOfType('action') as Json;
+    transport.deliver({ type: 'response', requestId: action['requestId'], status: 'success', data: { nodes: [], screen: { width: 2400, height: 1080, rotation: 1 } } });
+    await tree;
+    expect((await hub.getDevice('msg-5')).screen).toEqual({ width: 2400, height: 1080, densityDpi: 420, rotation: 1 });
+
+    transport.deliver({ type: 'event', event: 'screen', data: { width: 1080, height: 2400, rotation: 0 } });
+    expect((await hub.getDevice('msg-5')).screen).toEqual({ width: 1080, height: 2400, densityDpi: 420, rotation: 0 });
+  });
+
   it('refuses an oversized first message and closes the connection', async () => {
     const transport = new MessageTransport();
     transport.session = hub.accept(transport);
