@@ -240,6 +240,9 @@ export class DeviceSession {
     this.queue.length = 0;
     const message = `${code === 'DEVICE_DISCONNECTED' ? 'device disconnected' : code === 'DEVICE_REPLACED' ? 'device reconnected on a new session' : 'gateway shutting down'}: ${reason}`;
     for (const request of waiting) request.reject(code, message);
+    // A replaced phone is told why, so that it does not reconnect at once and take the id back
+    // (two phones sharing an id would otherwise replace each other forever).
+    if (code === 'DEVICE_REPLACED' && !destroy) this.send({ type: 'error', code: 'DEVICE_REPLACED', message: reason });
     if (destroy) this.transport.destroy();
     else this.transport.end();
     this.host.unregister(this, code, reason);
