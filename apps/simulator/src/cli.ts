@@ -6,6 +6,7 @@
  */
 import { CliUsageError, parseCli, USAGE, type CliConfig } from './cli-config';
 import { GatewayRefusedError, SimulatedPhone } from '@mobileclaw/simulator';
+import { replacedNotice } from './replaced-notice';
 
 function run(config: CliConfig): void {
   const address = `${config.host}:${config.port}`;
@@ -23,9 +24,16 @@ function run(config: CliConfig): void {
       faults: { latencyMs: config.latencyMs },
       ...(log ? { log } : {}),
     });
+    // Replaced by another phone with the same id: one explanation instead of the plain disconnect line.
+    let replaced = false;
     phone.on('welcome', (welcome) => process.stdout.write(`${phone.deviceId} connected to ${address} (session ${welcome.sessionId})\n`));
+    phone.on('replaced', () => (replaced = true));
     phone.on('close', () => {
-      if (!stopping) process.stderr.write(`${phone.deviceId} disconnected from ${address}; reconnecting\n`);
+      if (!stopping && !replaced) process.stderr.write(`${phone.deviceId} disconnected from ${address}; reconnecting\n`);
+    });
+    phone.on('reconnecting', (delayMs) => {
+      if (replaced && !stopping) process.stderr.write(replacedNotice(phone.deviceId, address, delayMs));
+      replaced = false;
     });
     return phone;
   });

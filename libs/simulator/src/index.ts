@@ -3,6 +3,7 @@
  * {@link SimulatedPhone} is the networked device; {@link PhoneUi} is its pure UI state machine.
  */
 export { SimulatedPhone, GatewayRefusedError, DEFAULT_FAULTS, CLIENT_INFO, type FaultOptions, type SimulatedPhoneOptions } from './simulated-phone';
+export { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
 export {
   PhoneUi,
   FRAME_HISTORY,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { LineFrameDecoder } from '@mobileclaw/protocol';
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 import { SimulatedPhone, type SimulatedPhoneOptions } from './simulated-phone';
+import { ManualReconnectTimers } from './testing';
 
 type Json = Record<string, unknown>;
 
@@ -302,15 +303,19 @@ describe('SimulatedPhone over a real loopback socket', () => {
     });
 
     it('dropConnectionOnCommand closes the socket without replying, then reconnects when enabled', async () => {
-      const { phone, side } = await connectedPhone({ reconnect: true, faults: { dropConnectionOnCommand: true } });
+      const timers = new ManualReconnectTimers();
+      const { phone, side } = await connectedPhone({ reconnect: true, timers, backoff: { random: () => 0.5 }, faults: { dropConnectionOnCommand: true } });
       const phoneClosed = once(phone, 'close');
+      const scheduled = timers.nextSchedule();
       side.send({ type: 'action', requestId: 'd-1', command: 'home' });
       await side.closed;
       await phoneClosed;
       expect(side.buffered).toBe(0);
       expect(phone.connected).toBe(false);
+      expect(await scheduled).toBe(750);
 
       phone.faults.dropConnectionOnCommand = false;
+      timers.fire();
       const again = await gateway.nextConnection();
       const rewelcomed = once(phone, 'welcome');
       const hello = await again.welcome('session-2');
@@ -358,32 +363,90 @@ describe('SimulatedPhone over a real loopback socket', () => {
     const latePort = (spare.address() as net.AddressInfo).port;
     await new Promise((resolve) => spare.close(resolve));
 
-    let firstFailure!: () => void;
-    const failed = new Promise<void>((resolve) => (firstFailure = resolve));
-    const phone = newPhone({ port: latePort, reconnect: true, log: (line) => line.includes('reconnecting in') && firstFailure() });
+    const timers = new ManualReconnectTimers();
+    const phone = newPhone({ port: latePort, reconnect: true, timers, backoff: { random: () => 0 } });
     const closes: boolean[] = [];
     phone.on('close', (hadError) => closes.push(hadError));
+    const failed = timers.nextSchedule();
     const started = phone.start();
-    // The first attempt fails (nothing listens); then the gateway comes up and a retry succeeds.
+    // The first attempts fail (nothing listens), each waiting twice as long; then the gateway comes up and a retry succeeds.
     await failed;
+    const failedAgain = timers.nextSchedule();
+    timers.fire();
+    await failedAgain;
     late.server.listen(latePort, '127.0.0.1');
     await once(late.server, 'listening');
+    timers.fire();
     const side = await late.nextConnection();
     await side.welcome('late-session');
     await started;
     expect(phone.sessionId).toBe('late-session');
     expect(closes).toEqual([]);
+    expect(timers.delays).toEqual([500, 1000]);
     await phone.stop();
     await late.close();
   });
 
+  describe('reconnect backoff', () => {
+    it('waits the backoff after DEVICE_REPLACED (never at once), and a replaced connection does not reset it', async () => {
+      const timers = new ManualReconnectTimers();
+      const replaced: string[] = [];
+      const { phone, side } = await connectedPhone({ reconnect: true, timers, backoff: { random: () => 0.5 } });
+      phone.on('replaced', (message) => replaced.push(message));
+      let current = side;
+      for (const [index, expected] of [750, 1500, 3000].entries()) {
+        // Up a whole minute, yet replaced by another phone with the same id: the backoff keeps growing.
+        timers.advance(60_000);
+        const scheduled = timers.nextSchedule();
+        current.send({ type: 'error', code: 'DEVICE_REPLACED', message: `replaced by session other-${index}` });
+        current.socket.end();
+        expect(await scheduled).toBe(expected);
+        expect(phone.connected).toBe(false);
+        expect(timers.waiting).toBe(1);
+        timers.fire();
+        current = await gateway.nextConnection();
+        const welcomed = once(phone, 'welcome');
+        await current.welcome(`session-${index + 2}`);
+        await welcomed;
+      }
+      expect(replaced).toEqual(['replaced by session other-0', 'replaced by session other-1', 'replaced by session other-2']);
+
+      // A connection that stayed up 30 s and simply dropped resets it.
+      timers.advance(30_000);
+      const scheduled = timers.nextSchedule();
+      current.socket.destroy();
+      expect(await scheduled).toBe(750);
+      expect(timers.delays).toEqual([750, 1500, 3000, 750]);
+    });
+
+    it('keeps growing the backoff for connections that drop within 30 s of their welcome', async () => {
+      const timers = new ManualReconnectTimers();
+      const { phone, side } = await connectedPhone({ reconnect: true, timers, backoff: { random: () => 0 } });
+      let current = side;
+      for (let i = 0; i < 3; i++) {
+        timers.advance(29_999);
+        const scheduled = timers.nextSchedule();
+        current.socket.destroy();
+        await scheduled;
+        timers.fire();
+        current = await gateway.nextConnection();
+        const welcomed = once(phone, 'welcome');
+        await current.welcome();
+        await welcomed;
+      }
+      expect(timers.delays).toEqual([500, 1000, 2000]);
+    });
+  });
+
   it('stop() closes the socket and does not reconnect', async () => {
     const lines: string[] = [];
-    const { phone, side } = await connectedPhone({ reconnect: true, log: (line) => lines.push(line) });
+    const timers = new ManualReconnectTimers();
+    const { phone, side } = await connectedPhone({ reconnect: true, timers, log: (line) => lines.push(line) });
     await phone.stop();
     await side.closed;
     expect(phone.connected).toBe(false);
     expect(lines.some((l) => l.includes('connection closed'))).toBe(true);
     expect(lines.some((l) => l.includes('reconnecting'))).toBe(false);
+    expect(timers.delays).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { decodeFrame, encodeFrame, LineFrameDecoder, PROTOCOL_VERSION, type Acti
 import { type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 import { COMMANDS, runCommand, type CommandReply } from './commands';
 import { PhoneUi, type Rotation } from './phone-ui';
+import { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
 
 /** Misbehaviour injected into action replies, for testing the gateway. Mutable at any time. */
 export interface FaultOptions {
@@ -55,8 +56,16 @@ export interface SimulatedPhoneOptions {
    * and rotation replace `screen.width`/`height` (see `PhoneUiOptions.replay`).
    */
   replay?: UiTreeXml;
-  /** Reconnect after a lost connection, backing off from 200 ms doubling to 5 s. Default false. */
+  /**
+   * Reconnect after a lost connection, with exponential backoff and equal jitter (a delay in
+   * [b/2, b], b = 1 s doubling to 60 s; reset after a connection welcomed and up ≥ 30 s, never by
+   * one the gateway ended with `DEVICE_REPLACED`; see {@link ReconnectBackoff}). Default false.
+   */
   reconnect?: boolean;
+  /** Overrides of the reconnect backoff (first and largest backoff, when a connection counts as stable, the jitter's random source). */
+  backoff?: ReconnectBackoffOptions;
+  /** The reconnect schedule's clock and timer. Default: `performance.now()` and Node's `setTimeout`. */
+  timers?: ReconnectTimers;
   faults?: Partial<FaultOptions>;
   /** Diagnostic output, one line per call. Default: none. */
   log?: (line: string) => void;
@@ -77,8 +86,6 @@ export const CLIENT_INFO = { name: 'mobileclaw-sim', version: '0.1.0' } as const
 
 /** The phone's own limit for frames from the gateway, in bytes. */
 const MAX_INCOMING_FRAME_BYTES = 16 * 1024 * 1024;
-const BACKOFF_MIN_MS = 200;
-const BACKOFF_MAX_MS = 5000;
 const GARBAGE_LINE = '%%garbage%%\n';
 
 /** One TCP connection to the gateway; everything per-connection dies with it. */
@@ -86,6 +93,10 @@ interface Connection {
   socket: net.Socket;
   established: boolean;
   welcomed: boolean;
+  /** `timers.now()` at welcome; null before. */
+  welcomedAt: number | null;
+  /** The gateway ended this session with `error DEVICE_REPLACED` (another phone took the id). */
+  replaced: boolean;
   /** Actions waiting out the latency fault, by request id (so `cancel` can abandon them). */
   delayed: Map<string, NodeJS.Timeout[]>;
   heartbeat: NodeJS.Timeout | null;
@@ -98,7 +109,9 @@ interface Connection {
  * gateway, says hello, and performs `action`s on its {@link PhoneUi}.
  *
  * Events: `welcome` (the {@link WelcomeFrame}), `action` (every {@link ActionFrame} received,
- * before faults apply), `close` (`hadError: boolean`, whenever an established connection ends).
+ * before faults apply), `close` (`hadError: boolean`, whenever an established connection ends),
+ * `replaced` (the gateway's message, when it ends this session because another connection claimed
+ * the same device id; `close` follows), `reconnecting` (the delay in ms, whenever a reconnect is scheduled).
  */
 export class SimulatedPhone extends EventEmitter {
   readonly deviceId: string;
@@ -114,8 +127,9 @@ export class SimulatedPhone extends EventEmitter {
   private conn: Connection | null = null;
   private welcome: WelcomeFrame | undefined;
   private stopped = true;
-  private backoffMs = BACKOFF_MIN_MS;
-  private reconnectTimer: NodeJS.Timeout | null = null;
+  private readonly backoff: ReconnectBackoff;
+  private readonly timers: ReconnectTimers;
+  private reconnectTimer: ScheduledTimer | null = null;
   private starting: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | null = null;
 
   constructor(options: SimulatedPhoneOptions) {
@@ -126,6 +140,8 @@ export class SimulatedPhone extends EventEmitter {
     this.deviceId = options.deviceId ?? 'sim-1';
     this.model = options.model ?? 'MobileClaw Sim';
     this.reconnect = options.reconnect ?? false;
+    this.backoff = new ReconnectBackoff(options.backoff);
+    this.timers = options.timers ?? SYSTEM_RECONNECT_TIMERS;
     this.faults = { ...DEFAULT_FAULTS, ...options.faults };
     const screen = options.screen ?? { width: 1080, height: 2400 };
     this.ui = new PhoneUi({ width: screen.width, height: screen.height, densityDpi: screen.densityDpi ?? 420, ...(options.replay ? { replay: options.replay } : {}) });
@@ -157,7 +173,7 @@ export class SimulatedPhone extends EventEmitter {
   start(): Promise<void> {
     if (this.starting) return this.starting.promise;
     if (this.connected) return Promise.resolve();
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer?.cancel();
     this.reconnectTimer = null;
     // A socket still closing from an earlier run is abandoned; its close no longer matters.
     this.conn?.socket.destroy();
@@ -170,7 +186,7 @@ export class SimulatedPhone extends EventEmitter {
     });
     this.starting = { promise, resolve, reject };
     this.stopped = false;
-    this.backoffMs = BACKOFF_MIN_MS;
+    this.backoff.reset();
     this.connect();
     return promise;
   }
@@ -178,7 +194,7 @@ export class SimulatedPhone extends EventEmitter {
   /** Closes the connection for good (no reconnect); resolves once the socket is closed. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer?.cancel();
     this.reconnectTimer = null;
     this.failStart(new Error(`${this.deviceId} stopped before the gateway welcomed it`));
     const conn = this.conn;
@@ -205,6 +221,8 @@ export class SimulatedPhone extends EventEmitter {
   override on(event: 'welcome', listener: (welcome: WelcomeFrame) => void): this;
   override on(event: 'close', listener: (hadError: boolean) => void): this;
   override on(event: 'action', listener: (action: ActionFrame) => void): this;
+  override on(event: 'replaced', listener: (message: string) => void): this;
+  override on(event: 'reconnecting', listener: (delayMs: number) => void): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
   override on(event: string | symbol, listener: (...args: any[]) => void): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
@@ -230,7 +248,7 @@ export class SimulatedPhone extends EventEmitter {
     const socket = net.connect({ host: this.host, port: this.port });
     socket.setNoDelay(true);
     const now = Date.now();
-    const conn: Connection = { socket, established: false, welcomed: false, delayed: new Map(), heartbeat: null, lastReceived: now, lastSent: now };
+    const conn: Connection = { socket, established: false, welcomed: false, welcomedAt: null, replaced: false, delayed: new Map(), heartbeat: null, lastReceived: now, lastSent: now };
     this.conn = conn;
     const decoder = new LineFrameDecoder({
       maxFrameBytes: MAX_INCOMING_FRAME_BYTES,
@@ -263,6 +281,12 @@ export class SimulatedPhone extends EventEmitter {
         return;
       case 'error':
         this.log(`gateway error ${frame.code}: ${frame.message ?? ''}`);
+        // The gateway closes this session next; remember why, so that the backoff is not reset.
+        if (frame.code === 'DEVICE_REPLACED' && conn.welcomed) {
+          conn.replaced = true;
+          this.emit('replaced', frame.message ?? '');
+          return;
+        }
         // Before welcome an error is the answer to hello: the gateway refuses us and closes.
         if (!conn.welcomed && this.starting) {
           this.failStart(new GatewayRefusedError(frame.code, frame.message ?? ''));
@@ -291,8 +315,8 @@ export class SimulatedPhone extends EventEmitter {
 
   private onWelcome(conn: Connection, frame: WelcomeFrame): void {
     conn.welcomed = true;
+    conn.welcomedAt = this.timers.now();
     this.welcome = frame;
-    this.backoffMs = BACKOFF_MIN_MS;
     this.log(`welcomed, session ${frame.sessionId}`);
     this.startHeartbeat(conn, frame.heartbeatIntervalMs);
     const starting = this.starting;
@@ -390,10 +414,11 @@ export class SimulatedPhone extends EventEmitter {
       return;
     }
     if (this.reconnect) {
-      const delay = this.backoffMs;
-      this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
-      this.log(`reconnecting in ${delay} ms`);
-      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+      this.backoff.connectionEnded(conn.welcomedAt === null ? null : this.timers.now() - conn.welcomedAt, conn.replaced);
+      const delay = this.backoff.nextDelayMs();
+      this.log(conn.replaced ? `another phone took device id ${this.deviceId}; reconnecting in ${delay} ms` : `reconnecting in ${delay} ms`);
+      this.reconnectTimer = this.timers.schedule(() => this.connect(), delay);
+      this.emit('reconnecting', delay);
     }
   }
 

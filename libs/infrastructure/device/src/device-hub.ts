@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual, randomBytes } from 'node:crypto';
-import { Logger } from '@nestjs/common';
+import { Logger, type LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import {
   COMMAND_NAMES,
@@ -16,6 +16,7 @@ import { DeviceSession, type SessionCounter, type SessionHost } from './device-s
 import type { DeviceConnectionAcceptor, FrameTransport } from './frame-transport';
 import { resolveDeviceGatewayOptions, type DeviceGatewayOptions, type ResolvedDeviceGatewayOptions } from './options';
 import { PendingRequest } from './pending-request';
+import { describeReplacementFlap, ReplacementFlapDetector, type ReplacementFlapOptions } from './replacement-flap-detector';
 
 /** Counters since start, for diagnostics and tests. */
 export interface DeviceHubStats {
@@ -30,6 +31,16 @@ export interface DeviceHubStats {
   deviceEvents: number;
 }
 
+/** What a hub may be given besides its options; tests replace them to observe it exactly. */
+export interface DeviceHubDependencies {
+  /** Where the hub logs (connects, disconnects, refusals, flapping ids). Default: Nest's `Logger` with context `DeviceHub`. */
+  logger?: LoggerService;
+  /** A monotonic clock in ms, for counting replacements in a window. Default `performance.now()`. */
+  monotonicNow?: () => number;
+  /** When a device id counts as flapping between two connections (see {@link ReplacementFlapDetector}). */
+  replacementFlap?: Partial<ReplacementFlapOptions>;
+}
+
 const KNOWN_COMMANDS = new Set<string>(COMMAND_NAMES);
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -39,11 +50,14 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  * `await execute(...)`. Each command gets a request id unique in this process; its reply settles the
  * caller's pending promise, a deadline (default 30 s, queue time included) or the session's end fails
  * it. One command in flight per phone with a FIFO queue behind it; heartbeats detect dead links; a phone
- * that reconnects replaces its old session.
+ * that reconnects replaces its old session (which is told `error DEVICE_REPLACED`), and an id replaced
+ * again and again (two phones sharing it) is logged as a warning, once per device id per 10 min.
  */
 export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor {
   readonly options: ResolvedDeviceGatewayOptions;
-  private readonly logger = new Logger('DeviceHub');
+  private readonly logger: LoggerService;
+  private readonly monotonicNow: () => number;
+  private readonly flaps: ReplacementFlapDetector;
   private readonly sessions = new Map<string, DeviceSession>();
   /** Last known info of phones that went offline, oldest first (bounded). */
   private readonly offline = new Map<string, DeviceInfo>();
@@ -65,9 +79,12 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   };
 
   /** @throws Error when the options are invalid (see {@link resolveDeviceGatewayOptions}). */
-  constructor(options: DeviceGatewayOptions) {
+  constructor(options: DeviceGatewayOptions, dependencies: DeviceHubDependencies = {}) {
     super();
     this.options = resolveDeviceGatewayOptions(options);
+    this.logger = dependencies.logger ?? new Logger('DeviceHub');
+    this.monotonicNow = dependencies.monotonicNow ?? (() => performance.now());
+    this.flaps = new ReplacementFlapDetector(dependencies.replacementFlap);
     this.tokenDigest = digest(this.options.deviceToken);
     // One sweep for all sessions instead of a timer per phone (10 000 idle phones stay cheap).
     const sweepMs = Math.min(1000, Math.max(5, Math.floor(this.options.heartbeatIntervalMs / 4)));
@@ -209,6 +226,8 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
       this.logger.log(`device ${deviceId} reconnected (session ${previous.sessionId} → ${session.sessionId})`);
       previous.close('DEVICE_REPLACED', `replaced by session ${session.sessionId}`);
       this.emit({ type: 'device.replaced', deviceId, oldSessionId: previous.sessionId, newSessionId: session.sessionId, at });
+      const flap = this.flaps.replaced(deviceId, previous.transport.remoteAddress, session.transport.remoteAddress, this.monotonicNow());
+      if (flap) this.logger.warn(describeReplacementFlap(flap));
     } else {
       this.logger.log(`device ${deviceId} connected from ${session.transport.remoteAddress ?? 'unknown'} (session ${session.sessionId})`);
     }

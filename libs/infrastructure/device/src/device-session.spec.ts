@@ -18,8 +18,9 @@ class MessageTransport implements FrameTransport {
   maxFrameBytes = 0;
   ended = false;
   pendingWriteBytes = 0;
-  readonly remoteAddress = 'memory:1';
   session!: DeviceSession;
+
+  constructor(readonly remoteAddress = 'memory:1') {}
 
   send(frameJson: string): void {
     expect(frameJson.endsWith('\n')).toBe(false);
@@ -52,8 +53,8 @@ class MessageTransport implements FrameTransport {
   }
 }
 
-function connect(hub: DeviceHub, deviceId: string): MessageTransport {
-  const transport = new MessageTransport();
+function connect(hub: DeviceHub, deviceId: string, remoteAddress?: string): MessageTransport {
+  const transport = new MessageTransport(remoteAddress);
   transport.session = hub.accept(transport);
   transport.deliver({ type: 'hello', protocolVersion: 1, deviceId, token: TOKEN, device: { model: 'Msg', android: '14', screen: { width: 1080, height: 2400, rotation: 0 } } });
   return transport;
@@ -104,6 +105,20 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     expect((await hub.getDevice('msg-3')).status).toBe('online');
   });
 
+  it('merges screen info from replies and events, keeping known fields they omit', async () => {
+    const transport = new MessageTransport();
+    transport.session = hub.accept(transport);
+    transport.deliver({ type: 'hello', protocolVersion: 1, deviceId: 'msg-5', token: TOKEN, device: { screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 } } });
+    const tree = hub.execute('msg-5', { command: 'ui_tree' });
+    const action = transport.lastOfType('action') as Json;
+    transport.deliver({ type: 'response', requestId: action['requestId'], status: 'success', data: { nodes: [], screen: { width: 2400, height: 1080, rotation: 1 } } });
+    await tree;
+    expect((await hub.getDevice('msg-5')).screen).toEqual({ width: 2400, height: 1080, densityDpi: 420, rotation: 1 });
+
+    transport.deliver({ type: 'event', event: 'screen', data: { width: 1080, height: 2400, rotation: 0 } });
+    expect((await hub.getDevice('msg-5')).screen).toEqual({ width: 1080, height: 2400, densityDpi: 420, rotation: 0 });
+  });
+
   it('refuses an oversized first message and closes the connection', async () => {
     const transport = new MessageTransport();
     transport.session = hub.accept(transport);
@@ -111,5 +126,60 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     expect(transport.sent).toEqual([expect.objectContaining({ type: 'error', code: 'PROTOCOL_ERROR' })]);
     expect(transport.ended).toBe(true);
     await expect(hub.getDevice('msg-4')).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
+  });
+});
+
+describe('DeviceHub with two phones sharing one device id', () => {
+  const warnings: string[] = [];
+  const logger = { log: () => undefined, error: () => undefined, warn: (message: string) => void warnings.push(message) };
+  let now = 0;
+  let hub: DeviceHub;
+  beforeEach(() => {
+    warnings.length = 0;
+    now = 0;
+    hub = new DeviceHub({ deviceToken: TOKEN }, { logger, monotonicNow: () => now });
+  });
+  afterEach(() => hub.shutdown());
+
+  /** Phones at two addresses take `deviceId` from each other `times` times, `everyMs` apart. */
+  function flap(deviceId: string, times: number, everyMs: number): MessageTransport[] {
+    const phones = [connect(hub, deviceId, 'memory:a')];
+    for (let i = 1; i <= times; i++) {
+      now += everyMs;
+      phones.push(connect(hub, deviceId, i % 2 === 1 ? 'memory:b' : 'memory:a'));
+    }
+    return phones;
+  }
+
+  it('tells the replaced phone DEVICE_REPLACED before closing its connection', async () => {
+    const [first, second] = flap('twin-0', 1, 1000);
+    expect(first.sent.at(-1)).toEqual({ type: 'error', code: 'DEVICE_REPLACED', message: `replaced by session ${second.session.sessionId}` });
+    expect(first.ended).toBe(true);
+    expect(second.ended).toBe(false);
+    expect((await hub.getDevice('twin-0')).remoteAddress).toBe('memory:b');
+  });
+
+  it('warns once, naming the id and both addresses, when the id is replaced more than 3 times in 60 s', () => {
+    flap('twin-1', 3, 1000);
+    expect(warnings).toEqual([]);
+    flap('twin-1', 0, 0); // a 4th replacement (memory:b → memory:a), 3 s after the first
+    expect(warnings).toEqual([
+      'device twin-1 is flapping between two connections (memory:b and memory:a): its session was replaced 4 times within 60 s. ' +
+        'Two phones probably use the same device id; give each its own (for the simulator: --prefix)',
+    ]);
+    flap('twin-1', 20, 1000);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('does not warn about an id replaced now and then, and warns again about a flapping id after 10 min', () => {
+    flap('roamer', 10, 20_001);
+    expect(warnings).toEqual([]);
+
+    flap('twin-2', 4, 200);
+    flap('twin-3', 4, 200);
+    expect(warnings.map((w) => w.split(' ')[1])).toEqual(['twin-2', 'twin-3']);
+    now += 600_000 - 200 * 8;
+    flap('twin-2', 4, 200);
+    expect(warnings.map((w) => w.split(' ')[1])).toEqual(['twin-2', 'twin-3', 'twin-2']);
   });
 });

@@ -136,7 +136,7 @@ export class DeviceSession {
       case 'pong':
         return this.onPong(frame.ts);
       case 'event':
-        if (frame.event === 'screen' && frame.data && typeof frame.data['width'] === 'number') this.screen = frame.data as unknown as ScreenInfo;
+        if (frame.event === 'screen' && frame.data && typeof frame.data['width'] === 'number') this.updateScreen(frame.data as unknown as ScreenInfo);
         return this.host.deviceEvent(this, frame.event, frame.data ?? {});
       default:
         return this.protocolError(`unexpected "${frame.type}" frame from a phone`);
@@ -240,6 +240,9 @@ export class DeviceSession {
     this.queue.length = 0;
     const message = `${code === 'DEVICE_DISCONNECTED' ? 'device disconnected' : code === 'DEVICE_REPLACED' ? 'device reconnected on a new session' : 'gateway shutting down'}: ${reason}`;
     for (const request of waiting) request.reject(code, message);
+    // A replaced phone is told why, so that it does not reconnect at once and take the id back
+    // (two phones sharing an id would otherwise replace each other forever).
+    if (code === 'DEVICE_REPLACED' && !destroy) this.send({ type: 'error', code: 'DEVICE_REPLACED', message: reason });
     if (destroy) this.transport.destroy();
     else this.transport.end();
     this.host.unregister(this, code, reason);
@@ -293,7 +296,7 @@ export class DeviceSession {
       const data = frame.data ?? {};
       if (request.command.command === 'screenshot' || request.command.command === 'ui_tree') {
         const screen = data['screen'] as ScreenInfo | undefined;
-        if (screen && typeof screen.width === 'number') this.screen = screen;
+        if (screen && typeof screen.width === 'number') this.updateScreen(screen);
       }
       this.finishInFlight((p) => p.resolve(data));
     } else {
@@ -301,6 +304,15 @@ export class DeviceSession {
       const domainCode: ErrorCode = code === 'STALE_FRAME' ? 'STALE_FRAME' : 'DEVICE_ERROR';
       this.finishInFlight((p) => p.reject(domainCode, message ?? code, code));
     }
+  }
+
+  /**
+   * Takes a phone's newer screen geometry (a `screenshot`/`ui_tree` reply's `screen`, a `screen`
+   * event). Reports often carry only what changed (size, rotation), so fields they omit keep their
+   * known value: a reply without `densityDpi` must not erase the one from `hello`.
+   */
+  private updateScreen(reported: ScreenInfo): void {
+    this.screen = { ...this.screen, ...reported };
   }
 
   private onPong(ts: number | undefined): void {

@@ -8,5 +8,6 @@ export * from './frame-transport';
 export * from './pending-request';
 export * from './device-session';
 export * from './device-hub';
+export * from './replacement-flap-detector';
 export * from './mobileclaw.module-definition';
 export * from './mobileclaw.module';

@@ -382,6 +382,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       const { phone: newPhone, welcome } = await RawPhone.hello(gw.port, 'pixel-7-01', TOKEN);
       phones.push(newPhone);
       expect((await rejection(pending)).code).toBe('DEVICE_REPLACED');
+      expect(await oldPhone.nextOfType('error')).toMatchObject({ code: 'DEVICE_REPLACED', message: `replaced by session ${welcome['sessionId']}` });
       await oldPhone.closed;
       expect(await replaced).toMatchObject({ oldSessionId: oldSession, newSessionId: welcome['sessionId'] });
       expect(await gw.hub.getDevice('pixel-7-01')).toMatchObject({ status: 'online', sessionId: welcome['sessionId'] });
