@@ -393,7 +393,7 @@ describe('TaskTimeline in the browser', () => {
     lastEventId: number;
     status?: string;
     task?: { status: string; stepCount: number; pendingAction?: unknown };
-    steps: { index: number; result?: { status?: string; verified?: boolean }; plan?: unknown; observation?: unknown }[];
+    steps: { index: number; result?: { status?: string; verified?: boolean }; plan?: unknown; planning?: unknown; observation?: unknown }[];
     apply(event: object, changed?: number[]): string;
     loadSnapshot(snapshot: object): number[];
   }
@@ -449,6 +449,27 @@ describe('TaskTimeline in the browser', () => {
     expect(outcome.steps.map((s) => s.index)).toEqual([0, 1]);
     expect(outcome.steps[0].result).toEqual({ status: 'success', verified: true });
     expect(outcome.steps[0]).toMatchObject({ timings: { captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } });
+  });
+
+  it('applies step.planning events, keeping the attempt the planner last asked its model for', async () => {
+    const planning = [
+      ...run.slice(0, 4),
+      { taskId: 't1', id: 5, type: 'step.planning', at: '2026-01-01T00:00:04.000Z', data: { index: 0, attempt: 1, maxAttempts: 3 } },
+      { taskId: 't1', id: 6, type: 'step.planning', at: '2026-01-01T00:00:05.000Z', data: { index: 0, attempt: 2, maxAttempts: 3 } },
+      { ...run[4], id: 7 },
+    ];
+    const outcome = await modelPage.evaluate((events) => {
+      const timeline = new (globalThis as unknown as { TaskTimeline: TimelineClass }).TaskTimeline('t1');
+      const outcomes = events.slice(0, 6).map((e) => timeline.apply(e));
+      const whilePlanning = structuredClone(timeline.steps[0]);
+      outcomes.push(timeline.apply(events[6]));
+      return { outcomes, whilePlanning, planned: timeline.steps[0], last: timeline.lastEventId };
+    }, planning);
+    expect(outcome.outcomes).toEqual(Array(7).fill('applied'));
+    expect(outcome.whilePlanning).toMatchObject({ index: 0, planning: { attempt: 2, maxAttempts: 3 } });
+    expect(outcome.whilePlanning.plan).toBeUndefined();
+    expect(outcome.planned.plan).toEqual(tapPlan);
+    expect(outcome.last).toBe(7);
   });
 
   it('replays the whole stream over a snapshot of the finished task without ever leaving "completed" or losing "verified"', async () => {

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,5 +115,110 @@ describe('gateway with the LLM planner (local Chat Completions server)', () => {
     const tap = task.steps[1].plan;
     expect(tap.elementIndex).toEqual(expect.any(Number));
     expect(task.steps[1].result).toEqual({ status: 'success', verified: true });
+  });
+});
+
+/**
+ * The same gateway against endpoints that fail: each test sets how the local server answers. The LLM
+ * requests have a 1 s deadline and no retries (MOBILECLAW_LLM_TIMEOUT_MS, MOBILECLAW_LLM_MAX_RETRIES), so a
+ * hung model fails its step in a second instead of minutes.
+ */
+describe('gateway with the LLM planner against a failing endpoint', () => {
+  let answer: (req: IncomingMessage, res: ServerResponse) => void;
+  let requests = 0;
+  let model: Server;
+  let modelUrl: string;
+  let gateway: RunningGateway;
+  const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-llm-failing-'));
+
+  beforeAll(async () => {
+    model = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests++;
+        answer(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    modelUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+    gateway = await startGateway({
+      MOBILECLAW_HTTP_PORT: '0',
+      MOBILECLAW_DEVICE_PORT: '0',
+      MOBILECLAW_DATA_DIR: dataDir,
+      MOBILECLAW_LOG_LEVEL: 'silent',
+      MOBILECLAW_LLM_BASE_URL: modelUrl,
+      MOBILECLAW_LLM_API_KEY: 'sk-test-key',
+      MOBILECLAW_LLM_MODEL: 'fake-vl',
+      MOBILECLAW_LLM_TIMEOUT_MS: '1000',
+      MOBILECLAW_LLM_MAX_RETRIES: '0',
+    });
+    const devices = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/devices/events`);
+    await devices.next((e) => e.event === 'device.connected' || (e.event === 'devices' && JSON.parse(e.data).devices.length > 0));
+    devices.close();
+  });
+
+  beforeEach(() => (requests = 0));
+
+  afterAll(async () => {
+    await gateway.close();
+    model.closeAllConnections();
+    await new Promise((resolve) => model.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Runs a task to its end; returns the stored task and its events' types and data. */
+  async function run(goal: string): Promise<{ task: Json; events: { event: string; data: Json }[] }> {
+    const res = await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: 'sim-1', goal }),
+    });
+    const { taskId } = (await res.json()) as Json;
+    const stream = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/events`);
+    await stream.ended;
+    const task = (await (await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}`)).json()) as Json;
+    return { task, events: stream.events.map((e) => ({ event: e.event, data: JSON.parse(e.data).data })) };
+  }
+
+  it('fails a step whose model never answers after MOBILECLAW_LLM_TIMEOUT_MS, having reported the attempt', async () => {
+    answer = () => undefined;
+    const { task, events } = await run('Turn on Wi-Fi');
+    expect(task).toMatchObject({ status: 'failed', error: { code: 'PLANNER_ERROR' } });
+    // Under Jest, Node's fetch rejects with an error of another realm and the SDK reports the timeout as a
+    // connection error (see realmFetch in the planner's own spec, which asserts the timeout wording); both
+    // name the endpoint, the model and the single try.
+    expect(task.error.message).toMatch(new RegExp(`^(LLM request to|cannot reach the LLM API at) ${modelUrl.replace(/[.]/g, '\\.')} \\(model fake-vl\\).*1 try`));
+    expect(events.map((e) => e.event)).toEqual(['task.accepted', 'task.started', 'step.started', 'step.observed', 'step.planning', 'task.failed']);
+    expect(events[4].data).toEqual({ index: 0, attempt: 1, maxAttempts: 3 });
+    expect(requests).toBe(1);
+  });
+
+  it('fails at once with PLANNER_ERROR naming the endpoint when it answers 200 with an HTML page', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><head><title>Sign in</title></head><body>Sign in to the proxy</body></html>');
+    };
+    const { task, events } = await run('Turn on Wi-Fi');
+    expect(task.status).toBe('failed');
+    expect(task.error.code).toBe('PLANNER_ERROR');
+    expect(task.error.message).toBe(
+      `LLM API at ${modelUrl} (model fake-vl) answered HTTP 200 with text/html, not a Chat Completions response: "<html><head><title>Sign in</title></head><body>Sign in to the proxy</body></html>"`,
+    );
+    expect(task.error.message).not.toContain('sk-test-key');
+    expect(events.filter((e) => e.event === 'step.planning')).toHaveLength(1);
+    expect(requests).toBe(1);
+  });
+
+  it('names the status of a 502 error page', async () => {
+    answer = (_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+    };
+    const { task } = await run('Turn on Wi-Fi');
+    expect(task.error).toEqual({
+      code: 'PLANNER_ERROR',
+      message: `LLM API at ${modelUrl} (model fake-vl) answered HTTP 502 with text/html, not a Chat Completions response: "<html><body><h1>502 Bad Gateway</h1></body></html>"`,
+    });
+    expect(requests).toBe(1);
   });
 });

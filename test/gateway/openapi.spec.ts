@@ -108,6 +108,28 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(schemas.NoArgumentCommand.required).toEqual(['command']);
   });
 
+  it('documents every task event type, step.planning included', () => {
+    const event = doc.components.schemas.TaskEvent;
+    expect(event.properties.type.enum).toEqual([
+      'task.accepted',
+      'task.queued',
+      'task.started',
+      'step.started',
+      'step.observed',
+      'step.planning',
+      'step.planned',
+      'step.acted',
+      'task.input_required',
+      'task.resumed',
+      'task.completed',
+      'task.failed',
+      'task.canceled',
+      'task.interrupted',
+    ]);
+    expect(event.properties.type.description).toContain('`step.planning` `{index, attempt, maxAttempts}`');
+    expect(doc.paths['/api/tasks/{taskId}/events'].get.description).toContain('the `TaskEvent` schema');
+  });
+
   it('documents the task bodies, queries and path parameters with their rules', () => {
     const schemas = doc.components.schemas;
     expect(doc.paths['/api/tasks'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateTask' });

@@ -29,6 +29,7 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1024) @Max(256 * 1024 * 1024) MOBILECLAW_MAX_FRAME_BYTES?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(10_000) MOBILECLAW_QUEUE_LIMIT?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(200) MOBILECLAW_TASK_MAX_STEPS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_PLANNING_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10_000_000) MOBILECLAW_RETENTION_MAX_TASKS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(36_500) MOBILECLAW_RETENTION_MAX_AGE_DAYS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
@@ -55,6 +56,8 @@ export interface GatewayConfig {
   logLevel: string;
   /** Default step budget of a task. */
   taskMaxSteps: number;
+  /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
+  planningTimeoutMs: number;
   /** Finished tasks kept (newest first); older ones and their screenshots are pruned. */
   retentionMaxTasks: number;
   /** Finished tasks older than this are pruned, in ms; undefined = no age limit. */
@@ -112,6 +115,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? DEVICE_GATEWAY_DEFAULTS.queueLimit,
     logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
     taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? DEFAULT_TASK_CASE_OPTIONS.defaultMaxSteps,
+    planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? DEFAULT_RETENTION_MAX_TASKS,
     retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
     llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),

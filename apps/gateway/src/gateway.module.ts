@@ -57,6 +57,7 @@ export class GatewayModule {
           isGlobal: true,
           options: {
             defaultMaxSteps: config.taskMaxSteps,
+            planningTimeoutMs: config.planningTimeoutMs,
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
           },
         }),

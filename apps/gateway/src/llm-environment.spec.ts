@@ -16,6 +16,8 @@ describe('resolveLlmPlannerOptions', () => {
         MOBILECLAW_LLM_VISION: 'true',
         MOBILECLAW_LLM_STREAM: 'TRUE',
         MOBILECLAW_LLM_MAX_IMAGE_SIDE: '1024',
+        MOBILECLAW_LLM_TIMEOUT_MS: '15000',
+        MOBILECLAW_LLM_MAX_RETRIES: '0',
       }),
     ).toEqual({
       baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
@@ -24,6 +26,8 @@ describe('resolveLlmPlannerOptions', () => {
       vision: true,
       stream: true,
       maxImageSide: 1024,
+      timeoutMs: 15_000,
+      maxRetries: 0,
     });
   });
 
@@ -60,6 +64,18 @@ describe('resolveLlmPlannerOptions', () => {
         `MOBILECLAW_LLM_MAX_IMAGE_SIDE must be an integer from 64 to 8192 (px), got ${JSON.stringify(side)}`,
       );
     }
+    for (const timeout of ['999', '600001', '1e4', '60s', '-1000']) {
+      expect(() => resolveLlmPlannerOptions({ ...base, MOBILECLAW_LLM_TIMEOUT_MS: timeout })).toThrow(
+        `MOBILECLAW_LLM_TIMEOUT_MS must be an integer from 1000 to 600000 (ms), got ${JSON.stringify(timeout)}`,
+      );
+    }
+    for (const retries of ['11', '-1', '1.5', 'two']) {
+      expect(() => resolveLlmPlannerOptions({ ...base, MOBILECLAW_LLM_MAX_RETRIES: retries })).toThrow(
+        `MOBILECLAW_LLM_MAX_RETRIES must be an integer from 0 to 10, got ${JSON.stringify(retries)}`,
+      );
+    }
+    expect(resolveLlmPlannerOptions({ ...base, MOBILECLAW_LLM_TIMEOUT_MS: '1000', MOBILECLAW_LLM_MAX_RETRIES: '10' })).toMatchObject({ timeoutMs: 1000, maxRetries: 10 });
+    expect(resolveLlmPlannerOptions({ ...base, MOBILECLAW_LLM_TIMEOUT_MS: '600000' })).toMatchObject({ timeoutMs: 600_000 });
   });
 });
 

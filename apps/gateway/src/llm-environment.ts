@@ -8,7 +8,30 @@ export const LLM_PLANNER_ENV = {
   vision: 'MOBILECLAW_LLM_VISION',
   stream: 'MOBILECLAW_LLM_STREAM',
   maxImageSide: 'MOBILECLAW_LLM_MAX_IMAGE_SIDE',
+  timeoutMs: 'MOBILECLAW_LLM_TIMEOUT_MS',
+  maxRetries: 'MOBILECLAW_LLM_MAX_RETRIES',
 } as const;
+
+/**
+ * Accepted range of `MOBILECLAW_LLM_TIMEOUT_MS` (ms): at least a second, so that a slow but working model
+ * is not cut off; at most ten minutes, so that a hung one cannot hold a phone for an hour.
+ */
+export const LLM_TIMEOUT_MS_RANGE = { min: 1_000, max: 600_000 } as const;
+
+/** Accepted range of `MOBILECLAW_LLM_MAX_RETRIES` (retries after the first try). */
+export const LLM_MAX_RETRIES_RANGE = { min: 0, max: 10 } as const;
+
+/**
+ * A variable holding a whole number in `range`.
+ * @throws Error naming the variable, the range (with `unit`) and the value.
+ */
+function parseInteger(name: string, raw: string, range: { min: number; max: number }, unit?: string): number {
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new Error(`${name} must be an integer from ${range.min} to ${range.max}${unit ? ` (${unit})` : ''}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
 
 function parseBoolean(name: string, raw: string): boolean {
   const value = raw.trim().toLowerCase();
@@ -26,7 +49,10 @@ function nonEmpty(raw: string | undefined): string | undefined {
  * Reads the LLM planner's configuration from the environment:
  * `MOBILECLAW_LLM_BASE_URL`, `MOBILECLAW_LLM_MODEL` (both required to enable it), `MOBILECLAW_LLM_API_KEY`,
  * `MOBILECLAW_LLM_VISION` (`true`/`false`, default false), `MOBILECLAW_LLM_STREAM` (`true`/`false`, default
- * false), `MOBILECLAW_LLM_MAX_IMAGE_SIDE` (px, default 1280). Empty values count as unset.
+ * false), `MOBILECLAW_LLM_MAX_IMAGE_SIDE` (px, default 1280), `MOBILECLAW_LLM_TIMEOUT_MS` (deadline of one HTTP
+ * request until its response headers, ms, 1 000–600 000, default 60 000), `MOBILECLAW_LLM_MAX_RETRIES` (SDK
+ * retries of one request, 0–10, default 2). Empty values count as unset; unset ones are left out, so the
+ * planner's defaults apply.
  * @returns the options, or `undefined` when neither the base URL nor the model is set (no LLM configured).
  * @throws Error naming the variable when one of the two is missing or a value is invalid.
  */
@@ -47,14 +73,10 @@ export function resolveLlmPlannerOptions(env: Record<string, string | undefined>
   const stream = nonEmpty(env[LLM_PLANNER_ENV.stream]);
   if (stream !== undefined) options.stream = parseBoolean(LLM_PLANNER_ENV.stream, stream);
   const side = nonEmpty(env[LLM_PLANNER_ENV.maxImageSide]);
-  if (side !== undefined) {
-    const value = /^\d+$/.test(side) ? Number(side) : NaN;
-    if (!Number.isInteger(value) || value < MAX_IMAGE_SIDE_RANGE.min || value > MAX_IMAGE_SIDE_RANGE.max) {
-      throw new Error(
-        `${LLM_PLANNER_ENV.maxImageSide} must be an integer from ${MAX_IMAGE_SIDE_RANGE.min} to ${MAX_IMAGE_SIDE_RANGE.max} (px), got ${JSON.stringify(side)}`,
-      );
-    }
-    options.maxImageSide = value;
-  }
+  if (side !== undefined) options.maxImageSide = parseInteger(LLM_PLANNER_ENV.maxImageSide, side, MAX_IMAGE_SIDE_RANGE, 'px');
+  const timeout = nonEmpty(env[LLM_PLANNER_ENV.timeoutMs]);
+  if (timeout !== undefined) options.timeoutMs = parseInteger(LLM_PLANNER_ENV.timeoutMs, timeout, LLM_TIMEOUT_MS_RANGE, 'ms');
+  const retries = nonEmpty(env[LLM_PLANNER_ENV.maxRetries]);
+  if (retries !== undefined) options.maxRetries = parseInteger(LLM_PLANNER_ENV.maxRetries, retries, LLM_MAX_RETRIES_RANGE);
   return options;
 }

@@ -78,6 +78,7 @@ export const TASK_EVENT_TYPES: readonly TaskEventType[] = [
   'task.resumed',
   'step.started',
   'step.observed',
+  'step.planning',
   'step.planned',
   'step.acted',
   'task.input_required',

@@ -81,7 +81,7 @@ function phaseOf(step: StepState, context: StepViewContext): string | undefined 
   if (step.result?.status !== undefined || (step.plan && step.plan.type !== 'action')) return undefined;
   if (!context.taskActive) return stoppedText(step, context);
   if (!step.observation) return 'Observing the screen…';
-  if (!step.plan) return 'Planning…';
+  if (!step.plan) return step.planning && step.planning.attempt > 1 ? `Planning… attempt ${step.planning.attempt}/${step.planning.maxAttempts}` : 'Planning…';
   return 'Acting…';
 }
 

@@ -19,6 +19,8 @@ export interface StepState {
   startedAt?: string;
   observation?: StepObservation;
   plan?: PlanDecision;
+  /** The model answer the planner last asked for (`step.planning`), while it plans. */
+  planning?: { attempt: number; maxAttempts: number };
   result?: StepResult;
   /** Phase durations known so far, ms. */
   timings: Partial<StepTimings>;
@@ -133,6 +135,12 @@ export class TaskTimeline {
         }
         break;
       }
+      case 'step.planning': {
+        const attempt = data['attempt'];
+        const maxAttempts = data['maxAttempts'];
+        if (index !== undefined && typeof attempt === 'number' && typeof maxAttempts === 'number') this.mergeStep({ index, planning: { attempt, maxAttempts } });
+        break;
+      }
       case 'step.planned':
         if (index !== undefined) this.mergeStep({ index, plan: data['plan'] as PlanDecision, timings: typeof data['planningMs'] === 'number' ? { planningMs: data['planningMs'] } : undefined });
         break;
@@ -167,11 +175,12 @@ export class TaskTimeline {
   }
 
   /** Adds what `update` carries to the step; `result.verified` and timings merge field by field. */
-  private mergeStep(update: { index: number; startedAt?: string; observation?: StepObservation; plan?: PlanDecision; result?: Partial<StepResult>; timings?: Partial<StepTimings> } | TaskStep): void {
+  private mergeStep(update: { index: number; startedAt?: string; observation?: StepObservation; planning?: StepState['planning']; plan?: PlanDecision; result?: Partial<StepResult>; timings?: Partial<StepTimings> } | TaskStep): void {
     const current = this.stepStates.get(update.index) ?? { index: update.index, timings: {} };
     const next: StepState = { ...current, timings: { ...current.timings, ...update.timings } };
     if (update.startedAt) next.startedAt = update.startedAt;
     if (update.observation) next.observation = update.observation;
+    if ('planning' in update && update.planning) next.planning = update.planning;
     if (update.plan) next.plan = update.plan;
     if (update.result) {
       const merged = { ...current.result, ...update.result } as StepResult;

@@ -8,6 +8,12 @@ export interface TaskCaseOptions {
   maxStepsLimit: number;
   /** Deadline of each observe/act command; default: the gateway's command timeout. */
   commandTimeoutMs?: number;
+  /**
+   * Longest wait for the planner's decision on one step, in ms. When it passes, the planner's signal
+   * fires and the task fails with `PLANNER_ERROR`, so that a model that never answers does not hold the
+   * phone (and the tasks queued on it). Default 300 000 (5 min).
+   */
+  planningTimeoutMs: number;
   /** The task fails after this many action errors in a row (the planner sees each one). Default 3. */
   maxConsecutiveActionErrors: number;
   /** Longest goal text, in characters. Default 2000. */
@@ -33,6 +39,7 @@ export const DEFAULT_RETENTION_MAX_TASKS = 1000;
 export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   defaultMaxSteps: 25,
   maxStepsLimit: 200,
+  planningTimeoutMs: 300_000,
   maxConsecutiveActionErrors: 3,
   maxGoalLength: 2000,
   maxQueuedPerDevice: 100,

@@ -13,6 +13,7 @@ import {
   type Planner,
   type PlannerHistoryEntry,
   type PlannerHistoryObservation,
+  type PlanningProgress,
   type ScreenshotData,
   type StepObservation,
   type StepResult,
@@ -213,30 +214,50 @@ export class TaskRunner {
     }
   }
 
+  /**
+   * Asks the planner for step `index`'s decision. The planner's signal fires when the task is stopped or
+   * `planningTimeoutMs` passes, and the wait ends then even if the planner ignores its signal; after the
+   * deadline the task fails with `PLANNER_ERROR`. Progress the planner reports is recorded as
+   * `step.planning` events, which the journal's write order puts before `step.planned`.
+   */
   private async plan(index: number, observed: Observation, step: TaskStep): Promise<PlanDecision> {
     const started = performance.now();
+    const timeoutMs = this.options.planningTimeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new PlannerError(`the planner (${this.planner.name}) did not answer within ${timeoutMs} ms`)), timeoutMs);
+    const signal = AbortSignal.any([this.abort.signal, deadline.signal]);
+    const progress = new PlanningProgressRecorder(this.journal, this.task.taskId, index);
     try {
-      return await this.planner.plan({
-        taskId: this.task.taskId,
-        deviceId: this.task.deviceId,
-        goal: this.task.goal,
-        stepIndex: index,
-        maxSteps: this.task.maxSteps,
-        observation: {
-          frameId: observed.step.frameId,
-          screen: observed.step.screen,
-          elements: observed.elements,
-          package: observed.step.package,
-          screenshot: { mime: observed.screenshot.mime, width: observed.screenshot.width, height: observed.screenshot.height, base64: observed.screenshot.base64 },
-        },
-        history: this.history.map((h) => structuredClone(h)),
-        signal: this.abort.signal,
-      });
+      const decision = await untilAborted(
+        this.planner.plan({
+          taskId: this.task.taskId,
+          deviceId: this.task.deviceId,
+          goal: this.task.goal,
+          stepIndex: index,
+          maxSteps: this.task.maxSteps,
+          observation: {
+            frameId: observed.step.frameId,
+            screen: observed.step.screen,
+            elements: observed.elements,
+            package: observed.step.package,
+            screenshot: { mime: observed.screenshot.mime, width: observed.screenshot.width, height: observed.screenshot.height, base64: observed.screenshot.base64 },
+          },
+          history: this.history.map((h) => structuredClone(h)),
+          signal,
+          onProgress: (reported) => progress.report(reported),
+        }),
+        signal,
+      );
+      await progress.close();
+      return decision;
     } catch (err) {
+      progress.close().catch(() => undefined);
       if (this.stopReason) throw this.abort.signal.reason;
+      if (deadline.signal.aborted) throw deadline.signal.reason;
       if (isMobileClawError(err)) throw err;
       throw new PlannerError(err instanceof Error ? err.message : String(err));
     } finally {
+      clearTimeout(timer);
       step.timings.planningMs = Math.round(performance.now() - started);
     }
   }
@@ -333,8 +354,64 @@ export class TaskRunner {
   }
 }
 
-/** A planner failure (thrown error), as opposed to a device error. */
+/** A planner failure (thrown error, or no answer by the deadline), as opposed to a device error. */
 class PlannerError extends Error {}
+
+/**
+ * Records the progress a planner reports during one step as `step.planning` events `{index, attempt,
+ * maxAttempts}`. Reports after {@link close} (a planner still running after its deadline) are dropped.
+ */
+class PlanningProgressRecorder {
+  private closed = false;
+  private writes: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly journal: TaskJournal,
+    private readonly taskId: string,
+    private readonly index: number,
+  ) {}
+
+  report({ attempt, maxAttempts }: PlanningProgress): void {
+    if (this.closed) return;
+    // The journal writes one task's records in call order, so this needs no await to stay in order.
+    this.writes = this.journal.record(this.taskId, 'step.planning', { index: this.index, attempt, maxAttempts }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.failure ??= { error };
+      },
+    );
+  }
+
+  /**
+   * Stops recording and waits for the events recorded so far.
+   * @throws the first error storing one of them (e.g. `STORAGE_ERROR`).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.writes;
+    if (this.failure) throw this.failure.error;
+  }
+}
+
+/** Settles like `work`, or rejects with `signal.reason` as soon as `signal` fires, whichever is first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
 
 function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): number {
   const value = (result.data as unknown as { captureMs?: unknown }).captureMs;

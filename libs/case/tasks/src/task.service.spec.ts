@@ -214,6 +214,76 @@ describe('TaskService (RunTask loop)', () => {
     expect(await budget.service.get(t3.taskId)).toMatchObject({ status: 'failed', stepCount: 3, error: { code: 'MAX_STEPS' } });
   });
 
+  it('records the progress a planner reports as step.planning events before step.planned', async () => {
+    const { service } = setup([
+      (ctx) => {
+        ctx.onProgress?.({ attempt: 1, maxAttempts: 3 });
+        ctx.onProgress?.({ attempt: 2, maxAttempts: 3 });
+        return done();
+      },
+    ]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'x' });
+    const events = await finished(service, task.taskId);
+    expect(events.map((e) => e.type)).toEqual(['task.accepted', 'task.started', 'step.started', 'step.observed', 'step.planning', 'step.planning', 'step.planned', 'step.acted', 'task.completed']);
+    expect(events.filter((e) => e.type === 'step.planning').map((e) => e.data)).toEqual([
+      { index: 0, attempt: 1, maxAttempts: 3 },
+      { index: 0, attempt: 2, maxAttempts: 3 },
+    ]);
+    expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  describe('planning deadline', () => {
+    beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+    afterEach(() => jest.useRealTimers());
+
+    it('aborts a planner that never answers after planningTimeoutMs, fails the task with PLANNER_ERROR and frees the phone', async () => {
+      let signal: AbortSignal | undefined;
+      let called!: () => void;
+      const planning = new Promise<void>((resolve) => (called = resolve));
+      const { service } = setup(
+        [
+          (ctx) => {
+            if (ctx.goal === 'second') return done();
+            signal = ctx.signal;
+            ctx.onProgress?.({ attempt: 1, maxAttempts: 1 });
+            called();
+            // Ignores its signal and never settles, like a request to a model that never answers.
+            return new Promise<PlanDecision>(() => undefined);
+          },
+        ],
+        { planningTimeoutMs: 5_000 },
+      );
+      const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
+      await planning;
+      const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
+      expect(second).toMatchObject({ status: 'queued', queuePosition: 1 });
+
+      await jest.advanceTimersByTimeAsync(4_999);
+      expect(signal?.aborted).toBe(false);
+      expect((await service.get(first.taskId)).status).toBe('running');
+
+      await jest.advanceTimersByTimeAsync(1);
+      const events = await finished(service, first.taskId);
+      expect(signal?.aborted).toBe(true);
+      expect(events.map((e) => e.type).slice(-3)).toEqual(['step.observed', 'step.planning', 'task.failed']);
+      expect(await service.get(first.taskId)).toMatchObject({
+        status: 'failed',
+        error: { code: 'PLANNER_ERROR', message: 'the planner (scripted) did not answer within 5000 ms' },
+      });
+      await finished(service, second.taskId);
+      expect((await service.get(second.taskId)).status).toBe('completed');
+    });
+
+    it('clears the deadline of a planner that answers in time', async () => {
+      const { service } = setup([() => done()], { planningTimeoutMs: 5_000 });
+      const task = await service.start({ deviceId: 'phone-1', goal: 'x' });
+      await finished(service, task.taskId);
+      expect(jest.getTimerCount()).toBe(0);
+      await jest.advanceTimersByTimeAsync(10_000);
+      expect(await service.get(task.taskId)).toMatchObject({ status: 'completed' });
+    });
+  });
+
   it('fails at once when the phone disconnects mid-task, and goes on after a recoverable device error', async () => {
     const { phone, service } = setup([tapWifi, tapWifi, done]);
     phone.failNextAction = new MobileClawError('DEVICE_ERROR', 'tap outside screen', { deviceCode: 'OUT_OF_BOUNDS' });

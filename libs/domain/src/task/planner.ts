@@ -31,6 +31,14 @@ export interface PlannerObservation {
   screenshot?: { mime: string; width: number; height: number; base64: string };
 }
 
+/** How far a planner got with one step: reported each time it asks its model for an answer. */
+export interface PlanningProgress {
+  /** 1-based number of the model answer now requested for this step. */
+  attempt: number;
+  /** Most answers the planner requests for one step. */
+  maxAttempts: number;
+}
+
 export interface PlanningContext {
   taskId: string;
   deviceId: string;
@@ -41,8 +49,17 @@ export interface PlanningContext {
   observation: PlannerObservation;
   /** Every earlier step of the task, oldest first. */
   history: PlannerHistoryEntry[];
-  /** Fires when the task is canceled; planners must stop (e.g. abort their HTTP request). */
+  /**
+   * Fires when the task is canceled or the step's planning deadline passes; planners must stop (e.g.
+   * abort their HTTP request).
+   */
   signal: AbortSignal;
+  /**
+   * Tells the task loop that a planner that waits on something slow (a model) is still working: call
+   * it when each request for an answer starts. The loop records it as a `step.planning` event. Planners
+   * that answer at once (rule-based) never call it. Returns at once; never throws.
+   */
+  onProgress?: (progress: PlanningProgress) => void;
 }
 
 /**

@@ -180,6 +180,7 @@ export type TaskEventType =
   | 'task.resumed'
   | 'step.started'
   | 'step.observed'
+  | 'step.planning'
   | 'step.planned'
   | 'step.acted'
   | 'task.input_required'

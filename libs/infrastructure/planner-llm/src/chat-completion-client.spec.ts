@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ChatCompletionChunkAccumulator } from './chat-completion-client';
+import { ChatCompletionChunkAccumulator, endpointOf } from './chat-completion-client';
 
 type Delta = ChatCompletionChunk.Choice.Delta;
 
@@ -49,5 +49,14 @@ describe('ChatCompletionChunkAccumulator', () => {
     acc.add(chunk({ content: 'other choice' }, 'stop', 1));
     acc.add(chunk({ content: 'first' }, 'stop'));
     expect(acc.reply()).toEqual({ content: 'first', toolCalls: [], finishReason: 'stop' });
+  });
+});
+
+describe('endpointOf', () => {
+  it('keeps a plain base URL as written, and drops user info, query and fragment, where a key may hide', () => {
+    expect(endpointOf('https://api.openai.com/v1')).toBe('https://api.openai.com/v1');
+    expect(endpointOf('http://127.0.0.1:8000/v1/')).toBe('http://127.0.0.1:8000/v1/');
+    expect(endpointOf('https://proxy-user:sk-secret@llm.example.com/v1')).toBe('https://llm.example.com/v1');
+    expect(endpointOf('https://llm.example.com/openai/v1?api-key=sk-secret#x')).toBe('https://llm.example.com/openai/v1');
   });
 });

@@ -95,6 +95,50 @@ function replyOf(completion: ChatCompletion): ModelReply {
   return { content: choice.message?.content ?? null, toolCalls, finishReason: choice.finish_reason ?? null };
 }
 
+/** Longest part of an unexpected response body quoted in an error message, in characters. */
+const BODY_EXCERPT_CHARS = 120;
+
+/**
+ * The base URL as error messages show it: without user info, query or fragment, where a proxy or a
+ * gateway may carry a key (`https://user:key@host/v1`, `?api-key=…`).
+ */
+export function endpointOf(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (!url.username && !url.password && !url.search && !url.hash) return baseUrl;
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** A body's start for an error message: whitespace collapsed, cut at {@link BODY_EXCERPT_CHARS}. */
+function excerpt(body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim();
+  if (!text) return 'an empty body';
+  return JSON.stringify(text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text);
+}
+
+/** The media type of a `content-type` header, lower case; `no content-type` when absent. */
+function mediaTypeOf(contentType: string | null | undefined): string {
+  return contentType?.split(';')[0]?.trim().toLowerCase() || 'no content-type';
+}
+
+/** True for a JSON object shaped like a `chat.completion`: it has a `choices` array. */
+function isChatCompletion(value: unknown): value is ChatCompletion {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { choices?: unknown }).choices);
+}
+
+/** The `error.message` of an OpenAI-style error body (`{"error": {"message": …}}`), if it is one. */
+function errorBodyMessage(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const error = (value as { error?: unknown }).error;
+  if (typeof error === 'string') return error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? message : JSON.stringify(error);
+}
+
 /** The `ABORTED` error for a fired signal, carrying the signal's reason message when it has one. */
 export function abortedError(signal: AbortSignal): MobileClawError {
   const reason: unknown = signal.reason;
@@ -152,7 +196,10 @@ export class ChatCompletionClient {
   /**
    * Sends the conversation and returns the first choice's content and function calls.
    * @throws MobileClawError `ABORTED` when `signal` fires (the HTTP request is aborted too).
-   * @throws Error naming the HTTP status (after the SDK's retries), the timeout, or the connection failure.
+   * @throws Error naming the endpoint (see {@link endpointOf}) and the HTTP status (after the SDK's retries),
+   *   the timeout, or the connection failure; or, for a response that is not a Chat Completions answer
+   *   (not JSON, an error body, no `choices`, a non-SSE answer to a streamed request that is not a whole
+   *   completion either), its status, media type and the start of its body.
    */
   async complete(
     messages: ChatCompletionMessageParam[],
@@ -173,8 +220,42 @@ export class ChatCompletionClient {
     }
   }
 
+  /**
+   * Sends the request (the SDK retries HTTP errors) and reads the answer's body itself, so that an answer
+   * that is not a completion (an HTML error page, a wrong URL) is told apart from a model's answer.
+   */
   private async single(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<ModelReply> {
-    return replyOf(await this.client.chat.completions.create(body, { signal }));
+    const response = await this.client.chat.completions.create(body, { signal }).asResponse();
+    return replyOf(this.completionOf(response.status, response.headers.get('content-type'), await response.text()));
+  }
+
+  /**
+   * The body as a completion.
+   * @throws Error naming the endpoint and the status when it is not JSON, an error body, or JSON without `choices`.
+   */
+  private completionOf(status: number, contentType: string | null, text: string): ChatCompletion {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw this.notChatCompletion(status, contentType, text);
+    }
+    if (isChatCompletion(parsed)) return parsed;
+    const error = errorBodyMessage(parsed);
+    if (error !== undefined) throw new Error(`LLM API at ${this.where} answered HTTP ${status} with an error instead of a completion: ${error}`);
+    throw this.notChatCompletion(status, contentType, text);
+  }
+
+  /** The error for a body that is not a completion; `tries` is the ` after N tries` of a retried status. */
+  private notChatCompletion(status: number, contentType: string | null | undefined, text: string, tries = ''): Error {
+    return new Error(
+      `LLM API at ${this.where} answered HTTP ${status}${tries} with ${mediaTypeOf(contentType)}, not a Chat Completions response: ${excerpt(text)}`,
+    );
+  }
+
+  /** `<endpoint> (model <model>)`, as error messages name the API. */
+  private get where(): string {
+    return `${endpointOf(this.options.baseUrl)} (model ${this.options.model})`;
   }
 
   /**
@@ -182,7 +263,13 @@ export class ChatCompletionClient {
    * bounds each wait for the next chunk.
    */
   private async streamed(body: ChatCompletionCreateParamsNonStreaming, signal: AbortSignal): Promise<ModelReply> {
-    const stream = await this.client.chat.completions.create({ ...body, stream: true }, { signal });
+    const { data: stream, response } = await this.client.chat.completions.create({ ...body, stream: true }, { signal }).withResponse();
+    if (mediaTypeOf(response.headers.get('content-type')) !== 'text/event-stream') {
+      // Not a stream: a server that ignores `stream` (a whole completion is fine), or an error page.
+      const text = await response.text();
+      stream.controller.abort();
+      return replyOf(this.completionOf(response.status, response.headers.get('content-type'), text));
+    }
     const accumulator = new ChatCompletionChunkAccumulator();
     let stalled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -204,14 +291,14 @@ export class ChatCompletionClient {
       clearTimeout(timer);
     }
     if (signal.aborted) throw abortedError(signal);
-    if (stalled) throw new Error(`LLM stream from ${this.options.baseUrl} stalled: no data for ${this.options.timeoutMs} ms`);
+    if (stalled) throw new Error(`LLM stream from ${endpointOf(this.options.baseUrl)} stalled: no data for ${this.options.timeoutMs} ms`);
     return accumulator.reply();
   }
 
   private translate(err: unknown, signal: AbortSignal): Error {
     if (err instanceof MobileClawError) return err;
     if (signal.aborted || err instanceof APIUserAbortError) return abortedError(signal);
-    const where = `${this.options.baseUrl} (model ${this.options.model})`;
+    const where = this.where;
     const tries = this.options.maxRetries === 0 ? '1 try' : `${this.options.maxRetries + 1} tries`;
     if (err instanceof APIConnectionTimeoutError) {
       return new Error(`LLM request to ${where} timed out after ${this.options.timeoutMs} ms (${tries})`, { cause: err });
@@ -223,8 +310,24 @@ export class ChatCompletionClient {
     if (err instanceof APIError) {
       if (err.status === undefined) return new Error(`LLM API at ${where} reported an error: ${err.message}`, { cause: err });
       const retried = RETRIED_STATUSES(err.status) && this.options.maxRetries > 0 ? ` after ${tries}` : '';
+      if (err.error === undefined && !isJsonMediaType(err.headers?.get('content-type'))) {
+        // The SDK puts a body that is not JSON (a proxy's HTML page) after the status in its message.
+        const noBody = err.message === `${err.status} status code (no body)` || !err.message.startsWith(`${err.status} `);
+        const body = noBody ? '' : err.message.slice(`${err.status} `.length);
+        const error = this.notChatCompletion(err.status, err.headers?.get('content-type'), body, retried);
+        return new Error(error.message, { cause: err });
+      }
       return new Error(`LLM API at ${where} answered HTTP ${err.status}${retried}: ${err.message}`, { cause: err });
+    }
+    // A stream chunk that is not JSON: the SDK's parser throws a bare SyntaxError.
+    if (err instanceof Error && err.name === 'SyntaxError') {
+      return new Error(`LLM API at ${where} streamed data that is not JSON, not a Chat Completions stream: ${err.message}`, { cause: err });
     }
     return err instanceof Error ? err : new Error(String(err));
   }
+}
+
+function isJsonMediaType(contentType: string | null | undefined): boolean {
+  const mediaType = mediaTypeOf(contentType);
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
 }

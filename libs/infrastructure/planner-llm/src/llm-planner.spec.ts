@@ -140,6 +140,14 @@ const httpError =
   (res) =>
     json(res, status, { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } }, headers);
 
+/** A page that is not a completion (a proxy's error page, a wrong URL), with the given status. */
+const htmlPage =
+  (status: number, title: string, headers: Record<string, string> = {}): Reply =>
+  (res) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(`<html>\n  <head><title>${title}</title></head>\n  <body><h1>${title}</h1></body>\n</html>\n`);
+  };
+
 /** Never answers: the request stays open until the client gives up. */
 const hang: Reply = () => undefined;
 
@@ -598,5 +606,83 @@ describe('LlmPlanner over the Chat Completions wire format', () => {
     await expect(planner({ stream: true, timeoutMs: 150, maxRetries: 0 }).plan(context())).rejects.toThrow(
       `LLM stream from ${baseUrl} stalled: no data for 150 ms`,
     );
+  });
+  it('fails at once, naming the endpoint and the status, when a 200 answer is an HTML page, not a completion', async () => {
+    server.reply(htmlPage(200, 'Sign in to the proxy'), completion([call('call_1', 'home', { reasoning: 'never asked for' })]));
+
+    const failure = planner().plan(context());
+
+    await expect(failure).rejects.toThrow(
+      `LLM API at ${baseUrl} (model ${MODEL}) answered HTTP 200 with text/html, not a Chat Completions response: ` +
+        '"<html> <head><title>Sign in to the proxy</title></head> <body><h1>Sign in to the proxy</h1></body> </html>"',
+    );
+    await expect(failure).rejects.not.toBeInstanceOf(MobileClawError);
+    // Not fed back to the model as a malformed answer: one request only.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('names the endpoint and the status when a JSON answer does not parse, or is an error or another shape', async () => {
+    server.reply(
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id": "chatcmpl-1", "choices": [');
+      },
+      (res) => json(res, 200, { error: { message: 'quota exceeded for this key', type: 'insufficient_quota' } }),
+      (res) => json(res, 200, { result: 'ok' }),
+    );
+
+    await expect(planner().plan(context())).rejects.toThrow(
+      `LLM API at ${baseUrl} (model ${MODEL}) answered HTTP 200 with application/json, not a Chat Completions response: "{\\"id\\": \\"chatcmpl-1\\", \\"choices\\": ["`,
+    );
+    await expect(planner().plan(context())).rejects.toThrow(
+      `LLM API at ${baseUrl} (model ${MODEL}) answered HTTP 200 with an error instead of a completion: quota exceeded for this key`,
+    );
+    await expect(planner().plan(context())).rejects.toThrow(
+      `LLM API at ${baseUrl} (model ${MODEL}) answered HTTP 200 with application/json, not a Chat Completions response: "{\\"result\\":\\"ok\\"}"`,
+    );
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('names the status of an HTML error page, retried as the status allows', async () => {
+    server.reply(htmlPage(502, '502 Bad Gateway'));
+    await expect(planner({ maxRetries: 0 }).plan(context())).rejects.toThrow(
+      new RegExp(`^LLM API at ${baseUrl} \\(model ${MODEL}\\) answered HTTP 502 with text/html, not a Chat Completions response: "<html> <head><title>502 Bad Gateway`),
+    );
+    expect(server.requests).toHaveLength(1);
+
+    server.reply(htmlPage(502, '502 Bad Gateway', { 'retry-after-ms': '0' }), htmlPage(502, '502 Bad Gateway', { 'retry-after-ms': '0' }));
+    await expect(planner({ maxRetries: 1 }).plan(context())).rejects.toThrow(
+      `LLM API at ${baseUrl} (model ${MODEL}) answered HTTP 502 after 2 tries with text/html, not a Chat Completions response`,
+    );
+    expect(server.requests).toHaveLength(3);
+
+    server.reply(htmlPage(404, '404 Not Found'));
+    await expect(planner().plan(context())).rejects.toThrow(`answered HTTP 404 with text/html, not a Chat Completions response: "<html>`);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('fails at once when a streamed request is answered with an HTML page', async () => {
+    server.reply(htmlPage(200, 'Sign in to the proxy'));
+    await expect(planner({ stream: true }).plan(context())).rejects.toThrow(
+      `LLM API at ${baseUrl} (model ${MODEL}) answered HTTP 200 with text/html, not a Chat Completions response: "<html>`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports each answer it requests through onProgress, before the request', async () => {
+    server.reply(
+      completion([call('c1', 'tap', '{oops')]),
+      completion([], 'no tool'),
+      completion([call('c3', 'back', { reasoning: 'Leave.' })]),
+    );
+    const reported: { attempt: number; maxAttempts: number; requestsBefore: number }[] = [];
+
+    await planner().plan(context({ onProgress: (progress) => reported.push({ ...progress, requestsBefore: server.requests.length }) }));
+
+    expect(reported).toEqual([
+      { attempt: 1, maxAttempts: 3, requestsBefore: 0 },
+      { attempt: 2, maxAttempts: 3, requestsBefore: 1 },
+      { attempt: 3, maxAttempts: 3, requestsBefore: 2 },
+    ]);
   });
 });

@@ -31,7 +31,10 @@ const EXTRA_CALL_FEEDBACK = 'Not run: only the first tool call of an answer is u
  * `vision` — a JPEG copy of the screenshot whose long side is at most `maxImageSide` px. The model answers
  * with one tool call (see {@link PLANNER_TOOLS}); coordinates it gives in the image map back to device px.
  * A malformed answer (no tool call, unknown tool, bad JSON, invalid or missing argument, unknown element)
- * is sent back with the reason, as a `tool` message for that call id, up to `maxAttempts` answers per step.
+ * is sent back with the reason, as a `tool` message for that call id, up to `maxAttempts` answers per step;
+ * each request for an answer is reported through `ctx.onProgress` as it starts. A response that is not a
+ * Chat Completions answer (an HTML page, an error body, invalid JSON) is the endpoint's failure, never the
+ * model's: it fails the step at once (after the SDK's retries when its status is retried).
  */
 export class LlmPlanner extends Planner {
   /** `llm:<model>`. */
@@ -53,8 +56,9 @@ export class LlmPlanner extends Planner {
   /**
    * Asks the model for the next step.
    * @throws MobileClawError `ABORTED` when `ctx.signal` fires.
-   * @throws Error when the API fails (HTTP status named, after the SDK's retries), times out, or gives no
-   *   valid tool call in `maxAttempts` answers (each answer's reason named).
+   * @throws Error when the API fails (endpoint and HTTP status named, after the SDK's retries), answers
+   *   with something that is not a Chat Completions response, times out, or gives no valid tool call in
+   *   `maxAttempts` answers (each answer's reason named).
    */
   async plan(ctx: PlanningContext): Promise<PlanDecision> {
     if (ctx.signal.aborted) throw abortedError(ctx.signal);
@@ -77,6 +81,7 @@ export class LlmPlanner extends Planner {
 
     const problems: string[] = [];
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      ctx.onProgress?.({ attempt, maxAttempts: this.options.maxAttempts });
       const reply = await this.client.complete(messages, PLANNER_TOOLS, ctx.signal);
       const call = reply.toolCalls[0];
       if (!call) {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { AGENT_ACTION_NAMES, ERROR_CODES, TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
+import { AGENT_ACTION_NAMES, ERROR_CODES, TASK_STATUSES, type TaskEventType, type TaskStatus } from '@mobileclaw/domain';
 import { ScreenInfoSchema } from './device.schemas';
 
 /**
@@ -211,4 +211,53 @@ export class TaskAcceptedSchema {
 
   @ApiProperty({ description: 'The task\'s Server-Sent Events stream.', example: '/api/tasks/3fe78d53-…/events' })
   events!: string;
+}
+
+/** Every task event type, in the order a run emits them (the domain's `TaskEventType`). */
+export const TASK_EVENT_TYPES = [
+  'task.accepted',
+  'task.queued',
+  'task.started',
+  'step.started',
+  'step.observed',
+  'step.planning',
+  'step.planned',
+  'step.acted',
+  'task.input_required',
+  'task.resumed',
+  'task.completed',
+  'task.failed',
+  'task.canceled',
+  'task.interrupted',
+] as const satisfies readonly TaskEventType[];
+
+/** Fails to compile when the domain gains an event type the list above does not document. */
+const EVERY_TASK_EVENT_TYPE_DOCUMENTED: Exclude<TaskEventType, (typeof TASK_EVENT_TYPES)[number]> extends never ? true : false = true;
+void EVERY_TASK_EVENT_TYPE_DOCUMENTED;
+
+@ApiSchema({ name: 'TaskEvent', description: 'One record of a task\'s event stream: the JSON `data` of each Server-Sent Event.' })
+export class TaskEventSchema {
+  @ApiProperty({ format: 'uuid' })
+  taskId!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Per task, from 1, no gaps; the SSE `id`.' })
+  id!: number;
+
+  @ApiProperty({
+    enum: [...TASK_EVENT_TYPES],
+    description:
+      'The SSE `event`. `data` by type: `task.accepted` `{task}`, `task.queued` `{position}`, `step.started` `{index}`, ' +
+      '`step.observed` `{index, observation, timings, verifiedStep?}`, `step.planning` `{index, attempt, maxAttempts}` (the LLM planner ' +
+      'asked its model for answer `attempt` of at most `maxAttempts`; the rule-based planner sends none), `step.planned` `{index, plan, planningMs}`, ' +
+      '`step.acted` `{index, result, timings}`, `task.input_required` `{pendingAction}`, `task.resumed` `{stepIndex}`, ' +
+      '`task.completed` `{status, summary}`, `task.failed`/`task.canceled` `{status, error}`, `task.interrupted` `{status, reason}`.',
+    example: 'step.planning',
+  })
+  type!: TaskEventType;
+
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { index: 0, attempt: 2, maxAttempts: 3 } })
+  data!: Record<string, unknown>;
 }

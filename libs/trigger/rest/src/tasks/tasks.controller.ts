@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { MobileClawError, type Task } from '@mobileclaw/domain';
 import { TaskService } from '@mobileclaw/case-tasks';
 import { SseStream, lastEventIdOf } from '../http/sse-stream';
@@ -8,7 +8,7 @@ import { validateDto } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
-import { TaskAcceptedSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
+import { TaskAcceptedSchema, TaskEventSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
 import { ApprovalDto, CreateTaskDto, ListTasksQueryDto } from './task.dto';
 import { toTaskEventResource, toTaskPageResource, toTaskResource, toTaskWithStepsResource, type TaskPageResource, type TaskResource, type TaskWithStepsResource } from './task.resource';
 
@@ -143,8 +143,9 @@ export class TasksController {
   @Get(':taskId/events')
   @ApiOperation({
     summary: 'Follow a task live (Server-Sent Events)',
-    description: 'Records `id` (per task, from 1, no gaps), `event` (the type, e.g. `step.observed`), `data` (JSON `{taskId, id, type, at, data}`). Replayed from the store after `Last-Event-ID`, then live; ends after the terminal event.',
+    description: 'Records `id` (per task, from 1, no gaps), `event` (the type, e.g. `step.observed`), `data` (JSON `{taskId, id, type, at, data}`, the `TaskEvent` schema, which lists every type). Replayed from the store after `Last-Event-ID`, then live; ends after the terminal event.',
   })
+  @ApiExtraModels(TaskEventSchema)
   @TaskIdParam
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id (EventSource sends it on reconnect).' })
   @ApiQuery({ name: 'lastEventId', required: false, description: 'Resume after this event id (first connection of a page).', schema: { type: 'integer', minimum: 0 } })

@@ -1,0 +1,32 @@
+import { loadGatewayConfig, validateGatewayEnvironment } from './gateway-config';
+
+describe('gateway configuration of planning deadlines', () => {
+  const llm = { MOBILECLAW_LLM_BASE_URL: 'http://127.0.0.1:8000/v1', MOBILECLAW_LLM_MODEL: 'qwen-vl-max' };
+
+  it('reads MOBILECLAW_PLANNING_TIMEOUT_MS, MOBILECLAW_LLM_TIMEOUT_MS and MOBILECLAW_LLM_MAX_RETRIES', () => {
+    const config = loadGatewayConfig(
+      validateGatewayEnvironment({ ...llm, MOBILECLAW_PLANNING_TIMEOUT_MS: '90000', MOBILECLAW_LLM_TIMEOUT_MS: '20000', MOBILECLAW_LLM_MAX_RETRIES: '1' }),
+      '/srv',
+    );
+    expect(config.planningTimeoutMs).toBe(90_000);
+    expect(config.llm).toMatchObject({ timeoutMs: 20_000, maxRetries: 1 });
+  });
+
+  it('defaults the planning deadline to 5 minutes and leaves the LLM request settings to the planner', () => {
+    const config = loadGatewayConfig(validateGatewayEnvironment({ ...llm, MOBILECLAW_PLANNING_TIMEOUT_MS: '' }), '/srv');
+    expect(config.planningTimeoutMs).toBe(300_000);
+    expect(config.llm).toEqual({ baseUrl: llm.MOBILECLAW_LLM_BASE_URL, model: 'qwen-vl-max', vision: false });
+  });
+
+  it('refuses out-of-range values, naming the variable', () => {
+    for (const value of ['999', '3600001', 'soon']) {
+      expect(() => validateGatewayEnvironment({ MOBILECLAW_PLANNING_TIMEOUT_MS: value })).toThrow(/MOBILECLAW_PLANNING_TIMEOUT_MS/);
+    }
+    expect(() => validateGatewayEnvironment({ ...llm, MOBILECLAW_LLM_TIMEOUT_MS: '500' })).toThrow(
+      'Invalid MobileClaw configuration:\n  - MOBILECLAW_LLM_TIMEOUT_MS must be an integer from 1000 to 600000 (ms), got "500"',
+    );
+    expect(() => validateGatewayEnvironment({ ...llm, MOBILECLAW_LLM_MAX_RETRIES: '11' })).toThrow(
+      'Invalid MobileClaw configuration:\n  - MOBILECLAW_LLM_MAX_RETRIES must be an integer from 0 to 10, got "11"',
+    );
+  });
+});
