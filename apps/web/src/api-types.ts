@@ -71,7 +71,11 @@ export interface TaskAccepted {
   events: string;
 }
 
-export const TASK_EVENT_TYPES: readonly TaskEventType[] = [
+/**
+ * Every task event type the page listens for. The page cannot load the domain's runtime list (it
+ * imports the domain's types only), so it keeps its own — checked against the domain's type below.
+ */
+export const TASK_EVENT_TYPES = [
   'task.accepted',
   'task.queued',
   'task.started',
@@ -86,7 +90,11 @@ export const TASK_EVENT_TYPES: readonly TaskEventType[] = [
   'task.failed',
   'task.canceled',
   'task.interrupted',
-];
+] as const satisfies readonly TaskEventType[];
+
+/** Fails to compile when the domain gains an event type the page does not listen for (a missed event would look like a gap). */
+const EVERY_TASK_EVENT_TYPE_HEARD: Exclude<TaskEventType, (typeof TASK_EVENT_TYPES)[number]> extends never ? true : false = true;
+void EVERY_TASK_EVENT_TYPE_HEARD;
 
 /** The stream ends after one of these. */
 export const TERMINAL_TASK_EVENT_TYPES: readonly TaskEventType[] = ['task.completed', 'task.failed', 'task.canceled', 'task.interrupted'];

@@ -173,21 +173,25 @@ export interface TaskStep {
   timings: StepTimings;
 }
 
-export type TaskEventType =
-  | 'task.accepted'
-  | 'task.queued'
-  | 'task.started'
-  | 'task.resumed'
-  | 'step.started'
-  | 'step.observed'
-  | 'step.planning'
-  | 'step.planned'
-  | 'step.acted'
-  | 'task.input_required'
-  | 'task.completed'
-  | 'task.failed'
-  | 'task.canceled'
-  | 'task.interrupted';
+/** Every task event type, in the order a run emits them. */
+export const TASK_EVENT_TYPES = [
+  'task.accepted',
+  'task.queued',
+  'task.started',
+  'step.started',
+  'step.observed',
+  'step.planning',
+  'step.planned',
+  'step.acted',
+  'task.input_required',
+  'task.resumed',
+  'task.completed',
+  'task.failed',
+  'task.canceled',
+  'task.interrupted',
+] as const;
+
+export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 
 /** Terminal event types: the event stream of a task ends after one of them. */
 export const TERMINAL_TASK_EVENT_TYPES: readonly TaskEventType[] = [

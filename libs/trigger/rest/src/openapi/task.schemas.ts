@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { AGENT_ACTION_NAMES, ERROR_CODES, TASK_STATUSES, type TaskEventType, type TaskStatus } from '@mobileclaw/domain';
+import { AGENT_ACTION_NAMES, ERROR_CODES, TASK_EVENT_TYPES, TASK_STATUSES, type TaskEventType, type TaskStatus } from '@mobileclaw/domain';
 import { ScreenInfoSchema } from './device.schemas';
 
 /**
@@ -212,28 +212,6 @@ export class TaskAcceptedSchema {
   @ApiProperty({ description: 'The task\'s Server-Sent Events stream.', example: '/api/tasks/3fe78d53-…/events' })
   events!: string;
 }
-
-/** Every task event type, in the order a run emits them (the domain's `TaskEventType`). */
-export const TASK_EVENT_TYPES = [
-  'task.accepted',
-  'task.queued',
-  'task.started',
-  'step.started',
-  'step.observed',
-  'step.planning',
-  'step.planned',
-  'step.acted',
-  'task.input_required',
-  'task.resumed',
-  'task.completed',
-  'task.failed',
-  'task.canceled',
-  'task.interrupted',
-] as const satisfies readonly TaskEventType[];
-
-/** Fails to compile when the domain gains an event type the list above does not document. */
-const EVERY_TASK_EVENT_TYPE_DOCUMENTED: Exclude<TaskEventType, (typeof TASK_EVENT_TYPES)[number]> extends never ? true : false = true;
-void EVERY_TASK_EVENT_TYPE_DOCUMENTED;
 
 @ApiSchema({ name: 'TaskEvent', description: 'One record of a task\'s event stream: the JSON `data` of each Server-Sent Event.' })
 export class TaskEventSchema {
