@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE, ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
 
 /** File name of the generated device token inside the data directory. */
 export const DEVICE_TOKEN_FILE = 'device-token';
 
 /**
  * Returns the device token stored in `dataDir/device-token`, generating a random one (32 bytes,
- * base64url) on first start. There is no default shared token in code.
+ * base64url) on first start, mode 0600 in a 0700 directory. There is no default shared token in code.
  * @returns `{token, created}` — `created` is true when this call generated it.
  * @throws Error when the directory cannot be created or the file cannot be read or written.
  */
@@ -19,9 +20,9 @@ export function loadOrCreateDeviceToken(dataDir: string): { token: string; creat
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDirectory(dataDir);
   const token = randomBytes(32).toString('base64url');
-  writeFileSync(path, token + '\n', { mode: 0o600 });
-  chmodSync(path, 0o600);
+  writeFileSync(path, token + '\n', { mode: PRIVATE_FILE_MODE });
+  chmodSync(path, PRIVATE_FILE_MODE);
   return { token, created: true, path };
 }

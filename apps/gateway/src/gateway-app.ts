@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { setupOpenApi } from '@mobileclaw/trigger-rest';
+import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, requireUtf8JsonBody, setupOpenApi, verifyUtf8Body } from '@mobileclaw/trigger-rest';
+import { ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { SimulatedPhone } from '@mobileclaw/simulator';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
@@ -36,15 +38,26 @@ function gatewayVersion(): string {
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadGatewayConfig(validateGatewayEnvironment(env));
+  // The data directory holds tasks, screenshots and the device token: owner only (0700).
+  const narrowedFrom = ensurePrivateDirectory(config.dataDir);
   const { token: deviceToken, announce } = resolveDeviceToken(config);
   const tcp = new TcpDeviceTransport({ port: config.devicePort, host: config.deviceHost });
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, tcp), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(PinoLogger));
+  if (narrowedFrom !== undefined) {
+    new Logger('DataDirectory').warn(`${config.dataDir} was readable by others (mode ${narrowedFrom.toString(8)}): narrowed to 700, it holds private task data`);
+  }
   announce();
-  app.useBodyParser('json', { limit: '1mb' });
+  // Order matters: CORS answers preflights (which carry no token) and labels every answer, 401s
+  // included; the API token is checked before any body is read; only then is the body parsed.
   if (config.corsOrigins.length > 0) {
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
   }
+  app.use(apiTokenMiddleware({ apiToken: config.apiToken }));
+  app.use(requireUtf8JsonBody);
+  // Not strict: a body of `null`, a number or a string parses, and the controller's validation
+  // reports that the body must be a JSON object (rather than "not valid JSON").
+  app.useBodyParser('json', { limit: JSON_BODY_LIMIT_BYTES, strict: false, verify: verifyUtf8Body });
   app.disable('x-powered-by');
   // The REST API's OpenAPI document at /api/openapi.json, Swagger UI at /api/docs.
   setupOpenApi(app, { version: gatewayVersion() });

@@ -1,3 +1,4 @@
+import { BlockList, isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
@@ -66,7 +67,20 @@ export interface GatewayConfig {
   llm?: LlmPlannerOptions;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** The loopback networks: 127.0.0.0/8 (IPv4-mapped IPv6 addresses included) and `::1`. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * True when binding `host` keeps the HTTP port on this machine: `localhost`, any IPv4 loopback
+ * address (127.0.0.0/8), `::1`, or an IPv4-mapped loopback address (`::ffff:127.x.y.z`).
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
 
 /**
  * Validates the environment once, before anything starts.
@@ -86,7 +100,7 @@ export function validateGatewayEnvironment(env: Record<string, unknown>): Record
     throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
   }
   const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !parsed.MOBILECLAW_API_TOKEN) {
+  if (!isLoopbackHost(host) && !parsed.MOBILECLAW_API_TOKEN) {
     throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_HTTP_HOST=${host} exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too`);
   }
   return { ...env, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) };

@@ -8,6 +8,7 @@ import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { AgentInfrastructureModule } from './agent-infrastructure.module';
 import { loadOrCreateDeviceToken } from './device-token';
 import type { GatewayConfig } from './gateway-config';
+import { httpLoggingOptions } from './http-logging';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -35,14 +36,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            autoLogging: false,
-            redact: ['req.headers.authorization', 'req.query.access_token'],
-            base: { service: 'mobileclaw-gateway' },
-          },
-        }),
+        LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(config.logLevel) }),
         MobileClawModule.forRoot({
           isGlobal: true,
           deviceToken,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-files';
 import { isSafeFileName } from './safe-file-name';
 
 /**
@@ -24,7 +25,8 @@ export interface ScreenshotStore {
  * Screenshots as files: `<rootDir>/<taskId>/<fileName>`. A write goes to a temporary file in the same
  * folder which is then renamed over the target, so a reader or a crash sees the old file or the new
  * one, never a torn one. With `fsync`, the file and its folder are also flushed to the disk before the
- * write resolves (survives an OS crash, not only a process kill).
+ * write resolves (survives an OS crash, not only a process kill). Folders are created mode 0700 and
+ * files 0600: screenshots show private messages.
  */
 export class FileScreenshotStore implements ScreenshotStore {
   constructor(
@@ -34,11 +36,11 @@ export class FileScreenshotStore implements ScreenshotStore {
 
   async write(taskId: string, fileName: string, bytes: Uint8Array): Promise<void> {
     const dir = join(this.rootDir, taskId);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     const target = join(dir, fileName);
     const temporary = join(dir, `.${fileName}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const handle = await open(temporary, 'w');
+      const handle = await open(temporary, 'w', PRIVATE_FILE_MODE);
       try {
         await handle.writeFile(bytes);
         if (this.options.fsync) await handle.sync();

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Logger } from '@nestjs/common';
 import { ERROR_CATALOG, MobileClawError, type Task } from '@mobileclaw/domain';
 import { describeTaskRepositoryContract, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
 import { SqliteTaskRepository, toStorageError, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
@@ -186,6 +187,54 @@ describe('SqliteTaskRepository', () => {
         { field: 'mime', message: 'mime must be a media type such as image/png' },
       ]);
       expect(existsSync(join(dataDir.dir, 'screenshots', 'unknown-task'))).toBe(false);
+    });
+
+    describe('file modes (private data), under a umask that would leave everything world-readable', () => {
+      let umask: number;
+      beforeEach(() => {
+        umask = process.umask(0);
+      });
+      afterEach(() => {
+        process.umask(umask);
+      });
+      const mode = (path: string) => statSync(path).mode & 0o777;
+
+      it('creates the directories 0700 and the database, its WAL files and screenshots 0600', async () => {
+        const dir = join(dataDir.dir, 'private');
+        const repository = open({ dataDir: dir });
+        await repository.createTask(task);
+        await repository.saveScreenshot(task.taskId, 0, { mime: 'image/png', bytes: new Uint8Array([0x89, 0x50]) });
+        const folder = join(dir, 'screenshots', task.taskId);
+        expect({
+          dir: mode(dir),
+          db: mode(join(dir, 'mobileclaw.db')),
+          wal: mode(join(dir, 'mobileclaw.db-wal')),
+          shm: mode(join(dir, 'mobileclaw.db-shm')),
+          screenshots: mode(join(dir, 'screenshots')),
+          folder: mode(folder),
+          files: readdirSync(folder).map((f) => [f, mode(join(folder, f))]),
+        }).toEqual({ dir: 0o700, db: 0o600, wal: 0o600, shm: 0o600, screenshots: 0o700, folder: 0o700, files: [['0.png', 0o600]] });
+      });
+
+      it('narrows a data directory and database files left readable by others, with one warning', async () => {
+        await open().close();
+        mkdirSync(join(dataDir.dir, 'screenshots'));
+        for (const file of ['mobileclaw.db', 'mobileclaw.db-wal', 'mobileclaw.db-shm']) writeFileSync(join(dataDir.dir, file), '', { flag: 'a' });
+        for (const file of ['mobileclaw.db', 'mobileclaw.db-wal', 'mobileclaw.db-shm']) chmodSync(join(dataDir.dir, file), 0o644);
+        chmodSync(dataDir.dir, 0o755);
+        chmodSync(join(dataDir.dir, 'screenshots'), 0o755);
+        const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+        try {
+          const repository = open();
+          expect([mode(dataDir.dir), mode(join(dataDir.dir, 'screenshots')), ...['mobileclaw.db', 'mobileclaw.db-wal', 'mobileclaw.db-shm'].map((f) => mode(join(dataDir.dir, f)))]).toEqual([0o700, 0o700, 0o600, 0o600, 0o600]);
+          await repository.close();
+          expect(warn.mock.calls).toEqual([[`${dataDir.dir} was readable by others (mode 755): narrowed to 700, it holds private task data`], [`${join(dataDir.dir, 'screenshots')} was readable by others (mode 755): narrowed to 700, it holds private task data`]]);
+          await open().close();
+          expect(warn).toHaveBeenCalledTimes(2);
+        } finally {
+          warn.mockRestore();
+        }
+      });
     });
 
     it('in memory, keeps screenshots in memory too: nothing is written to disk', async () => {

@@ -21,7 +21,7 @@
  *   `Task.owner` on every write, so start-up picks the tasks it may interrupt in SQL, also for rows
  *   whose JSON is corrupt. Rows written by version 1 have NULL there: no owner.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { Statement } from 'better-sqlite3';
@@ -41,6 +41,7 @@ import {
   type TaskQuery,
   type TaskStep,
 } from '@mobileclaw/domain';
+import { ensurePrivateDirectory, ensurePrivateFile, narrowFileIfPresent } from './private-files';
 import { isSafeFileName } from './safe-file-name';
 import { FileScreenshotStore, MemoryScreenshotStore, type ScreenshotStore } from './screenshot-store';
 import { openTaskDatabase, type TaskDatabase, type TaskDatabaseSynchronous } from './task-database';
@@ -116,7 +117,9 @@ export class SqliteTaskRepository extends TaskRepository {
 
   /**
    * Opens (creating when absent) the store. File mode: `<dataDir>/<fileName>` plus
-   * `<dataDir>/screenshots/`. Synchronous; the database is migrated when it returns.
+   * `<dataDir>/screenshots/`. Synchronous; the database is migrated when it returns. The data is
+   * private: both directories are made mode 0700 (an existing wider one is narrowed, with a warning),
+   * the database and its `-wal`/`-shm` files 0600, screenshot folders 0700 and files 0600.
    * @throws MobileClawError `VALIDATION_FAILED` when `fileName` is not a plain file name.
    * @throws Error when the directory cannot be created or the database cannot be opened or migrated.
    */
@@ -133,11 +136,20 @@ export class SqliteTaskRepository extends TaskRepository {
         fieldErrors: [{ field: 'fileName', message: 'fileName must be a plain file name such as mobileclaw.db' }],
       });
     }
-    mkdirSync(fileOptions.dataDir, { recursive: true });
     const path = join(fileOptions.dataDir, fileName);
+    const screenshotsDir = join(fileOptions.dataDir, SCREENSHOTS_DIR_NAME);
+    // The screenshots folder is created by the first screenshot; one left by an earlier version is narrowed.
+    for (const dir of existsSync(screenshotsDir) ? [fileOptions.dataDir, screenshotsDir] : [fileOptions.dataDir]) {
+      const previous = ensurePrivateDirectory(dir);
+      if (previous !== undefined) logger.warn(`${dir} was readable by others (mode ${previous.toString(8)}): narrowed to 700, it holds private task data`);
+    }
+    // SQLite creates the -wal and -shm files with the database file's mode; files left by a version
+    // that did not narrow them are narrowed here.
+    ensurePrivateFile(path);
+    for (const suffix of ['-wal', '-shm', '-journal']) narrowFileIfPresent(path + suffix);
     const synchronous = fileOptions.synchronous ?? 'FULL';
     const db = openTaskDatabase(path, { synchronous, busyTimeoutMs: fileOptions.busyTimeoutMs });
-    const screenshots = new FileScreenshotStore(join(fileOptions.dataDir, SCREENSHOTS_DIR_NAME), { fsync: synchronous === 'FULL' });
+    const screenshots = new FileScreenshotStore(screenshotsDir, { fsync: synchronous === 'FULL' });
     return new SqliteTaskRepository(db, screenshots, path, report);
   }
 

@@ -5,6 +5,7 @@ import { DevicesHealthIndicator } from './health/devices.health';
 import { TasksStoreHealthIndicator } from './health/tasks-store.health';
 import { ApiTokenGuard, GATEWAY_API_OPTIONS, type GatewayApiOptions } from './http/api-token.guard';
 import { HealthController } from './http/health.controller';
+import { REST_ROUTE_METHODS, RouteMethods } from './http/route-methods';
 import { TasksController } from './tasks/tasks.controller';
 
 /**
@@ -17,21 +18,29 @@ import { TasksController } from './tasks/tasks.controller';
  * The bearer guard and the problem-details filter are scoped to this module's controllers, so other
  * faces of the same app (MCP, A2A, WebSocket) keep their own authentication and error formats. Errors
  * raised before any controller is chosen (unknown route, unparsable body) reach only global filters:
- * the host registers {@link ProblemDetailsFilter} as `APP_FILTER` to answer those as problem details.
+ * the host registers {@link ProblemDetailsFilter} as `APP_FILTER` to answer those as problem details
+ * (it gets this module's exported {@link REST_ROUTE_METHODS} to answer 405 for a known path under
+ * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
+ * token is checked before a body is read; the guard applies the same check to the controllers.
  */
+const CONTROLLERS = [DevicesController, TasksController, HealthController];
+
 @Module({})
 export class GatewayApiModule {
   static forRoot(options: GatewayApiOptions = {}): DynamicModule {
     return {
       module: GatewayApiModule,
       imports: [TerminusModule.forRoot({ errorLogStyle: 'json' })],
-      controllers: [DevicesController, TasksController, HealthController],
+      controllers: CONTROLLERS,
       providers: [
         { provide: GATEWAY_API_OPTIONS, useValue: options },
+        { provide: REST_ROUTE_METHODS, useValue: RouteMethods.fromControllers(CONTROLLERS) },
         ApiTokenGuard,
         DevicesHealthIndicator,
         TasksStoreHealthIndicator,
       ],
+      // For the host's global ProblemDetailsFilter: 405 with `Allow` for a known path under another method.
+      exports: [REST_ROUTE_METHODS],
     };
   }
 }

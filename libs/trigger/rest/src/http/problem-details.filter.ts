@@ -1,6 +1,8 @@
-import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Catch, HttpException, HttpStatus, Inject, Logger, NotFoundException, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ERROR_CATALOG, MobileClawError, isErrorCode, type ErrorCode, type FieldError } from '@mobileclaw/domain';
+import { withoutAccessToken } from './api-token';
+import { REST_ROUTE_METHODS, type RouteMethods } from './route-methods';
 
 /**
  * HTTP status of every catalog code (README, "Errors"); the one REST-specific table beside the
@@ -110,24 +112,48 @@ function isHttpError(value: unknown): value is { status: number; message: string
 }
 
 /**
+ * Answers `problem` (status, `application/problem+json`); a 401 also gets `WWW-Authenticate: Bearer`
+ * and a 405 the `Allow` header `allow` (e.g. `GET, HEAD`).
+ */
+export function sendProblem(response: Response, problem: ProblemDetails, allow?: string): void {
+  if (problem.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
+  if (allow !== undefined) response.setHeader('Allow', allow);
+  response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+}
+
+/**
  * Turns every error into one documented JSON body: RFC 9457 problem details
- * (`application/problem+json`) with a stable `code`.
+ * (`application/problem+json`) with a stable `code`. `instance` is the request's path and query
+ * without `access_token` (credentials are never echoed). A path no route matches but that exists
+ * under other methods (from the injected {@link RouteMethods}) answers 405 `METHOD_NOT_ALLOWED` with
+ * `Allow` instead of 404.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
+  constructor(@Optional() @Inject(REST_ROUTE_METHODS) private readonly routes?: RouteMethods) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
-    const problem = toProblem(exception, request.originalUrl ?? request.url);
+    const url = request.originalUrl ?? request.url;
+    const instance = withoutAccessToken(url);
+    // The router's "no route" answer is a NotFoundException; when the path has routes, none for this method, it is a 405.
+    const allowed = exception instanceof NotFoundException ? (this.routes?.allowed(request.path) ?? []) : [];
+    const wrongMethod = allowed.length > 0 && !allowed.includes(request.method);
+    const problem =
+      wrongMethod
+        ? toProblem(new MobileClawError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}; allowed: ${allowed.join(', ')}`), instance)
+        : toProblem(exception, instance);
+    // Framework messages quote the URL ("Cannot GET /api/x?access_token=…"): quote it without the token.
+    if (url !== instance) problem.detail = problem.detail.split(url).join(instance);
     if (problem.status >= 500 && !(exception instanceof MobileClawError)) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     if (response.headersSent) {
       response.end();
       return;
     }
-    if (problem.status === 401) response.setHeader('WWW-Authenticate', 'Bearer');
-    response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+    sendProblem(response, problem, wrongMethod ? allowed.join(', ') : undefined);
   }
 }

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
+import { DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 
 /** `POST /api/tasks` body. */
 @ApiSchema({ name: 'CreateTask' })
@@ -12,11 +13,14 @@ export class CreateTaskDto {
   @MaxLength(128)
   deviceId!: string;
 
-  /** The goal in natural language, e.g. "Turn on Wi-Fi" or "打开设置"; its content rules (≤ 2000 characters, …) are the case layer's. */
-  @ApiProperty({ minLength: 1, maxLength: 16_384, description: 'The goal in natural language (the task layer accepts at most 2000 characters).', example: 'Turn on Wi-Fi' })
+  /**
+   * The goal in natural language, e.g. "Turn on Wi-Fi" or "打开设置". Its content rules (length in
+   * characters, well-formed text) are the case layer's alone, so that one limit is ever reported;
+   * the document shows the default `maxGoalLength`.
+   */
+  @ApiProperty({ minLength: 1, maxLength: DEFAULT_TASK_CASE_OPTIONS.maxGoalLength, description: 'The goal in natural language, in characters (Unicode code points).', example: 'Turn on Wi-Fi' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(16_384)
   goal!: string;
 
   /** Step budget, 1–200 (default 25). */

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards, type PipeTransform } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiAcceptedResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { MobileClawError, type Task } from '@mobileclaw/domain';
@@ -22,11 +22,22 @@ export interface TaskAccepted {
   events: string;
 }
 
-/** Step index path parameter: a non-negative integer. */
-const stepIndexPipe = new ParseIntPipe({
-  exceptionFactory: () =>
-    new MobileClawError('VALIDATION_FAILED', 'step index must be a non-negative integer', { fieldErrors: [{ field: 'index', message: 'must be a non-negative integer' }] }),
-});
+/**
+ * Step index path parameter: decimal digits only (no sign, exponent, fraction or spaces) up to
+ * 2^53 - 1, so that every spelling of something other than a non-negative integer is a 400 and a
+ * well-formed index a step does not have is the service's 404.
+ */
+const stepIndexPipe: PipeTransform<string, number> = {
+  transform(value: string): number {
+    const index = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(index)) {
+      throw new MobileClawError('VALIDATION_FAILED', `step index must be a non-negative integer below 2^53 (got "${value}")`, {
+        fieldErrors: [{ field: 'index', message: 'must be a non-negative integer below 2^53' }],
+      });
+    }
+    return index;
+  },
+};
 
 /** `taskId` path parameter. */
 const TaskIdParam = ApiParam({ name: 'taskId', description: 'The task\'s id, from `POST /api/tasks`.', format: 'uuid' });

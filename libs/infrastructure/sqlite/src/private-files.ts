@@ -1,0 +1,42 @@
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+
+/** Mode of the data directory and the folders in it: owner only (tasks, goals and screenshots are private). */
+export const PRIVATE_DIRECTORY_MODE = 0o700;
+/** Mode of every file in the data directory: owner read/write only. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Access bits of `path` (e.g. `0o755`). */
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+/**
+ * Creates `dir` (and missing parents) with mode 0700, whatever the process umask, or narrows an
+ * existing `dir` that group or others may read to 0700: screenshots show private messages, so the
+ * data is tightened at start rather than refused.
+ * @returns the directory's previous mode when an existing one was narrowed, else undefined.
+ * @throws Error when the directory cannot be created, read or changed (e.g. EACCES, or another owner).
+ */
+export function ensurePrivateDirectory(dir: string): number | undefined {
+  const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE }) !== undefined;
+  const mode = modeOf(dir);
+  if (mode === PRIVATE_DIRECTORY_MODE) return undefined;
+  chmodSync(dir, PRIVATE_DIRECTORY_MODE);
+  return created ? undefined : mode;
+}
+
+/**
+ * Creates `path` empty with mode 0600 when absent, and sets an existing file's mode to 0600.
+ * @throws Error when the file cannot be created or changed.
+ */
+export function ensurePrivateFile(path: string): void {
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  if (modeOf(path) !== PRIVATE_FILE_MODE) chmodSync(path, PRIVATE_FILE_MODE);
+}
+
+/** Sets `path`'s mode to 0600 when the file exists; nothing when it does not. */
+export function narrowFileIfPresent(path: string): void {
+  try {
+    if (modeOf(path) !== PRIVATE_FILE_MODE) chmodSync(path, PRIVATE_FILE_MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

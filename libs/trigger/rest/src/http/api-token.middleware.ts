@@ -1,0 +1,34 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { OPENAPI_JSON_PATH, OPENAPI_UI_PATH } from '../openapi/openapi';
+import { ApiTokenCheck, withoutAccessToken } from './api-token';
+import type { GatewayApiOptions } from './api-token.guard';
+import { sendProblem, toProblem } from './problem-details.filter';
+
+/**
+ * True for the paths {@link apiTokenMiddleware} guards: `/api` and everything under it, except the
+ * public API description (`/api/openapi.json`, Swagger UI at `/api/docs` and its assets). Compared
+ * case-insensitively, as Express routes.
+ */
+export function isGuardedApiPath(path: string): boolean {
+  const p = path.toLowerCase();
+  if (p !== '/api' && !p.startsWith('/api/')) return false;
+  const docs = OPENAPI_UI_PATH.toLowerCase();
+  return p !== OPENAPI_JSON_PATH.toLowerCase() && p !== docs && !p.startsWith(`${docs}/`);
+}
+
+/**
+ * Express middleware applying {@link ApiTokenCheck} to every guarded `/api` path
+ * ({@link isGuardedApiPath}). Install it before the body parser: an unauthenticated request is
+ * answered 401 (problem details, `WWW-Authenticate: Bearer`) without its body being parsed, so a
+ * stranger cannot make the server decode or buffer up to the body limit. Passes everything through
+ * when no token is configured.
+ */
+export function apiTokenMiddleware(options: GatewayApiOptions): RequestHandler {
+  const check = new ApiTokenCheck(options.apiToken);
+  return (request: Request, response: Response, next: NextFunction) => {
+    if (!check.required || !isGuardedApiPath(request.path)) return next();
+    const refusal = check.refusal({ method: request.method, headers: request.headers, url: request.originalUrl });
+    if (!refusal) return next();
+    sendProblem(response, toProblem(refusal, withoutAccessToken(request.originalUrl)));
+  };
+}

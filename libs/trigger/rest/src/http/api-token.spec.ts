@@ -1,0 +1,53 @@
+import { ApiTokenCheck, withoutAccessToken } from './api-token';
+import { isGuardedApiPath } from './api-token.middleware';
+
+describe('withoutAccessToken', () => {
+  it.each([
+    ['/api/tasks', '/api/tasks'],
+    ['/api/tasks?access_token=s3cret', '/api/tasks'],
+    ['/api/tasks?limit=5&access_token=s3cret&status=queued', '/api/tasks?limit=5&status=queued'],
+    ['/api/tasks?access_token=a&access_token=b&limit=5', '/api/tasks?limit=5'],
+    ['/api/tasks?access%5Ftoken=s3cret', '/api/tasks'],
+    ['/api/tasks?my_access_token=kept&access_token', '/api/tasks?my_access_token=kept'],
+    ['/api/tasks?limit=5#access_token=x', '/api/tasks?limit=5#access_token=x'],
+  ])('%s → %s', (url, expected) => {
+    expect(withoutAccessToken(url)).toBe(expected);
+  });
+});
+
+describe('ApiTokenCheck', () => {
+  const check = new ApiTokenCheck('api-token-0123456789');
+  const refusal = (method: string, url: string, authorization?: string) => check.refusal({ method, url, headers: authorization ? { authorization } : {} })?.message;
+
+  it('accepts the bearer header, or the query parameter on GETs', () => {
+    expect(refusal('POST', '/api/tasks', 'Bearer api-token-0123456789')).toBeUndefined();
+    expect(refusal('GET', '/api/tasks?access_token=api-token-0123456789')).toBeUndefined();
+    expect(new ApiTokenCheck(undefined).refusal({ method: 'GET', headers: {} })).toBeUndefined();
+  });
+
+  it('says "invalid API token" whenever a token was sent, "missing" only when none was', () => {
+    expect(refusal('GET', '/api/tasks', 'Bearer wrong')).toBe('invalid API token');
+    expect(refusal('GET', '/api/tasks?access_token=wrong')).toBe('invalid API token');
+    expect(refusal('GET', '/api/tasks?access_token=')).toBe('invalid API token');
+    expect(refusal('GET', '/api/tasks?access_token=api-token-0123456789&access_token=api-token-0123456789')).toBe('invalid API token');
+    expect(refusal('GET', '/api/tasks')).toBe('missing "Authorization: Bearer <token>" header');
+    expect(refusal('POST', '/api/tasks?access_token=api-token-0123456789')).toBe('missing "Authorization: Bearer <token>" header');
+  });
+});
+
+describe('isGuardedApiPath', () => {
+  it.each([
+    ['/api', true],
+    ['/api/tasks', true],
+    ['/API/Devices', true],
+    ['/api/openapi.json', false],
+    ['/api/docs', false],
+    ['/api/docs/swagger-ui.css', false],
+    ['/api/docsx', true],
+    ['/', false],
+    ['/app.js', false],
+    ['/apix', false],
+  ])('%s → %s', (path, guarded) => {
+    expect(isGuardedApiPath(path)).toBe(guarded);
+  });
+});
