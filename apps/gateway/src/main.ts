@@ -2,7 +2,12 @@
 import { Logger } from '@nestjs/common';
 import { startGateway } from './gateway-app';
 
-/** `mobileclaw` / `npm start`: the gateway on its embedded defaults, configured by MOBILECLAW_* variables. */
+/**
+ * `mobileclaw` / `npm start`: the gateway on its embedded defaults, configured by MOBILECLAW_* variables.
+ * `npm start` runs it with `MALLOC_MMAP_THRESHOLD_=1048576`: on glibc, without it the embedded phone's
+ * freed screen-sized raster buffers stay in the process (~500 MB instead of ~290 MB peak over 600 tasks,
+ * docs/benchmarks.md). glibc reads it at process start, so set it in the environment of any other launch.
+ */
 async function main(): Promise<void> {
   const gateway = await startGateway(process.env);
   const logger = new Logger('MobileClaw');

@@ -20,5 +20,6 @@ export {
 export { PhoneError, type PhoneErrorCode } from './phone-error';
 export { runCommand, COMMANDS, type CommandName, type CommandReply, type CommandRequest } from './commands';
 export { renderScreenshot, type ScreenshotOptions, type ScreenshotResult } from './screenshot';
+export { RASTERISER_SETTINGS } from './rasteriser-settings';
 export { APPS, CONTACTS, resolveAddress, type PhoneState, type ChatMessage, type ScreenName } from './screens';
 export type { UiNode, Bounds } from './view';

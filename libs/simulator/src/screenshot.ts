@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { msSince, type FrameGeometry, type PhoneUi } from './phone-ui';
+import { applyRasteriserSettings } from './rasteriser-settings';
 
 export interface ScreenshotOptions {
   /** Default 'png'. */
@@ -24,9 +25,14 @@ export interface ScreenshotResult {
   captureMs: number;
 }
 
-/** Rasterises the current frame of `ui` as a real PNG or JPEG (SVG rendered by sharp/librsvg). */
+/**
+ * Rasterises the current frame of `ui` as a real PNG or JPEG (SVG rendered by sharp/librsvg). The
+ * first call applies the simulator's libvips settings (`RASTERISER_SETTINGS`: no operation cache, one
+ * thread per image), which are process-wide.
+ */
 export async function renderScreenshot(ui: PhoneUi, options: ScreenshotOptions = {}): Promise<ScreenshotResult> {
   const started = performance.now();
+  applyRasteriserSettings();
   // The picture and the frame id are taken together, before any await, so they describe the same state.
   const svg = ui.toSvg();
   const { frameId, screen } = ui.registerFrame();
