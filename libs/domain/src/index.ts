@@ -7,3 +7,4 @@ export * from './task';
 export * from './clock';
 export * from './id-source';
 export * from './gateway-instance';
+export * from './abort';

@@ -3,6 +3,7 @@ import {
   isMobileClawError,
   foregroundPackage,
   toUiElements,
+  settleOrAbort,
   transitionTask,
   type TaskTransitionChanges,
   type Clock,
@@ -228,7 +229,7 @@ export class TaskRunner {
     const signal = AbortSignal.any([this.abort.signal, deadline.signal]);
     const progress = new PlanningProgressRecorder(this.journal, this.task.taskId, index);
     try {
-      const decision = await untilAborted(
+      const decision = await settleOrAbort(
         this.planner.plan({
           taskId: this.task.taskId,
           deviceId: this.task.deviceId,
@@ -392,25 +393,6 @@ class PlanningProgressRecorder {
     await this.writes;
     if (this.failure) throw this.failure.error;
   }
-}
-
-/** Settles like `work`, or rejects with `signal.reason` as soon as `signal` fires, whichever is first. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }
 
 function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): number {

@@ -6,7 +6,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { MobileClawError } from '@mobileclaw/domain';
+import { MobileClawError, settleOrAbort } from '@mobileclaw/domain';
 import type { ResolvedLlmPlannerOptions } from './llm-planner.options';
 
 /** One function call in a model's answer. */
@@ -146,25 +146,6 @@ export function abortedError(signal: AbortSignal): MobileClawError {
   return new MobileClawError('ABORTED', message, { cause: reason });
 }
 
-/** Rejects with {@link abortedError} as soon as `signal` fires, whatever `work` is doing. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortedError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 /**
  * One Chat Completions request per call, through the official `openai` SDK: the SDK retries 408/409/429/5xx
  * and connection errors up to `maxRetries` times (respecting `retry-after`), with `timeoutMs` per try.
@@ -214,7 +195,7 @@ export class ChatCompletionClient {
     };
     if (this.options.temperature !== undefined) body.temperature = this.options.temperature;
     try {
-      return await abortable(this.options.stream ? this.streamed(body, signal) : this.single(body, signal), signal);
+      return await settleOrAbort(this.options.stream ? this.streamed(body, signal) : this.single(body, signal), signal, abortedError);
     } catch (err) {
       throw this.translate(err, signal);
     }
