@@ -1,4 +1,4 @@
-import { parseJsonLine, LARGE_LINE_BYTES } from './parse-json-line';
+import { liftLargeStrings, parseJsonLine, LARGE_LINE_BYTES, LARGE_STRING_BYTES } from './parse-json-line';
 import { decodeFrame } from './decode-frame';
 
 /** The contract: same value and same accept/reject verdict as JSON.parse(line.toString('utf8')). */
@@ -36,6 +36,11 @@ describe('parseJsonLine', () => {
     ['trailing garbage', `{"a":"${big}"}x`],
     ['a stray token before the string', `{"a":x"${big}"}`],
     ['a small line', '{"type":"pong","ts":1}'],
+    ['a large string starting with an escape', `{"a":"\\n${big}"}`],
+    ['a large string ending with an escaped backslash', `{"a":"${big}\\\\","b":"${big}"}`],
+    ['a space before the colon of a large key', `{"${big}" \t\r\n: "${big}"}`],
+    ['an escaped quote before a large section', `{"q":"x\\"y","a":"${big}","r":"\\"${big}"}`],
+    ['a large value followed by blanks', `["${big}" \n ]`],
   ])('%s', (_name, text) => same(Buffer.from(text)));
 
   it('invalid UTF-8 is replaced as toString does', () => {
@@ -46,5 +51,55 @@ describe('parseJsonLine', () => {
     const line = Buffer.from(JSON.stringify({ type: 'response', requestId: 'r1', status: 'success', data: { base64: b64 } }));
     const decoded = decodeFrame(line);
     expect(decoded.ok && decoded.frame.type === 'response' && decoded.frame.status === 'success' && decoded.frame.data?.['base64']).toBe(b64);
+  });
+
+  describe('the large-string fast path', () => {
+    const large = 'B'.repeat(LARGE_STRING_BYTES);
+    const lifted = (text: string) => liftLargeStrings(Buffer.from(text)).lifted;
+
+    it('lifts the base64 of a screenshot reply and parses the same value', () => {
+      const line = Buffer.from(JSON.stringify({ type: 'response', requestId: 'r1', status: 'success', data: { base64: b64, frameId: 'f1' } }));
+      expect(liftLargeStrings(line).lifted).toEqual([b64]);
+      expect(parseJsonLine(line)).toEqual(JSON.parse(line.toString('utf8')));
+    });
+
+    it('lifts string values of at least LARGE_STRING_BYTES, in order, and nothing shorter', () => {
+      const shorter = large.slice(1);
+      expect(lifted(`["${large}","${shorter}","${large}C"]`)).toEqual([large, `${large}C`]);
+      expect(lifted(`["${shorter}"]`)).toEqual([]);
+    });
+
+    it('never lifts a key, whatever blanks precede its colon', () => {
+      for (const blank of ['', ' ', '\t', '\n', '\r', ' \r\n\t ']) {
+        expect(lifted(`{"${large}"${blank}:"${large}D"}`)).toEqual([`${large}D`]);
+      }
+      expect(lifted(`["${large}" , "${large}E"]`)).toEqual([large, `${large}E`]);
+      expect(lifted(`"${large}"`)).toEqual([large]);
+    });
+
+    it('leaves strings with escapes, control characters or non-ASCII bytes to JSON.parse', () => {
+      expect(lifted(`["\\n${large}"]`)).toEqual([]);
+      expect(lifted(`["${large}\\\\"]`)).toEqual([]);
+      expect(lifted(`["${large}\u0001"]`)).toEqual([]);
+      expect(lifted(`["${large}é"]`)).toEqual([]);
+    });
+
+    it('finds the right string bounds past escaped quotes and escaped backslashes', () => {
+      expect(lifted(`{"q":"x\\"y","a":"${large}"}`)).toEqual([large]);
+      expect(lifted(`{"q":"x\\\\","a":"${large}"}`)).toEqual([large]);
+      expect(lifted(`{"q":"\\"${large}","a":"${large}F"}`)).toEqual([`${large}F`]);
+    });
+
+    it('keeps the rest of the line, placeholders aside, and decodes it as UTF-8 when it is not ASCII', () => {
+      const { text } = liftLargeStrings(Buffer.from(`{"t":"é漢","a":"${large}","z":"😀"}`));
+      expect(text.startsWith('{"t":"é漢","a":"')).toBe(true);
+      expect(text.endsWith('","z":"😀"}')).toBe(true);
+      expect(text.length).toBeLessThan(64);
+      expect(liftLargeStrings(Buffer.from('{"a":"é"}'))).toEqual({ text: '{"a":"é"}', lifted: [] });
+    });
+
+    it('stops at an unterminated string', () => {
+      expect(liftLargeStrings(Buffer.from(`["${large}","${large}`))).toMatchObject({ lifted: [large] });
+    });
   });
 });
