@@ -1,6 +1,15 @@
 import { liftLargeStrings, parseJsonLine, LARGE_LINE_BYTES, LARGE_STRING_BYTES } from './parse-json-line';
 import { decodeFrame } from './decode-frame';
 
+/**
+ * `actual` deep-equals `expected`, compared as JSON with long repeats written as `<unit×count>`: a
+ * failure then shows a diff of a few lines instead of megabytes of base64.
+ */
+function expectSame(actual: unknown, expected: unknown): void {
+  const brief = (value: unknown) => JSON.stringify(value).replace(/(.{1,4}?)\1{15,}/gs, (run, unit: string) => `<${unit}×${run.length / unit.length}>`);
+  expect(brief(actual)).toBe(brief(expected));
+}
+
 /** The contract: same value and same accept/reject verdict as JSON.parse(line.toString('utf8')). */
 function same(line: Buffer): void {
   let expected: unknown;
@@ -13,7 +22,7 @@ function same(line: Buffer): void {
   if (expectedError !== undefined) {
     expect(() => parseJsonLine(line)).toThrow(SyntaxError);
   } else {
-    expect(parseJsonLine(line)).toEqual(expected);
+    expectSame(parseJsonLine(line), expected);
   }
 }
 
@@ -50,7 +59,7 @@ describe('parseJsonLine', () => {
   it('decodeFrame returns the whole base64 of a large reply', () => {
     const line = Buffer.from(JSON.stringify({ type: 'response', requestId: 'r1', status: 'success', data: { base64: b64 } }));
     const decoded = decodeFrame(line);
-    expect(decoded.ok && decoded.frame.type === 'response' && decoded.frame.status === 'success' && decoded.frame.data?.['base64']).toBe(b64);
+    expectSame(decoded.ok && decoded.frame.type === 'response' && decoded.frame.status === 'success' && decoded.frame.data?.['base64'], b64);
   });
 
   describe('the large-string fast path', () => {
@@ -59,35 +68,35 @@ describe('parseJsonLine', () => {
 
     it('lifts the base64 of a screenshot reply and parses the same value', () => {
       const line = Buffer.from(JSON.stringify({ type: 'response', requestId: 'r1', status: 'success', data: { base64: b64, frameId: 'f1' } }));
-      expect(liftLargeStrings(line).lifted).toEqual([b64]);
-      expect(parseJsonLine(line)).toEqual(JSON.parse(line.toString('utf8')));
+      expectSame(liftLargeStrings(line).lifted, [b64]);
+      expectSame(parseJsonLine(line), JSON.parse(line.toString('utf8')));
     });
 
     it('lifts string values of at least LARGE_STRING_BYTES, in order, and nothing shorter', () => {
       const shorter = large.slice(1);
-      expect(lifted(`["${large}","${shorter}","${large}C"]`)).toEqual([large, `${large}C`]);
-      expect(lifted(`["${shorter}"]`)).toEqual([]);
+      expectSame(lifted(`["${large}","${shorter}","${large}C"]`), [large, `${large}C`]);
+      expectSame(lifted(`["${shorter}"]`), []);
     });
 
     it('never lifts a key, whatever blanks precede its colon', () => {
       for (const blank of ['', ' ', '\t', '\n', '\r', ' \r\n\t ']) {
-        expect(lifted(`{"${large}"${blank}:"${large}D"}`)).toEqual([`${large}D`]);
+        expectSame(lifted(`{"${large}"${blank}:"${large}D"}`), [`${large}D`]);
       }
-      expect(lifted(`["${large}" , "${large}E"]`)).toEqual([large, `${large}E`]);
-      expect(lifted(`"${large}"`)).toEqual([large]);
+      expectSame(lifted(`["${large}" , "${large}E"]`), [large, `${large}E`]);
+      expectSame(lifted(`"${large}"`), [large]);
     });
 
     it('leaves strings with escapes, control characters or non-ASCII bytes to JSON.parse', () => {
-      expect(lifted(`["\\n${large}"]`)).toEqual([]);
-      expect(lifted(`["${large}\\\\"]`)).toEqual([]);
-      expect(lifted(`["${large}\u0001"]`)).toEqual([]);
-      expect(lifted(`["${large}é"]`)).toEqual([]);
+      expectSame(lifted(`["\\n${large}"]`), []);
+      expectSame(lifted(`["${large}\\\\"]`), []);
+      expectSame(lifted(`["${large}\u0001"]`), []);
+      expectSame(lifted(`["${large}é"]`), []);
     });
 
     it('finds the right string bounds past escaped quotes and escaped backslashes', () => {
-      expect(lifted(`{"q":"x\\"y","a":"${large}"}`)).toEqual([large]);
-      expect(lifted(`{"q":"x\\\\","a":"${large}"}`)).toEqual([large]);
-      expect(lifted(`{"q":"\\"${large}","a":"${large}F"}`)).toEqual([`${large}F`]);
+      expectSame(lifted(`{"q":"x\\"y","a":"${large}"}`), [large]);
+      expectSame(lifted(`{"q":"x\\\\","a":"${large}"}`), [large]);
+      expectSame(lifted(`{"q":"\\"${large}","a":"${large}F"}`), [`${large}F`]);
     });
 
     it('keeps the rest of the line, placeholders aside, and decodes it as UTF-8 when it is not ASCII', () => {
@@ -96,6 +105,16 @@ describe('parseJsonLine', () => {
       expect(text.endsWith('","z":"😀"}')).toBe(true);
       expect(text.length).toBeLessThan(64);
       expect(liftLargeStrings(Buffer.from('{"a":"é"}'))).toEqual({ text: '{"a":"é"}', lifted: [] });
+    });
+
+    it('never takes the text between two strings for a string', () => {
+      const gap = ' '.repeat(LARGE_STRING_BYTES);
+      expectSame(lifted(`["a",${gap}"b"]`), []);
+      same(Buffer.from(`["a",${gap}"b","${big}"]`));
+    });
+
+    it('gives back a short string that equals a placeholder index untouched', () => {
+      expectSame(parseJsonLine(Buffer.from(`{"a":"${big}","b":"0","c":["1"]}`)), { a: big, b: '0', c: ['1'] });
     });
 
     it('stops at an unterminated string', () => {
