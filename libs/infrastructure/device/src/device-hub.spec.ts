@@ -431,6 +431,84 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
     });
   });
 
+  describe('session bookkeeping', () => {
+    it('updates lastSeenAt on every frame, an oversized one included, which also keeps the heartbeat content', async () => {
+      start({ heartbeatIntervalMs: 1000, maxFrameBytes: 1024 });
+      const phone = connectPhone(hub, 'p1');
+      jest.advanceTimersByTime(1500);
+      phone.deliver({ type: 'event', event: 'e' });
+      expect((await hub.getDevice('p1')).lastSeenAt).toBe('2025-01-01T00:00:01.500Z');
+      jest.advanceTimersByTime(1500);
+      phone.deliver({ type: 'event', event: 'big', data: { pad: 'p'.repeat(2000) } });
+      expect((await hub.getDevice('p1')).lastSeenAt).toBe('2025-01-01T00:00:03.000Z');
+      jest.advanceTimersByTime(1500);
+      expect(phone.ended).toBe(false);
+      expect((await hub.getDevice('p1')).connectedAt).toBe('2025-01-01T00:00:00.000Z');
+    });
+
+    it('lists no capabilities and no device details when the hello had none', async () => {
+      const phone = new MessageTransport();
+      phone.session = hub.accept(phone);
+      phone.deliver({ type: 'hello', protocolVersion: 1, deviceId: 'bare', token: TEST_DEVICE_TOKEN });
+      expect(await hub.getDevice('bare')).toMatchObject({ capabilities: [], model: undefined, screen: undefined, status: 'online' });
+    });
+
+    it('cancels the hello deadline once the handshake succeeded', () => {
+      start({ helloTimeoutMs: 500 });
+      const phone = connectPhone(hub, 'p1');
+      jest.advanceTimersByTime(5000);
+      expect(phone.ofType('error')).toEqual([]);
+      expect(phone.ended).toBe(false);
+    });
+
+    it('closes once: a second close or a late transport close changes nothing', () => {
+      const phone = connectPhone(hub, 'p1');
+      phone.session.transportClosed();
+      phone.session.transportClosed();
+      phone.session.close('DEVICE_REPLACED', 'again');
+      expect(events.filter((e) => e.type === 'device.disconnected')).toHaveLength(1);
+      expect(phone.ofType('error')).toEqual([]);
+      expect(phone.destroyed).toBe(false);
+      phone.deliver({ type: 'event', event: 'late' });
+      expect(events.filter((e) => e.type === 'device.event')).toEqual([]);
+    });
+
+    it('tells a replaced phone why unless its connection is destroyed', () => {
+      const polite = connectPhone(hub, 'p1');
+      polite.session.close('DEVICE_REPLACED', 'by session x');
+      expect(polite.sent.at(-1)).toEqual({ type: 'error', code: 'DEVICE_REPLACED', message: 'by session x' });
+      expect([polite.ended, polite.destroyed]).toEqual([true, false]);
+      const dead = connectPhone(hub, 'p2');
+      dead.session.close('DEVICE_REPLACED', 'by session y', true);
+      expect(dead.ofType('error')).toEqual([]);
+      expect(dead.destroyed).toBe(true);
+    });
+
+    it('ignores oversized frames once closed, and refuses an oversized first frame naming the hello limit', () => {
+      start({ maxHelloBytes: 300 });
+      const first = new MessageTransport();
+      first.session = hub.accept(first);
+      first.session.frameTooLarge(Buffer.from('{"type":"hello"'));
+      expect(first.sent).toEqual([{ type: 'error', code: 'PROTOCOL_ERROR', message: 'first frame exceeds 300 bytes' }]);
+      first.session.frameTooLarge(Buffer.from('{"requestId":"x"'));
+      first.session.frameDiscarded(Buffer.from('{"requestId":"x"'), 5000);
+      expect(first.sent).toHaveLength(1);
+      expect(hub.stats().oversizedFrames).toBe(0);
+    });
+
+    it('withdrawing a request that already settled changes nothing', async () => {
+      const phone = connectPhone(hub, 'p1');
+      const controller = new AbortController();
+      const result = hub.execute('p1', { command: 'home' }, { signal: controller.signal, timeoutMs: 50 });
+      phone.succeedLast();
+      await result;
+      controller.abort();
+      jest.advanceTimersByTime(100);
+      expect(phone.ofType('cancel')).toEqual([]);
+      expect(hub.stats().timeouts).toBe(0);
+    });
+  });
+
   describe('screen info', () => {
     it('merges the screen of screenshot replies and screen events into the known one', async () => {
       const phone = connectPhone(hub, 'p1', undefined, { device: { screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 } } });
