@@ -1,4 +1,4 @@
-import { liftLargeStrings, parseJsonLine, LARGE_LINE_BYTES, LARGE_STRING_BYTES } from './parse-json-line';
+import { largeLineStats, liftLargeStrings, parseJsonLine, LARGE_LINE_BYTES, LARGE_STRING_BYTES } from './parse-json-line';
 import { decodeFrame } from './decode-frame';
 
 /**
@@ -70,6 +70,21 @@ describe('parseJsonLine', () => {
       const line = Buffer.from(JSON.stringify({ type: 'response', requestId: 'r1', status: 'success', data: { base64: b64, frameId: 'f1' } }));
       expectSame(liftLargeStrings(line).lifted, [b64]);
       expectSame(parseJsonLine(line), JSON.parse(line.toString('utf8')));
+    });
+
+    it('is taken from LARGE_LINE_BYTES on, and only then', () => {
+      const line = (bytes: number) => {
+        const text = `["${large}",""]`;
+        return Buffer.from(text.replace('""', `"${'s'.repeat(bytes - text.length)}"`));
+      };
+      const before = { ...largeLineStats };
+      expectSame(parseJsonLine(line(LARGE_LINE_BYTES - 1)), JSON.parse(line(LARGE_LINE_BYTES - 1).toString()));
+      expect(largeLineStats).toEqual(before);
+      expect(line(LARGE_LINE_BYTES)).toHaveLength(LARGE_LINE_BYTES);
+      expectSame(parseJsonLine(line(LARGE_LINE_BYTES)), JSON.parse(line(LARGE_LINE_BYTES).toString()));
+      expect(largeLineStats).toEqual({ lines: before.lines + 1, liftedStrings: before.liftedStrings + 2 });
+      parseJsonLine(Buffer.from(`{"a":"${'é'.repeat(LARGE_LINE_BYTES)}"}`));
+      expect(largeLineStats).toEqual({ lines: before.lines + 2, liftedStrings: before.liftedStrings + 2 });
     });
 
     it('lifts string values of at least LARGE_STRING_BYTES, in order, and nothing shorter', () => {

@@ -14,6 +14,13 @@ const MARK = `\u0001mc-${randomBytes(6).toString('hex')}-`;
 const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
 
 /**
+ * What the large-line path of {@link parseJsonLine} did since the process started: `lines` parsed
+ * through it, `liftedStrings` cut out of them. Diagnostics (and the proof, in tests, that the path is
+ * taken); read only.
+ */
+export const largeLineStats = { lines: 0, liftedStrings: 0 };
+
+/**
  * `JSON.parse(line.toString('utf8'))`, with the same result and the same accept/reject verdict, but
  * fast for frames that carry a large string (a screenshot's base64). Such a string, when it is pure
  * ASCII without escapes or control characters, is cut out of the line with `toString('ascii')`
@@ -26,6 +33,8 @@ const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
 export function parseJsonLine(line: Buffer): unknown {
   if (line.length < LARGE_LINE_BYTES) return JSON.parse(line.toString('utf8'));
   const { text, lifted } = liftLargeStrings(line);
+  largeLineStats.lines += 1;
+  largeLineStats.liftedStrings += lifted.length;
   if (lifted.length === 0) return JSON.parse(text);
   return JSON.parse(text, (_key, value: unknown) => {
     if (typeof value === 'string' && value.startsWith(MARK)) {
