@@ -552,6 +552,39 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       expect((await failure(hub.execute('p1', null as never))).message).toBe('unknown command undefined');
     });
 
+    it('every refusal names the device, with field errors where a field is at fault', async () => {
+      start({ queueLimit: 0, offlineDeviceLimit: 5 });
+      const phone = connectPhone(hub, 'p1');
+      connectPhone(hub, 'gone').session.transportClosed();
+      const refusals = [
+        await failure(hub.execute('nobody', { command: 'home' })),
+        await failure(hub.getDevice('nobody')),
+        await failure(hub.execute('gone', { command: 'home' })),
+        await failure(hub.execute('p1', { command: 'fly' } as never)),
+        await failure(hub.execute('p1', { command: 'home' }, { timeoutMs: 0 })),
+        await failure(hub.execute('p1', { command: 'home' }, { signal: AbortSignal.abort() })),
+      ];
+      settleLater(hub.execute('p1', { command: 'home' }));
+      refusals.push(await failure(hub.execute('p1', { command: 'home' })));
+      phone.pendingWriteBytes = 2 * 1024 * 1024;
+      refusals.push(await failure(hub.execute('p1', { command: 'home' })));
+      hub.shutdown();
+      refusals.push(await failure(hub.execute('p1', { command: 'home' })));
+      expect(refusals.map((e) => [e.code, e.message, e.deviceId])).toEqual([
+        ['DEVICE_NOT_FOUND', 'no device "nobody" is known', 'nobody'],
+        ['DEVICE_NOT_FOUND', 'no device "nobody" is known', 'nobody'],
+        ['DEVICE_DISCONNECTED', 'device gone is offline', 'gone'],
+        ['VALIDATION_FAILED', 'unknown command "fly"', 'p1'],
+        ['VALIDATION_FAILED', 'timeoutMs must be between 1 and 2147483647', 'p1'],
+        ['ABORTED', 'aborted before it was sent', 'p1'],
+        ['DEVICE_BUSY', 'device p1 has 0 commands queued', 'p1'],
+        ['DEVICE_BUSY', 'device p1 is not reading its socket', 'p1'],
+        ['SHUTTING_DOWN', 'gateway is shutting down', 'p1'],
+      ]);
+      expect(refusals[3]?.fieldErrors).toEqual([{ field: 'command', message: 'must be one of open, click, long_press, swipe, input, back, home, screenshot, ui_tree' }]);
+      expect(refusals[4]?.fieldErrors).toEqual([{ field: 'timeoutMs', message: 'must be 1-2147483647 ms' }]);
+    });
+
     it('capabilities [] allows every known command; a list allows only its commands', async () => {
       const open = connectPhone(hub, 'open', undefined, { capabilities: [] });
       const any = hub.execute('open', { command: 'home' });
