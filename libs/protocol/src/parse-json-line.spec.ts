@@ -78,6 +78,7 @@ describe('parseJsonLine', () => {
         return Buffer.from(text.replace('""', `"${'s'.repeat(bytes - text.length)}"`));
       };
       const before = { ...largeLineStats };
+      expect(before).toEqual({ lines: expect.any(Number), liftedStrings: expect.any(Number) });
       expectSame(parseJsonLine(line(LARGE_LINE_BYTES - 1)), JSON.parse(line(LARGE_LINE_BYTES - 1).toString()));
       expect(largeLineStats).toEqual(before);
       expect(line(LARGE_LINE_BYTES)).toHaveLength(LARGE_LINE_BYTES);
