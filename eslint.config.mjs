@@ -11,7 +11,7 @@ const NODE_IO = ['node:net', 'net', 'node:fs', 'fs', 'node:http', 'http', 'node:
 const ADAPTER_PACKAGES = ['better-sqlite3', 'openai', 'sharp', 'ws', '@nestjs/platform-*', 'express', 'nestjs-pino', 'pino', 'pino-http'];
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/out-tsc/**', '.nx/**', 'coverage/**', 'test-output/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/out-tsc/**', '.nx/**', 'coverage/**', 'test-output/**', '.stryker-tmp*/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -127,6 +127,28 @@ describe('peekRequestId', () => {
     expect(peekRequestId(head('{"type":"response","requestId":"a1b2c3d4-1","status":"success","data":{"base64":"iVBOR'))).toBe('a1b2c3d4-1');
   });
 
+  it('matches the exact key "requestId" only', () => {
+    expect(peekRequestId(head('{"requestIdX":"a","xrequestId":"b","requestI":"c","requestId":"d"}'))).toBe('d');
+    expect(peekRequestId(head('{"requestIdX":"a","xrequestId":"b","requestI":"c"}'))).toBeUndefined();
+    expect(peekRequestId(head('{"requestid":"a"}'))).toBeUndefined();
+  });
+
+  it('skips escaped quotes and backslashes inside keys and values when scanning', () => {
+    expect(peekRequestId(head('{"k":"a\\"requestId\\":\\"x","requestId":"y"}'))).toBe('y');
+    expect(peekRequestId(head('{"k":"a\\\\","requestId":"y"}'))).toBe('y');
+    expect(peekRequestId(head('{"requestId\\"":"x","requestId":"z"}'))).toBe('z');
+  });
+
+  it('is back at the top level after a nested object or array closes', () => {
+    expect(peekRequestId(head('{"data":{"list":[1,{"x":2}]},"requestId":"top"}'))).toBe('top');
+    expect(peekRequestId(head('[{"requestId":"in-array"}]'))).toBeUndefined();
+  });
+
+  it('skips a requestId whose value is not a string and keeps looking', () => {
+    expect(peekRequestId(head('{"requestId":7,"data":{}'))).toBeUndefined();
+    expect(peekRequestId(head('{"requestId":"bad\\q"}'))).toBeUndefined();
+  });
+
   it('allows whitespace around the colon', () => {
     expect(peekRequestId(head('{ "type" : "response" , "requestId" :\t"r-7" , "data": {'))).toBe('r-7');
   });

@@ -284,6 +284,29 @@ describe('LineFrameDecoder', () => {
       expect(frames).toEqual(['{"type":"pong"}']);
     });
 
+    it('decodes a line split across chunks after a reset dropped a partial one', () => {
+      const { decoder, frames, push } = setup(1024);
+      push('{"type":"pi');
+      decoder.reset();
+      push('{"type":');
+      push('"po');
+      expect(decoder.bufferedBytes).toBe(11);
+      push('ng"}\n{"a":1}\n');
+      expect(frames).toEqual(['{"type":"pong"}', '{"a":1}']);
+      expect(decoder.bufferedBytes).toBe(0);
+    });
+
+    it('decodes a line split across chunks after a reset ended a discard', () => {
+      const { decoder, frames, oversized, push } = setup(8);
+      push('y'.repeat(20));
+      decoder.reset();
+      push('ab');
+      push('cd\n');
+      push('x'.repeat(9) + '\n');
+      expect(frames).toEqual(['abcd']);
+      expect(oversized).toEqual([{ head: 'x'.repeat(9), size: 9 }]);
+    });
+
     it('ends discarding an oversized line without reporting it', () => {
       const { decoder, frames, oversized, push } = setup(8);
       push('x'.repeat(20));

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 /** Lines shorter than this take the plain path (`JSON.parse(line.toString('utf8'))`). */
 export const LARGE_LINE_BYTES = 64 * 1024;
 /** String values at least this long are lifted out of a large line before `JSON.parse`. */
-const LARGE_STRING_BYTES = 16 * 1024;
+export const LARGE_STRING_BYTES = 16 * 1024;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -12,6 +12,13 @@ const CONTROL = /[\x00-\x1f]/;
 /** Stands for a lifted string in the text given to JSON.parse; the nonce makes a clash impossible in practice. */
 const MARK = `\u0001mc-${randomBytes(6).toString('hex')}-`;
 const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
+
+/**
+ * What the large-line path of {@link parseJsonLine} did since the process started: `lines` parsed
+ * through it, `liftedStrings` cut out of them. Diagnostics (and the proof, in tests, that the path is
+ * taken); read only.
+ */
+export const largeLineStats = { lines: 0, liftedStrings: 0 };
 
 /**
  * `JSON.parse(line.toString('utf8'))`, with the same result and the same accept/reject verdict, but
@@ -25,6 +32,27 @@ const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
  */
 export function parseJsonLine(line: Buffer): unknown {
   if (line.length < LARGE_LINE_BYTES) return JSON.parse(line.toString('utf8'));
+  const { text, lifted } = liftLargeStrings(line);
+  largeLineStats.lines += 1;
+  largeLineStats.liftedStrings += lifted.length;
+  if (lifted.length === 0) return JSON.parse(text);
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === 'string' && value.startsWith(MARK)) {
+      const index = Number(value.slice(MARK.length));
+      if (Number.isInteger(index) && index < lifted.length) return lifted[index];
+    }
+    return value;
+  });
+}
+
+/**
+ * The fast path of {@link parseJsonLine} for a line of any size: `lifted` holds, in order, every string
+ * value of at least 16 KiB that is pure ASCII without escapes or control characters (keys are never
+ * lifted); `text` is the line decoded, each lifted string replaced by a placeholder only
+ * {@link parseJsonLine} recognises. A line with nothing to lift gives `lifted: []` and the whole line as
+ * `text`. Never throws: malformed JSON is left for `JSON.parse` to reject.
+ */
+export function liftLargeStrings(line: Buffer): { text: string; lifted: string[] } {
   const lifted: string[] = [];
   const text: string[] = [];
   let copied = 0;
@@ -46,15 +74,9 @@ export function parseJsonLine(line: Buffer): unknown {
     }
     open = line.indexOf(QUOTE, close + 1);
   }
-  if (lifted.length === 0) return JSON.parse(decode(line, 0, line.length));
+  if (lifted.length === 0) return { text: decode(line, 0, line.length), lifted };
   text.push(decode(line, copied, line.length));
-  return JSON.parse(text.join(''), (_key, value: unknown) => {
-    if (typeof value === 'string' && value.startsWith(MARK)) {
-      const index = Number(value.slice(MARK.length));
-      if (Number.isInteger(index) && index < lifted.length) return lifted[index];
-    }
-    return value;
-  });
+  return { text: text.join(''), lifted };
 }
 
 /** True when the byte at `at` is preceded by an odd number of backslashes. */

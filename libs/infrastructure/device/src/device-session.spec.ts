@@ -1,64 +1,11 @@
 import { MobileClawError } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
-import type { DeviceSession } from './device-session';
-import type { FrameTransport } from './frame-transport';
+import { connectPhone, MessageTransport, TEST_DEVICE_TOKEN, type Json } from './testing/message-transport';
 
-const TOKEN = 'message-transport-token-0123';
+const TOKEN = TEST_DEVICE_TOKEN;
 const MAX_FRAME_BYTES = 4096;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames the test reads freely
-type Json = Record<string, any>;
-
-/**
- * A message-based transport (as a WebSocket is): every frame arrives whole, one per message, with no
- * terminator; an oversized message is known complete the moment it arrives.
- */
-class MessageTransport implements FrameTransport {
-  readonly sent: Json[] = [];
-  maxFrameBytes = 0;
-  ended = false;
-  pendingWriteBytes = 0;
-  session!: DeviceSession;
-
-  constructor(readonly remoteAddress = 'memory:1') {}
-
-  send(frameJson: string): void {
-    expect(frameJson.endsWith('\n')).toBe(false);
-    this.sent.push(JSON.parse(frameJson) as Json);
-  }
-  end(): void {
-    this.ended = true;
-  }
-  destroy(): void {
-    this.ended = true;
-  }
-  setMaxFrameBytes(bytes: number): void {
-    this.maxFrameBytes = bytes;
-  }
-
-  /** The phone sends one message. */
-  deliver(frame: Json | string): void {
-    const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length > this.maxFrameBytes) {
-      this.session.frameTooLarge(bytes.subarray(0, 256));
-      this.session.frameDiscarded(bytes.subarray(0, 256), bytes.length);
-    } else {
-      this.session.receive(bytes);
-    }
-  }
-
-  lastOfType(type: string): Json | undefined {
-    return [...this.sent].reverse().find((f) => f['type'] === type);
-  }
-}
-
-function connect(hub: DeviceHub, deviceId: string, remoteAddress?: string): MessageTransport {
-  const transport = new MessageTransport(remoteAddress);
-  transport.session = hub.accept(transport);
-  transport.deliver({ type: 'hello', protocolVersion: 1, deviceId, token: TOKEN, device: { model: 'Msg', android: '14', screen: { width: 1080, height: 2400, rotation: 0 } } });
-  return transport;
-}
+const connect = (hub: DeviceHub, deviceId: string, remoteAddress?: string): MessageTransport => connectPhone(hub, deviceId, remoteAddress);
 
 describe('DeviceSession over a message-based transport (no line framing)', () => {
   let hub: DeviceHub;

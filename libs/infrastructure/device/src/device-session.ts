@@ -43,7 +43,8 @@ export class DeviceSession {
   /** performance.now() of the last frame received / ping sent (heartbeat bookkeeping). */
   lastReceivedAt = performance.now();
   lastPingAt = -Infinity;
-  private lastPingTs = -1;
+  /** `ts` of the ping not yet answered; undefined when none is outstanding (a pong then counts for nothing). */
+  private lastPingTs: number | undefined;
   rttMs: number | undefined;
   screen: ScreenInfo | undefined;
   private inFlight: PendingRequest | null = null;
@@ -317,7 +318,7 @@ export class DeviceSession {
 
   private onPong(ts: number | undefined): void {
     if (ts === undefined || ts !== this.lastPingTs) return;
-    this.lastPingTs = -1;
+    this.lastPingTs = undefined;
     this.rttMs = Math.max(0, Date.now() - ts);
     this.host.heartbeat(this, this.rttMs);
   }
