@@ -210,3 +210,42 @@ describe('peekRequestId', () => {
     expect(seen).toEqual(['big-1']);
   });
 });
+
+describe('decodeFrame names what is wrong with a malformed frame', () => {
+  const hello = { type: 'hello', protocolVersion: 1, deviceId: 'p-1', token: 't' };
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['hello with a fractional version', { ...hello, protocolVersion: 1.5 }, 'hello: "protocolVersion" must be an integer'],
+    ['hello with an id of forbidden characters', { ...hello, deviceId: 'a b' }, 'hello: "deviceId" must be 1-128 chars of [A-Za-z0-9._:-]'],
+    ['hello with a numeric token', { ...hello, token: 7 }, 'hello: "token" must be a string'],
+    ['hello with a non-string capability', { ...hello, capabilities: ['click', 3] }, 'hello: "capabilities" must be an array of strings'],
+    ['hello with a device that is not an object', { ...hello, device: 'pixel' }, 'hello: "device" must be an object'],
+    ['hello with a screen lacking its height', { ...hello, device: { screen: { width: 1080 } } }, 'hello: "device.screen" must have numeric "width" and "height"'],
+    ['hello with a client that is not an object', { ...hello, client: 'app' }, 'hello: "client" must be an object'],
+    ['welcome without a session id', { type: 'welcome', heartbeatIntervalMs: 1, maxFrameBytes: 1 }, 'welcome: "sessionId" must be a non-empty string'],
+    ['welcome with a textual interval', { type: 'welcome', sessionId: 's', heartbeatIntervalMs: '15000', maxFrameBytes: 1 }, 'welcome: "heartbeatIntervalMs" and "maxFrameBytes" must be numbers'],
+    ['error with an empty code', { type: 'error', code: '' }, 'error: "code" must be a non-empty string'],
+    ['action without a request id', { type: 'action', command: 'home' }, 'action: "requestId" must be a non-empty string'],
+    ['action with a textual timeout', { type: 'action', requestId: 'r', command: 'home', timeoutMs: '5' }, 'action: "timeoutMs" must be a number'],
+    ['cancel with an empty request id', { type: 'cancel', requestId: '' }, 'cancel: "requestId" must be a non-empty string'],
+    ['error response without a code', { type: 'response', requestId: 'r', status: 'error', error: {} }, 'response: "error.code" must be a non-empty string'],
+    ['event with an empty name', { type: 'event', event: '' }, 'event: "event" must be a non-empty string'],
+    ['event with data that is a list', { type: 'event', event: 'screen', data: [1] }, 'event: "data" must be an object'],
+  ];
+  it.each(cases)('%s', (_name, frame, reason) => {
+    const decoded = decodeFrame(JSON.stringify(frame));
+    expect(decoded).toMatchObject({ ok: false, code: 'PROTOCOL_ERROR', reason });
+  });
+
+  it('carries the request id only when the frame names one', () => {
+    const without = decodeFrame(JSON.stringify({ type: 'cancel' }));
+    expect(Object.keys(without).sort()).toEqual(['code', 'ok', 'reason']);
+    const named = decodeFrame(JSON.stringify({ type: 'response', requestId: 'r-9', status: 'maybe' }));
+    expect(named).toStrictEqual({ ok: false, code: 'PROTOCOL_ERROR', reason: 'response: "status" must be "success" or "error"', requestId: 'r-9' });
+  });
+
+  it('quotes at most 64 characters of an unknown frame type', () => {
+    const type = 'x'.repeat(200);
+    const decoded = decodeFrame(JSON.stringify({ type }));
+    expect(decoded).toMatchObject({ ok: false, reason: `unknown frame type ${JSON.stringify(type).slice(0, 64)}` });
+  });
+});
