@@ -8,3 +8,4 @@
  */
 export * from './task-fixtures';
 export * from './task-repository-contract';
+export * from './rejections';

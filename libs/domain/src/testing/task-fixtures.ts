@@ -74,3 +74,17 @@ export async function seedRetentionScenario(repository: TaskRepository, now: Dat
     await repository.saveScreenshot(task.taskId, 0, { mime: 'image/png', bytes: new Uint8Array([1, 2, 3]) });
   }
 }
+
+/**
+ * A task paused for approval of a message with CJK text and an emoji, three steps in: the richest
+ * shape a task takes (pending action, non-ASCII goal), for round-trip tests of stores.
+ */
+export function approvalTaskFixture(): Task {
+  return taskFixture({
+    taskId: '6f1c2a9e-1b7d-4c55-9a51-2f3e4d5c6b7a',
+    goal: '给 Alice 发消息 "Hello 世界 👋"',
+    status: 'input_required',
+    stepCount: 3,
+    pendingAction: { stepIndex: 2, action: { command: 'input', text: 'Hello 世界 👋', clear: true }, reason: 'sends a message to a new recipient' },
+  });
+}

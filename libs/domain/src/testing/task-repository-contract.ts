@@ -1,6 +1,6 @@
-import { MobileClawError } from '../errors';
 import type { StoredImage, Task, TaskQuery, TaskRepository } from '../task';
-import { RETENTION_SCENARIO_TASK_IDS, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from './task-fixtures';
+import { domainRejection } from './rejections';
+import { RETENTION_SCENARIO_TASK_IDS, approvalTaskFixture, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from './task-fixtures';
 
 /** How the contract suite gets the repository under test. */
 export interface TaskRepositoryContractHooks {
@@ -17,25 +17,6 @@ export interface TaskRepositoryContractHooks {
 }
 
 const T0 = '2026-03-01T10:00:00.000Z';
-
-/** The error a promise rejects with; fails the test when it resolves or rejects with something that is not an Error. */
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    // Not `instanceof Error`: a native driver's errors may come from another realm (e.g. better-sqlite3 under Jest).
-    expect(Object.prototype.toString.call(err)).toBe('[object Error]');
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
-
-/** The {@link MobileClawError} a promise rejects with; fails the test when it resolves or rejects with another error. */
-async function domainRejection(promise: Promise<unknown>): Promise<MobileClawError> {
-  const err = await rejection(promise);
-  expect(err).toBeInstanceOf(MobileClawError);
-  return err as MobileClawError;
-}
 
 /**
  * Registers the `describe`/`it` blocks every {@link TaskRepository} adapter must pass: each port
@@ -69,13 +50,7 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
     }
 
     describe('tasks', () => {
-      const task = taskFixture({
-        taskId: '6f1c2a9e-1b7d-4c55-9a51-2f3e4d5c6b7a',
-        goal: '给 Alice 发消息 "Hello 世界 👋"',
-        status: 'input_required',
-        stepCount: 3,
-        pendingAction: { stepIndex: 2, action: { command: 'input', text: 'Hello 世界 👋', clear: true }, reason: 'sends a message to a new recipient' },
-      });
+      const task = approvalTaskFixture();
 
       it('stores a task and reads back exactly the same value; update replaces it', async () => {
         await repository.createTask(task);

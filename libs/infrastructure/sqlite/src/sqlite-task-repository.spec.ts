@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Logger } from '@nestjs/common';
 import { ERROR_CATALOG, MobileClawError, type Task } from '@mobileclaw/domain';
-import { describeTaskRepositoryContract, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
+import { approvalTaskFixture, describeTaskRepositoryContract, domainRejection, minutesAfter, seedRetentionScenario, stepFixture, taskFixture } from '@mobileclaw/domain/testing';
 import { SqliteTaskRepository, toStorageError, type SqliteTaskRepositoryOptions } from './sqlite-task-repository';
 import { TASK_MIGRATIONS, TASK_SCHEMA_VERSION } from './task-database';
 import { encodeTaskCursor } from './task-cursor';
@@ -29,16 +29,6 @@ function rawConnection(): Database.Database {
 
 function sqliteCodeOf(err: unknown): unknown {
   return (err as { code?: unknown } | undefined)?.code;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<MobileClawError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MobileClawError);
-    return err as MobileClawError;
-  }
-  throw new Error('expected a rejection');
 }
 
 beforeEach(() => {
@@ -146,17 +136,11 @@ describe('SqliteTaskRepository', () => {
   });
 
   describe('round trips', () => {
-    const task = taskFixture({
-      taskId: '6f1c2a9e-1b7d-4c55-9a51-2f3e4d5c6b7a',
-      goal: '给 Alice 发消息 "Hello 世界 👋"',
-      status: 'input_required',
-      stepCount: 3,
-      pendingAction: { stepIndex: 2, action: { command: 'input', text: 'Hello 世界 👋', clear: true }, reason: 'sends a message to a new recipient' },
-    });
+    const task = approvalTaskFixture();
 
     it('refuses invalid times and statuses, listing each field', async () => {
       const repository = open();
-      const err = await rejection(repository.createTask({ ...task, createdAt: 'yesterday', status: 'sleeping' as Task['status'] }));
+      const err = await domainRejection(repository.createTask({ ...task, createdAt: 'yesterday', status: 'sleeping' as Task['status'] }));
       expect(err.code).toBe('VALIDATION_FAILED');
       expect(err.fieldErrors?.map((e) => e.field)).toEqual(['status', 'createdAt']);
     });
@@ -182,8 +166,8 @@ describe('SqliteTaskRepository', () => {
       expect(await repository.getScreenshot(task.taskId, 2)).toBeUndefined();
       rmSync(join(folder, '1.bin'));
       expect(await repository.getScreenshot(task.taskId, 1)).toBeUndefined();
-      expect((await rejection(repository.saveScreenshot('unknown-task', 0, { mime: 'image/png', bytes: png }))).code).toBe('TASK_NOT_FOUND');
-      expect((await rejection(repository.saveScreenshot(task.taskId, 0, { mime: 'png', bytes: png }))).fieldErrors).toEqual([
+      expect((await domainRejection(repository.saveScreenshot('unknown-task', 0, { mime: 'image/png', bytes: png }))).code).toBe('TASK_NOT_FOUND');
+      expect((await domainRejection(repository.saveScreenshot(task.taskId, 0, { mime: 'png', bytes: png }))).fieldErrors).toEqual([
         { field: 'mime', message: 'mime must be a media type such as image/png' },
       ]);
       expect(existsSync(join(dataDir.dir, 'screenshots', 'unknown-task'))).toBe(false);
@@ -277,7 +261,7 @@ describe('SqliteTaskRepository', () => {
         encodeTaskCursor({ createdAtMs: Date.parse(T0), taskId: 't1' }) + 'A',
       ];
       for (const cursor of forged) {
-        const err = await rejection(repository.listTasks({ limit: 3, cursor }));
+        const err = await domainRejection(repository.listTasks({ limit: 3, cursor }));
         expect(err.code).toBe('VALIDATION_FAILED');
         expect(err.fieldErrors?.map((e) => e.field)).toEqual(['cursor']);
       }
@@ -319,7 +303,7 @@ describe('SqliteTaskRepository', () => {
 
     it('refuses an owner without an instance id or lease time', async () => {
       const repository = open();
-      const err = await rejection(repository.createTask(taskFixture({ taskId: 't', owner: { instanceId: '', leaseExpiresAt: 'later' } })));
+      const err = await domainRejection(repository.createTask(taskFixture({ taskId: 't', owner: { instanceId: '', leaseExpiresAt: 'later' } })));
       expect(err.code).toBe('VALIDATION_FAILED');
       expect(err.fieldErrors?.map((e) => e.field)).toEqual(['owner.instanceId', 'owner.leaseExpiresAt']);
     });
@@ -398,12 +382,12 @@ describe('SqliteTaskRepository', () => {
           ['prune', () => repository.prune({ maxTasks: 0 })],
         ];
         for (const [method, write] of writes) {
-          const err = await rejection(write());
+          const err = await domainRejection(write());
           expect({ method, code: err.code, retryable: ERROR_CATALOG[err.code].retryable, cause: sqliteCodeOf(err.cause) }).toEqual({ method, code: 'STORAGE_ERROR', retryable: true, cause: 'SQLITE_BUSY' });
         }
         // Readers are not blocked (WAL), and the domain's own errors stay what they are.
         expect((await repository.getTask('kept'))?.status).toBe('running');
-        expect((await rejection(repository.listTasks({ limit: 0 }))).code).toBe('VALIDATION_FAILED');
+        expect((await domainRejection(repository.listTasks({ limit: 0 }))).code).toBe('VALIDATION_FAILED');
       } finally {
         raw.exec('ROLLBACK');
         raw.close();
@@ -419,15 +403,15 @@ describe('SqliteTaskRepository', () => {
     it('are refused by writes before anything is written and found nowhere by reads', async () => {
       const repository = open();
       for (const taskId of evil) {
-        const err = await rejection(repository.createTask(taskFixture({ taskId })));
+        const err = await domainRejection(repository.createTask(taskFixture({ taskId })));
         expect(err.code).toBe('VALIDATION_FAILED');
         expect(err.fieldErrors?.map((e) => e.field)).toEqual(['taskId']);
-        const save = await rejection(repository.saveScreenshot(taskId, 0, { mime: 'image/png', bytes: new Uint8Array([1]) }));
+        const save = await domainRejection(repository.saveScreenshot(taskId, 0, { mime: 'image/png', bytes: new Uint8Array([1]) }));
         expect(save.fieldErrors?.map((e) => e.field)).toEqual(['taskId']);
         expect(await repository.getScreenshot(taskId, 0)).toBeUndefined();
         expect(await repository.getTask(taskId)).toBeUndefined();
       }
-      const err = await rejection(repository.saveScreenshot('fine-id', -1, { mime: 'image/png', bytes: new Uint8Array([1]) }));
+      const err = await domainRejection(repository.saveScreenshot('fine-id', -1, { mime: 'image/png', bytes: new Uint8Array([1]) }));
       expect(err.fieldErrors?.map((e) => e.field)).toEqual(['stepIndex']);
       expect(await repository.getScreenshot('fine-id', -1)).toBeUndefined();
       expect(readdirSync(dataDir.dir).sort()).toEqual(['mobileclaw.db', 'mobileclaw.db-shm', 'mobileclaw.db-wal']);

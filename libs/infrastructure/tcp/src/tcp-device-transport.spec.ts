@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { firstValueFrom, filter } from 'rxjs';
-import { MobileClawError, type DeviceEvent } from '@mobileclaw/domain';
+import type { DeviceEvent } from '@mobileclaw/domain';
+import { domainRejection } from '@mobileclaw/domain/testing';
 import { DeviceHub, type DeviceGatewayOptions } from '@mobileclaw/device';
 import { TcpDeviceTransport } from './tcp-device-transport';
 import { RawPhone } from './testing/raw-phone';
@@ -31,17 +32,6 @@ async function phoneFor(gw: Gateway, deviceId: string, extra: Record<string, unk
   const { phone } = await RawPhone.hello(gw.port, deviceId, TOKEN, extra);
   phones.push(phone);
   return phone;
-}
-
-/** Resolves with the error a promise rejects with; fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<MobileClawError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MobileClawError);
-    return err as MobileClawError;
-  }
-  throw new Error('expected a rejection');
 }
 
 /**
@@ -120,7 +110,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       const line = JSON.stringify({ type: 'response', requestId: action['requestId'], status: 'success', data: { base64: 'A'.repeat(50_000) } }) + '\n';
       // The caller fails as soon as the limit is crossed, before the rest of the line arrives.
       phone.write(line.slice(0, 7000));
-      const err = await rejection(big);
+      const err = await domainRejection(big);
       expect(err.code).toBe('PAYLOAD_TOO_LARGE');
       expect(gw.hub.stats().oversizedFrames).toBe(0);
       // The rest, in several writes, is skipped up to the newline.
@@ -276,7 +266,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       jest.advanceTimersByTime(119);
       expect(gw.hub.stats()).toMatchObject({ pending: 1, timeouts: 0 });
       jest.advanceTimersByTime(1);
-      const err = await rejection(result);
+      const err = await domainRejection(result);
       expect(err.code).toBe('TIMEOUT');
       expect(err.message).toBe('no reply within 120 ms');
       expect(gw.hub.stats()).toMatchObject({ pending: 0, timeouts: 1 });
@@ -303,7 +293,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       await phone.nextOfType('action');
       expect(gw.hub.stats().pending).toBe(4);
       phone.destroy();
-      const errors = await Promise.all(calls.map(rejection));
+      const errors = await Promise.all(calls.map(domainRejection));
       expect(errors.map((e) => e.code)).toEqual(['DEVICE_DISCONNECTED', 'DEVICE_DISCONNECTED', 'DEVICE_DISCONNECTED']);
       // At once: the gateway's clock has not moved, so no deadline can have fired.
       expect(performance.now()).toBe(started);
@@ -381,7 +371,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       const replaced = firstValueFrom(gw.hub.events$.pipe(filter((e) => e.type === 'device.replaced')));
       const { phone: newPhone, welcome } = await RawPhone.hello(gw.port, 'pixel-7-01', TOKEN);
       phones.push(newPhone);
-      expect((await rejection(pending)).code).toBe('DEVICE_REPLACED');
+      expect((await domainRejection(pending)).code).toBe('DEVICE_REPLACED');
       expect(await oldPhone.nextOfType('error')).toMatchObject({ code: 'DEVICE_REPLACED', message: `replaced by session ${welcome['sessionId']}` });
       await oldPhone.closed;
       expect(await replaced).toMatchObject({ oldSessionId: oldSession, newSessionId: welcome['sessionId'] });
@@ -413,7 +403,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect(a1).toMatchObject({ x: 1 });
       // The third command expires while queued behind the first.
       jest.advanceTimersByTime(100);
-      expect((await rejection(third)).code).toBe('TIMEOUT');
+      expect((await domainRejection(third)).code).toBe('TIMEOUT');
       expect(phone.unread.filter((f) => f['type'] === 'action')).toEqual([]);
       phone.reply(a1, { n: 1 });
       const r1 = await first;
@@ -442,7 +432,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       expect((await ok).data).toEqual({ fine: true });
       expect(gw.hub.stats().protocolErrors).toBe(3);
 
-      const doomed = rejection(gw.hub.execute('junk-1', { command: 'home' }));
+      const doomed = domainRejection(gw.hub.execute('junk-1', { command: 'home' }));
       await phone.nextOfType('action');
       phone.write('%%\n'.repeat(10));
       await phone.closed;
@@ -456,7 +446,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       const call = gw.hub.execute('junk-2', { command: 'home' });
       const action = await phone.nextOfType('action');
       phone.send({ type: 'response', requestId: action['requestId'], status: 'maybe' });
-      expect((await rejection(call)).code).toBe('PROTOCOL_ERROR');
+      expect((await domainRejection(call)).code).toBe('PROTOCOL_ERROR');
     });
 
     it('maps phone errors to DEVICE_ERROR with the phone code, and STALE_FRAME to its own code', async () => {
@@ -465,12 +455,12 @@ describe('TCP device adapter over a real loopback socket', () => {
       const open = gw.hub.execute('err-1', { command: 'open', app: 'com.nope' });
       const a1 = await phone.nextOfType('action');
       phone.send({ type: 'response', requestId: a1['requestId'], status: 'error', error: { code: 'APP_NOT_FOUND', message: 'no com.nope' } });
-      expect(await rejection(open)).toMatchObject({ code: 'DEVICE_ERROR', deviceCode: 'APP_NOT_FOUND', message: 'no com.nope' });
+      expect(await domainRejection(open)).toMatchObject({ code: 'DEVICE_ERROR', deviceCode: 'APP_NOT_FOUND', message: 'no com.nope' });
       const click = gw.hub.execute('err-1', { command: 'click', x: 5, y: 5 }, { frameId: 'f-1' });
       const a2 = await phone.nextOfType('action');
       expect(a2['frameId']).toBe('f-1');
       phone.send({ type: 'response', requestId: a2['requestId'], status: 'error', error: { code: 'STALE_FRAME', message: 'rotated' } });
-      expect((await rejection(click)).code).toBe('STALE_FRAME');
+      expect((await domainRejection(click)).code).toBe('STALE_FRAME');
     });
   });
 
@@ -481,7 +471,7 @@ describe('TCP device adapter over a real loopback socket', () => {
       phone.socket.pause();
       const huge = gw.hub.execute('stuck-1', { command: 'input', text: 'x'.repeat(16 * 1024 * 1024) }, { timeoutMs: 30_000 });
       huge.catch(() => undefined);
-      const err = await rejection(gw.hub.execute('stuck-1', { command: 'home' }));
+      const err = await domainRejection(gw.hub.execute('stuck-1', { command: 'home' }));
       expect(err.code).toBe('DEVICE_BUSY');
       expect(err.message).toContain('not reading');
       expect(gw.hub.stats().pending).toBe(1);
@@ -497,9 +487,9 @@ describe('TCP device adapter over a real loopback socket', () => {
       await phone.nextOfType('action');
       const closing = gw.listener.stop();
       gw.hub.shutdown();
-      expect((await rejection(call)).code).toBe('SHUTTING_DOWN');
-      expect((await rejection(queued)).code).toBe('SHUTTING_DOWN');
-      expect((await rejection(gw.hub.execute('bye-1', { command: 'home' }))).code).toBe('SHUTTING_DOWN');
+      expect((await domainRejection(call)).code).toBe('SHUTTING_DOWN');
+      expect((await domainRejection(queued)).code).toBe('SHUTTING_DOWN');
+      expect((await domainRejection(gw.hub.execute('bye-1', { command: 'home' }))).code).toBe('SHUTTING_DOWN');
       await phone.closed;
       await closing;
       const refused = connect({ port: gw.port, host: '127.0.0.1' });
@@ -519,9 +509,9 @@ describe('TCP device adapter over a real loopback socket', () => {
       const third = gw.hub.execute('abort-1', { command: 'click', x: 3, y: 3 });
       const a1 = await phone.nextOfType('action');
       queued.abort();
-      expect((await rejection(second)).code).toBe('ABORTED');
+      expect((await domainRejection(second)).code).toBe('ABORTED');
       inFlight.abort();
-      expect((await rejection(first)).code).toBe('ABORTED');
+      expect((await domainRejection(first)).code).toBe('ABORTED');
       expect(await phone.nextOfType('cancel')).toEqual({ type: 'cancel', requestId: a1['requestId'] });
       const a3 = await phone.nextOfType('action');
       expect(a3).toMatchObject({ x: 3 });
