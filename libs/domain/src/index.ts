@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './commands';
 export * from './results';
+export * from './coordinate-space';
 export * from './device';
 export * from './mobileclaw.service';
 export * from './task';

@@ -2,14 +2,13 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { Planner, type PlanDecision, type PlannerObservation, type PlanningContext } from '@mobileclaw/domain';
+import { CoordinateSpace, Planner, type PlanDecision, type PlannerObservation, type PlanningContext } from '@mobileclaw/domain';
 import {
   ChatCompletionClient,
   abortedError,
   type ChatCompletionClientDependencies,
   type ModelReply,
 } from './chat-completion-client';
-import { CoordinateSpace } from './coordinate-space';
 import { withLlmPlannerDefaults, type LlmPlannerOptions, type ResolvedLlmPlannerOptions } from './llm-planner.options';
 import { PLANNER_SYSTEM_PROMPT, buildUserPrompt } from './planner-prompt';
 import { PLANNER_TOOLS } from './planner-tools';

@@ -1,5 +1,4 @@
-import type { PlanningContext, UiElement } from '@mobileclaw/domain';
-import { CoordinateSpace } from './coordinate-space';
+import { CoordinateSpace, type PlanningContext, type UiElement } from '@mobileclaw/domain';
 import { buildUserPrompt, formatElementForModel, formatHistoryEntry } from './planner-prompt';
 
 const screen = { width: 1080, height: 2400 };

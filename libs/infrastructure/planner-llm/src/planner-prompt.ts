@@ -1,5 +1,4 @@
-import { formatUiElement, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type PlanningContext, type UiElement } from '@mobileclaw/domain';
-import type { CoordinateSpace } from './coordinate-space';
+import { formatUiElement, type AgentAction, type CoordinateSpace, type PlanDecision, type PlannerHistoryEntry, type PlanningContext, type UiElement } from '@mobileclaw/domain';
 
 /** Longest reasoning or message text quoted from an earlier step, in characters. */
 const HISTORY_TEXT_LIMIT = 160;

@@ -1,5 +1,4 @@
-import { toUiElements, type UiNode } from '@mobileclaw/domain';
-import { CoordinateSpace } from './coordinate-space';
+import { CoordinateSpace, toUiElements, type UiNode } from '@mobileclaw/domain';
 import { PLANNER_TOOLS, PLANNER_TOOL_NAMES } from './planner-tools';
 import { ToolCallError, decodeToolCall, directionSwipe, type ToolCallScope } from './tool-call-decoder';
 

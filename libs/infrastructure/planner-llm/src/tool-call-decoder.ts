@@ -1,5 +1,4 @@
-import type { AgentAction, PlanDecision, UiElement } from '@mobileclaw/domain';
-import type { CoordinateSpace } from './coordinate-space';
+import type { AgentAction, CoordinateSpace, PlanDecision, UiElement } from '@mobileclaw/domain';
 import {
   GESTURE_DURATION_MS,
   PLANNER_TOOL_NAMES,

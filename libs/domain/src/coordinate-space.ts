@@ -1,31 +1,32 @@
-/** A size in px. */
-export interface Size {
+/** A width and height, in px. */
+export interface PixelSize {
   width: number;
   height: number;
 }
 
 /**
- * The pixel space the model reads and answers in, and its mapping to device px.
+ * The pixel space a model or client reads and answers in, and its mapping to device px. Pure math.
  *
- * With vision on it is the downscaled image the model sees (e.g. 576×1280 for a 1080×2400 screen);
- * otherwise it is the screen itself (identity). Each axis scales by `screen / space` on its own, so a
- * rounding difference in the image's aspect ratio never shifts a point.
+ * For a model that sees the screen it is the downscaled image it was sent (e.g. 576×1280 for a
+ * 1080×2400 screen, or the image of an MCP `get_screen` result); otherwise it is the screen itself
+ * (identity). Each axis scales by `screen / space` on its own, so a rounding difference in the image's
+ * aspect ratio never shifts a point.
  */
 export class CoordinateSpace {
   private constructor(
     /** Size of the space the model uses, in its px. */
-    readonly size: Size,
+    readonly size: PixelSize,
     /** Size of the screen, in device px (current rotation). */
-    readonly screen: Size,
+    readonly screen: PixelSize,
   ) {}
 
   /** The screen's own px: no scaling. */
-  static ofScreen(screen: Size): CoordinateSpace {
+  static ofScreen(screen: PixelSize): CoordinateSpace {
     return new CoordinateSpace({ width: screen.width, height: screen.height }, screen);
   }
 
   /** The px of an image of the whole screen, `image` px large. */
-  static ofImage(image: Size, screen: Size): CoordinateSpace {
+  static ofImage(image: PixelSize, screen: PixelSize): CoordinateSpace {
     return new CoordinateSpace({ width: image.width, height: image.height }, screen);
   }
 
