@@ -2,6 +2,7 @@ export * from './errors';
 export * from './commands';
 export * from './results';
 export * from './coordinate-space';
+export * from './screen-image-encoder';
 export * from './device';
 export * from './mobileclaw.service';
 export * from './task';
