@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { Planner, TaskRepository } from '@mobileclaw/domain';
+import { Planner, ScreenImageEncoder, TaskRepository } from '@mobileclaw/domain';
 import { LlmPlanner, type LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { RuleBasedPlanner } from '@mobileclaw/planner-rules';
+import { SharpScreenImageEncoder } from '@mobileclaw/screen-image';
 import { SqliteTaskRepository } from '@mobileclaw/store-sqlite';
 
 export interface AgentInfrastructureOptions {
@@ -25,7 +26,8 @@ class TaskRepositoryLifecycle implements OnApplicationShutdown {
 
 /**
  * The agent workflow's adapters as a Nest module: the `TaskRepository` port backed by SQLite in
- * `dataDir`, and the `Planner` port — the LLM planner when `llm` is given, else the rule-based one.
+ * `dataDir`, the `Planner` port — the LLM planner when `llm` is given, else the rule-based one — and
+ * the `ScreenImageEncoder` port (sharp) that bounds the screen images outside agents receive.
  */
 @Module({})
 export class AgentInfrastructureModule {
@@ -43,9 +45,10 @@ export class AgentInfrastructureModule {
             return planner;
           },
         },
+        { provide: ScreenImageEncoder, useClass: SharpScreenImageEncoder },
         TaskRepositoryLifecycle,
       ],
-      exports: [TaskRepository, Planner],
+      exports: [TaskRepository, Planner, ScreenImageEncoder],
     };
   }
 }

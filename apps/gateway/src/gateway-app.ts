@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { McpHttpEndpoint } from '@mobileclaw/trigger-mcp';
 import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, requireUtf8JsonBody, setupOpenApi, verifyUtf8Body } from '@mobileclaw/trigger-rest';
 import { ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
@@ -42,12 +43,15 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   const narrowedFrom = ensurePrivateDirectory(config.dataDir);
   const { token: deviceToken, announce } = resolveDeviceToken(config);
   const tcp = new TcpDeviceTransport({ port: config.devicePort, host: config.deviceHost });
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, tcp), { bufferLogs: true, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, tcp, gatewayVersion()), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(PinoLogger));
   if (narrowedFrom !== undefined) {
     new Logger('DataDirectory').warn(`${config.dataDir} was readable by others (mode ${narrowedFrom.toString(8)}): narrowed to 700, it holds private task data`);
   }
   announce();
+  // The MCP routes (/mcp, /sse, /message) come first: they check their own origin, token and body,
+  // and speak JSON-RPC errors, so neither the REST token check nor the JSON body parser touches them.
+  app.use(app.get(McpHttpEndpoint).middleware);
   // Order matters: CORS answers preflights (which carry no token) and labels every answer, 401s
   // included; the API token is checked before any body is read; only then is the body parsed.
   if (config.corsOrigins.length > 0) {

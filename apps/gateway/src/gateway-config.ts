@@ -33,6 +33,11 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_PLANNING_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10_000_000) MOBILECLAW_RETENTION_MAX_TASKS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(36_500) MOBILECLAW_RETENTION_MAX_AGE_DAYS?: number;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_MCP_ALLOWED_ORIGINS?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(7 * 86_400_000) MOBILECLAW_MCP_SESSION_IDLE_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100_000) MOBILECLAW_MCP_MAX_SESSIONS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(64) @Max(8192) MOBILECLAW_MCP_IMAGE_MAX_SIDE?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(16 * 1024) @Max(16 * 1024 * 1024) MOBILECLAW_MCP_IMAGE_MAX_BYTES?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
 }
 
@@ -65,6 +70,8 @@ export interface GatewayConfig {
   retentionMaxAgeMs?: number;
   /** The OpenAI-compatible planner model; undefined = the rule-based planner. */
   llm?: LlmPlannerOptions;
+  /** The MCP face: browser origins allowed besides localhost, 2025-session idle time (ms) and bound, `get_screen` image bounds (px, bytes). */
+  mcp: { allowedOrigins: string[]; sessionIdleMs: number; maxSessions: number; imageMaxSidePx: number; imageMaxBytes: number };
 }
 
 /** The loopback networks: 127.0.0.0/8 (IPv4-mapped IPv6 addresses included) and `::1`. */
@@ -133,5 +140,15 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? DEFAULT_RETENTION_MAX_TASKS,
     retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
     llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),
+    mcp: {
+      allowedOrigins: (v.MOBILECLAW_MCP_ALLOWED_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+      sessionIdleMs: v.MOBILECLAW_MCP_SESSION_IDLE_MS ?? 30 * 60_000,
+      maxSessions: v.MOBILECLAW_MCP_MAX_SESSIONS ?? 100,
+      imageMaxSidePx: v.MOBILECLAW_MCP_IMAGE_MAX_SIDE ?? 1568,
+      imageMaxBytes: v.MOBILECLAW_MCP_IMAGE_MAX_BYTES ?? 800 * 1024,
+    },
   };
 }

@@ -1,7 +1,9 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { DeviceControlModule } from '@mobileclaw/case-device-control';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
+import { McpModule } from '@mobileclaw/trigger-mcp';
 import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
 import { MobileClawModule } from '@mobileclaw/device';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
@@ -31,8 +33,11 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
  */
 @Module({})
 export class GatewayModule {
-  /** @param tcp the phones' TCP transport (the caller keeps it to read the bound port). */
-  static forRoot(config: GatewayConfig, deviceToken: string, tcp: TcpDeviceTransport): DynamicModule {
+  /**
+   * @param tcp the phones' TCP transport (the caller keeps it to read the bound port).
+   * @param version the gateway's version, announced to MCP clients.
+   */
+  static forRoot(config: GatewayConfig, deviceToken: string, tcp: TcpDeviceTransport, version = '0.1.0'): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
@@ -55,7 +60,22 @@ export class GatewayModule {
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
           },
         }),
+        DeviceControlModule.forRoot({
+          isGlobal: true,
+          options: { image: { maxLongSidePx: config.mcp.imageMaxSidePx, maxBytes: config.mcp.imageMaxBytes } },
+        }),
         GatewayApiModule.forRoot({ apiToken: config.apiToken }),
+        McpModule.forRoot({
+          options: {
+            apiToken: config.apiToken,
+            // Origins allowed for the REST API's CORS are allowed on the MCP routes too.
+            allowedOrigins: [...config.corsOrigins, ...config.mcp.allowedOrigins],
+            sessionIdleMs: config.mcp.sessionIdleMs,
+            maxSessions: config.mcp.maxSessions,
+            image: { maxLongSidePx: config.mcp.imageMaxSidePx, maxBytes: config.mcp.imageMaxBytes },
+            serverInfo: { name: 'mobileclaw', version },
+          },
+        }),
       ],
       // Errors no controller handles (unknown route, unparsable or oversized body) answer as problem details.
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],

@@ -54,6 +54,12 @@ export const ERROR_CATALOG = {
   UNSUPPORTED_VERSION: { title: 'Unsupported protocol version', retryable: false },
   /** The screen changed since `frameId`: the same frame stays stale; observe again for a new one. */
   STALE_FRAME: { title: 'Screen changed since the frame', retryable: false },
+  /** Several phones are online and the request named none; it must name one of them. */
+  DEVICE_AMBIGUOUS: { title: 'Several devices online; name one', retryable: false },
+  /** The phone does not offer this command (not in its `capabilities`). */
+  NOT_SUPPORTED: { title: 'The device does not support this command', retryable: false },
+  /** The action is sensitive (payment, deletion…) and runs only once a human approves it. */
+  APPROVAL_REQUIRED: { title: 'A human must approve this action', retryable: false },
 
   // ---- the gateway --------------------------------------------------------------------------
   /** The gateway is stopping; it answers again once restarted. */

@@ -1,0 +1,5 @@
+export * from './device-control.options';
+export * from './device-control.service';
+export * from './device-control.module';
+export * from './frame-registry';
+export * from './screen-frame';

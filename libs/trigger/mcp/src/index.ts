@@ -1,0 +1,11 @@
+export * from './mcp.options';
+export * from './mcp.module';
+export * from './mcp-http.endpoint';
+export * from './mcp-server.factory';
+export * from './mcp-sessions';
+export * from './mcp-request-guard';
+export * from './bounded-event-store';
+export * from './resource-updates';
+export * from './frame-text';
+export * from './task-tools';
+export type { McpSessionState } from './tool-context';

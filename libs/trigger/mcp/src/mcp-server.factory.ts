@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpServer } from '@modelcontextprotocol/server';
+import { DeviceControlService } from '@mobileclaw/case-device-control';
+import { TaskService } from '@mobileclaw/case-tasks';
+import { MobileClawService } from '@mobileclaw/domain';
+import { MCP_OPTIONS, type McpOptions } from './mcp.options';
+import { registerPhoneResources } from './phone-resources';
+import { registerPhoneTools } from './phone-tools';
+import { ResourceUpdates } from './resource-updates';
+import { registerTaskTools } from './task-tools';
+import type { McpSessionState } from './tool-context';
+
+const INSTRUCTIONS =
+  'MobileClaw operates Android phones. Call list_devices, then get_screen to see a phone (image + numbered elements + frameId); ' +
+  'act with tap/long_press/swipe/input_text/press_back/press_home/open_app using that frameId; call get_screen again to check the effect. ' +
+  'For a whole goal, run_task lets the gateway\'s agent do it step by step.';
+
+/** A built server and, for a 2025 session, what to release when the session ends. */
+export interface BuiltMcpServer {
+  server: McpServer;
+  /** Ends the session's resource subscriptions. */
+  dispose(): void;
+}
+
+/**
+ * Builds one MCP server instance: per request for 2026-07-28 traffic (no state), per session for the
+ * 2025 revisions and the legacy SSE transport (`session` holds the selected phone and the resource
+ * subscriptions, and updates are pushed to subscribed URIs).
+ */
+@Injectable()
+export class McpServerFactory {
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: McpOptions,
+    private readonly control: DeviceControlService,
+    private readonly tasks: TaskService,
+    private readonly phones: MobileClawService,
+    private readonly updates: ResourceUpdates,
+  ) {}
+
+  create(session?: McpSessionState): BuiltMcpServer {
+    const server = new McpServer(this.options.serverInfo, {
+      capabilities: { tools: {}, resources: { subscribe: true } },
+      instructions: INSTRUCTIONS,
+    });
+    const deps = {
+      server,
+      control: this.control,
+      tasks: this.tasks,
+      phones: this.phones,
+      session,
+      screenChanged: (deviceId: string) => this.updates.screenChanged(deviceId),
+    };
+    registerPhoneTools(deps, this.options.image);
+    registerTaskTools(deps);
+    registerPhoneResources(deps, this.options.image);
+    if (!session) return { server, dispose: () => undefined };
+    const subscribed = new Set<string>();
+    server.server.setRequestHandler('resources/subscribe', (request) => {
+      subscribed.add(request.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', (request) => {
+      subscribed.delete(request.params.uri);
+      return {};
+    });
+    const subscription = this.updates.changes$.subscribe((uri) => {
+      if (subscribed.has(uri) && server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    });
+    return { server, dispose: () => subscription.unsubscribe() };
+  }
+}

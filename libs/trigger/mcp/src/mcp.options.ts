@@ -1,0 +1,44 @@
+/** Settings of the MCP face. Durations in ms, sizes in px and bytes. */
+export interface McpOptions {
+  /** Streamable HTTP endpoint (both revisions). Default `/mcp`. */
+  path: string;
+  /** Legacy HTTP+SSE transport: the stream (`GET`) and the message endpoint (`POST ?sessionId=`). Defaults `/sse`, `/message`. */
+  ssePath: string;
+  messagePath: string;
+  /** Bearer token required on every MCP request when set (the REST API's token). */
+  apiToken?: string;
+  /**
+   * Browser origins allowed to call (hostnames, or origins such as `https://app.example.com`); a
+   * request whose `Origin` is not among them gets 403 (DNS-rebinding protection). Requests without
+   * `Origin` (non-browser clients) pass. Localhost origins are always allowed.
+   */
+  allowedOrigins: string[];
+  /** A 2025-era session (Streamable HTTP or SSE) with no request for this long is closed. Default 30 min. */
+  sessionIdleMs: number;
+  /** Open 2025-era sessions at most; one more `initialize` or `GET /sse` gets 503. Default 100. */
+  maxSessions: number;
+  /** SSE comment sent on idle streams this often, so proxies keep them open. Default 15 000. */
+  keepAliveMs: number;
+  /** Messages kept per session for `Last-Event-ID` resumption. Default 1000. */
+  eventsPerSession: number;
+  /** Screen images returned by `get_screen`: longest side (default 1568 px) and byte size (default 800 KiB). */
+  image: { maxLongSidePx: number; maxBytes: number };
+  /** Name and version the server announces. */
+  serverInfo: { name: string; version: string };
+}
+
+export const DEFAULT_MCP_OPTIONS: McpOptions = {
+  path: '/mcp',
+  ssePath: '/sse',
+  messagePath: '/message',
+  allowedOrigins: [],
+  sessionIdleMs: 30 * 60_000,
+  maxSessions: 100,
+  keepAliveMs: 15_000,
+  eventsPerSession: 1000,
+  image: { maxLongSidePx: 1568, maxBytes: 800 * 1024 },
+  serverInfo: { name: 'mobileclaw', version: '0.1.0' },
+};
+
+/** DI token of the {@link McpOptions}. */
+export const MCP_OPTIONS = Symbol('MCP_OPTIONS');

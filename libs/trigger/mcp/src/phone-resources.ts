@@ -1,0 +1,43 @@
+import { ResourceTemplate } from '@modelcontextprotocol/server';
+import { describeFrame } from './frame-text';
+import { taskResourceUri, screenResourceUri } from './resource-updates';
+import type { PhoneToolDeps } from './tool-context';
+
+/**
+ * Registers the resources: each phone's current screen (`mobileclaw://devices/{deviceId}/screen`: a
+ * JPEG and the element list; reading it observes the phone) and each task's timeline
+ * (`mobileclaw://tasks/{taskId}`: the task and its steps as JSON).
+ */
+export function registerPhoneResources(deps: PhoneToolDeps, limits: { maxLongSidePx: number; maxBytes: number }): void {
+  const { server, control, phones, tasks } = deps;
+  server.registerResource(
+    'device-screen',
+    new ResourceTemplate('mobileclaw://devices/{deviceId}/screen', {
+      list: async () => ({
+        resources: (await phones.listDevices())
+          .filter((d) => d.status !== 'offline')
+          .map((d) => ({ uri: screenResourceUri(d.deviceId), name: `${d.deviceId} screen`, mimeType: 'image/jpeg' })),
+      }),
+    }),
+    { title: 'Phone screen', description: "A phone's current screen: a JPEG screenshot and its numbered element list.", mimeType: 'image/jpeg' },
+    async (uri, variables) => {
+      const deviceId = decodeURIComponent(String(variables['deviceId']));
+      const frame = await control.observe(deviceId, { image: limits });
+      return {
+        contents: [
+          { uri: uri.href, mimeType: frame.image!.mime, blob: frame.image!.base64 },
+          { uri: uri.href, mimeType: 'text/plain', text: describeFrame(frame) },
+        ],
+      };
+    },
+  );
+  server.registerResource(
+    'task-timeline',
+    new ResourceTemplate('mobileclaw://tasks/{taskId}', { list: undefined }),
+    { title: 'Task timeline', description: 'A task of the agent: goal, status, summary or error, and every step (observation, plan, result, timings).', mimeType: 'application/json' },
+    async (uri, variables) => {
+      const task = await tasks.get(decodeURIComponent(String(variables['taskId'])));
+      return { contents: [{ uri: taskResourceUri(task.taskId), mimeType: 'application/json', text: JSON.stringify(task) }] };
+    },
+  );
+}

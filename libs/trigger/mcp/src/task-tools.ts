@@ -1,0 +1,164 @@
+import * as z from 'zod/v4';
+import { acceptedContent, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { MobileClawError, type AgentAction, type Task, type TaskEvent } from '@mobileclaw/domain';
+import { APPROVAL_INPUT, approvalAnswer, approvalForm } from './approval-question';
+import { EventCursor } from './event-cursor';
+import { clientCanElicit, deviceFor, type PhoneToolDeps } from './tool-context';
+import { toolError } from './tool-results';
+
+
+/** One short line for an action, e.g. `click (540,1210)`, `input "hello"`, `open com.android.settings`. */
+export function describeAction(action: AgentAction): string {
+  switch (action.command) {
+    case 'click':
+    case 'long_press':
+      return `${action.command} (${action.x},${action.y})`;
+    case 'swipe':
+      return `swipe (${action.x1},${action.y1})→(${action.x2},${action.y2})`;
+    case 'input':
+      return `input ${JSON.stringify(action.text.length > 40 ? `${action.text.slice(0, 40)}…` : action.text)}`;
+    case 'open':
+      return `open ${action.app}`;
+    default:
+      return action.command;
+  }
+}
+
+/** The progress line of a task event, or undefined for events that are not progress. */
+export function progressLine(event: TaskEvent): string | undefined {
+  const data = event.data;
+  const step = typeof data['index'] === 'number' ? `step ${data['index'] + 1}` : 'step';
+  switch (event.type) {
+    case 'task.queued':
+      return `queued behind ${String(data['queuePosition'] ?? 'other')} task(s) on the phone`;
+    case 'task.started':
+      return 'started';
+    case 'step.planned': {
+      const plan = data['plan'] as { type: string; action?: AgentAction; summary?: string; reason?: string } | undefined;
+      if (plan?.type === 'action' && plan.action) return `${step}: ${describeAction(plan.action)}`;
+      if (plan?.type === 'done') return `${step}: goal reached — ${plan.summary ?? ''}`.trim();
+      if (plan?.type === 'fail') return `${step}: giving up — ${plan.reason ?? ''}`.trim();
+      return undefined;
+    }
+    case 'step.acted': {
+      const result = data['result'] as { status?: string; verified?: boolean; message?: string } | undefined;
+      const verified = result?.verified === true ? ', verified on the next screen' : result?.verified === false ? ', not confirmed by the next screen' : '';
+      return `${step}: ${result?.status ?? 'done'}${verified}${result?.status === 'error' && result.message ? ` (${result.message})` : ''}`;
+    }
+    case 'task.input_required': {
+      const pending = data['pendingAction'] as { reason?: string } | undefined;
+      return `waiting for approval: ${pending?.reason ?? 'a sensitive action'}`;
+    }
+    case 'task.resumed':
+      return 'approved; resuming';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Registers `run_task`: starts the agent workflow on a goal, reports each step as MCP progress,
+ * answers the summary and the task id. Cancelling the request cancels the task (and the phone
+ * command in flight). A step that needs approval asks the user where the client can be asked.
+ */
+export function registerTaskTools(deps: PhoneToolDeps): void {
+  deps.server.registerTool(
+    'run_task',
+    {
+      title: 'Run a task',
+      description:
+        'Has the gateway\'s agent reach a goal on a phone by itself (e.g. "open Settings and turn on Wi-Fi"): it looks at the screen, acts, checks, and repeats. ' +
+        'Reports progress per step; answers with the summary and the task id. Cancel the request to cancel the task. Use the single-action tools instead for fine control.',
+      inputSchema: z.object({
+        deviceId: z.string().min(1).max(128).optional().describe('Phone to use; optional when only one phone is online.'),
+        goal: z.string().min(1).max(2000).describe('What to achieve, in plain words.'),
+        maxSteps: z.number().int().min(1).max(200).optional().describe('Step budget (default 25).'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, ctx) => {
+      try {
+        const resumed = resumedTaskId(ctx);
+        let taskId: string;
+        if (resumed !== undefined) {
+          taskId = resumed;
+          const approval = acceptedContent(ctx.mcpReq.inputResponses, APPROVAL_INPUT, approvalAnswer);
+          await deps.tasks.approve(taskId, approval?.approve === true);
+        } else {
+          const deviceId = await deviceFor(deps, args);
+          taskId = (await deps.tasks.start({ deviceId, goal: args.goal, maxSteps: args.maxSteps })).taskId;
+        }
+        return await follow(deps, ctx, taskId);
+      } catch (err) {
+        return toolError(err);
+      }
+    },
+  );
+}
+
+/** The task a 2026-07-28 retry carries in its `requestState` (set when it asked for approval). */
+function resumedTaskId(ctx: ServerContext): string | undefined {
+  const state = ctx.mcpReq.requestState<unknown>();
+  if (typeof state !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(state) as { taskId?: unknown };
+    return typeof parsed.taskId === 'string' ? parsed.taskId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): Promise<CallToolResult | InputRequiredResult> {
+  const { tasks } = deps;
+  const signal = ctx.mcpReq.signal;
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  let progress = 0;
+  const cancel = () => void tasks.cancel(taskId, 'canceled by the MCP client').catch(() => undefined);
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  const cursor = new EventCursor(tasks.events(taskId));
+  try {
+    for (let event = await cursor.next(); event !== undefined; event = await cursor.next()) {
+      const line = progressLine(event);
+      if (line !== undefined && progressToken !== undefined && !signal.aborted) {
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: ++progress, message: line } });
+      }
+      if (event.type !== 'task.input_required') continue;
+      const reason = (event.data['pendingAction'] as { reason?: string; action?: AgentAction } | undefined) ?? {};
+      const message = `The task on the phone wants to ${reason.action ? describeAction(reason.action) : 'act'}: ${reason.reason ?? 'a sensitive action'}. Approve?`;
+      if (!clientCanElicit(deps, ctx)) {
+        throw new MobileClawError(
+          'APPROVAL_REQUIRED',
+          `task ${taskId} waits for a human's approval (${reason.reason ?? 'sensitive action'}); approve or deny it with POST /api/tasks/${taskId}/approve {"approve": true|false} or on the live page`,
+        );
+      }
+      if (deps.session) {
+        // A 2025 session can push the question to the client and wait for the answer here.
+        const answer = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: approvalForm() }, { signal });
+        await tasks.approve(taskId, answer.action === 'accept' && (answer.content as { approve?: unknown } | undefined)?.approve === true);
+        continue;
+      }
+      return inputRequired({
+        inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema: approvalForm() }) },
+        requestState: JSON.stringify({ taskId }),
+      });
+    }
+    return taskResult(await tasks.find(taskId));
+  } finally {
+    cursor.close();
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+function taskResult(task: Task): CallToolResult {
+  const facts = { taskId: task.taskId, deviceId: task.deviceId, status: task.status, stepCount: task.stepCount, summary: task.summary, error: task.error };
+  if (task.status === 'completed') {
+    return { content: [{ type: 'text', text: `Completed in ${task.stepCount} step(s): ${task.summary ?? ''} (task ${task.taskId})` }], structuredContent: facts };
+  }
+  const code = task.error?.code ?? 'INTERNAL_ERROR';
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: task ${task.taskId} ended ${task.status} after ${task.stepCount} step(s): ${task.error?.message ?? ''}` }],
+    structuredContent: facts,
+  };
+}

@@ -1,0 +1,28 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { RunningGateway } from '@mobileclaw/gateway';
+import { gatewayUrl } from '../support/test-gateways';
+
+/** Which protocol revision a test client speaks: the stateless 2026-07-28 one, or a 2025 session. */
+export type Era = 'modern' | 'legacy';
+
+/** An SDK client connected to a gateway's `/mcp` over Streamable HTTP. */
+export async function connectClient(gw: RunningGateway, era: Era, options: { token?: string; elicitation?: boolean } = {}): Promise<Client> {
+  const client = new Client(
+    { name: `mobileclaw-test-${era}`, version: '1.0.0' },
+    {
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(options.elicitation ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
+  );
+  const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(gatewayUrl(gw, '/mcp')), { requestInit: { headers } }));
+  return client;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are indexed freely in tests
+export type Json = any;
+
+/** The text of a tool result's first text block. */
+export function textOf(result: Json): string {
+  return (result.content as Json[]).find((c) => c.type === 'text')?.text ?? '';
+}

@@ -1,0 +1,131 @@
+import sharp from 'sharp';
+import type { ActionFrame } from '@mobileclaw/protocol';
+import { testGateways } from '../support/test-gateways';
+import { connectClient, textOf, type Era, type Json } from './mcp-client';
+
+const gateways = testGateways('mobileclaw-mcp-');
+
+const TOOLS = ['get_screen', 'input_text', 'list_apps', 'list_devices', 'long_press', 'open_app', 'press_back', 'press_home', 'run_task', 'swipe', 'tap'];
+
+/** The element line of `label` in a get_screen text: its index and centre in the image's px. */
+function elementLine(text: string, label: string): { index: number; cx: number; cy: number } {
+  const line = text.split('\n').find((l) => l.includes(JSON.stringify(label)));
+  if (!line) throw new Error(`no element ${label} in:\n${text}`);
+  const m = /^\[(\d+)\].*center=\((\d+),(\d+)\)/.exec(line)!;
+  return { index: Number(m[1]), cx: Number(m[2]), cy: Number(m[3]) };
+}
+
+describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)', (era) => {
+  it('lists the phone tools with annotations, and the phones', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(era === 'legacy' ? [...TOOLS, 'select_device'].sort() : TOOLS);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName['get_screen'].annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName['tap'].annotations).toMatchObject({ readOnlyHint: false });
+    expect(byName['tap'].inputSchema.properties).toHaveProperty('frameId');
+    const listed: Json = await client.callTool({ name: 'list_devices', arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    expect(listed.structuredContent.devices).toEqual([expect.objectContaining({ deviceId: 'sim-1', status: 'online', screen: expect.objectContaining({ width: 1080, height: 2400 }) })]);
+    await client.close();
+  });
+
+  it('returns a bounded JPEG and every element, then taps Settings by element index', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const screen: Json = await client.callTool({ name: 'get_screen', arguments: {} });
+    expect(screen.isError).toBeFalsy();
+    const image = (screen.content as Json[]).find((c) => c.type === 'image');
+    expect(image.mimeType).toBe('image/jpeg');
+    expect(image.data).not.toMatch(/^data:/);
+    const jpeg = Buffer.from(image.data, 'base64');
+    const meta = await sharp(jpeg).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'jpeg', width: 706, height: 1568 });
+    expect(jpeg.length).toBeLessThanOrEqual(800 * 1024);
+    expect(screen.structuredContent).toMatchObject({ deviceId: 'sim-1', screen: { width: 1080, height: 2400 }, image: { width: 706, height: 1568, bytes: jpeg.length } });
+    const frameId = screen.structuredContent.frameId as string;
+    expect(frameId).toMatch(/^sim-1@\d+$/);
+    const text = textOf(screen);
+    expect(text).toContain(`frameId: ${frameId}`);
+
+    const actions: ActionFrame[] = [];
+    gw.simulator!.on('action', (a) => actions.push(a));
+    const settings = elementLine(text, 'Settings');
+    const tapped: Json = await client.callTool({ name: 'tap', arguments: { frameId, element: settings.index } });
+    expect(tapped.isError).toBeFalsy();
+    const click = actions.find((a) => a.command === 'click')!;
+    expect(click).toMatchObject({ x: tapped.structuredContent.point[0], y: tapped.structuredContent.point[1] });
+    const after: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
+    expect(after.structuredContent.foregroundPackage).toBe('com.android.settings');
+    await client.close();
+  });
+
+  it('maps a tap on the downscaled image to exact device pixels', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const screen: Json = await client.callTool({ name: 'get_screen', arguments: { maxLongSide: 800 } });
+    const { width, height } = screen.structuredContent.image;
+    expect(Math.max(width, height)).toBe(800);
+    const settings = elementLine(textOf(screen), 'Settings');
+    const actions: ActionFrame[] = [];
+    gw.simulator!.on('action', (a) => actions.push(a));
+    const tapped: Json = await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, x: settings.cx, y: settings.cy } });
+    expect(tapped.isError).toBeFalsy();
+    const click = actions.find((a) => a.command === 'click')!;
+    // Each axis scales by screen / image and rounds to the nearest device pixel.
+    expect(click).toMatchObject({ x: Math.round((settings.cx * 1080) / width), y: Math.round((settings.cy * 2400) / height) });
+    expect(tapped.structuredContent.element.text).toBe('Settings');
+    await client.close();
+  });
+
+  it('refuses an element of a screen that has changed with STALE_FRAME, sending nothing', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const home: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
+    const settings = elementLine(textOf(home), 'Settings');
+    await client.callTool({ name: 'tap', arguments: { frameId: home.structuredContent.frameId, element: settings.index } });
+    const actions: ActionFrame[] = [];
+    gw.simulator!.on('action', (a) => actions.push(a));
+    const stale: Json = await client.callTool({ name: 'tap', arguments: { frameId: home.structuredContent.frameId, element: settings.index } });
+    expect(stale.isError).toBe(true);
+    expect(stale.structuredContent.error.code).toBe('STALE_FRAME');
+    expect(textOf(stale)).toMatch(/^STALE_FRAME: element \[\d+\] \w+ "Settings" of frame sim-1@\d+ is no longer on the screen/);
+    expect(actions.filter((a) => a.command === 'click')).toEqual([]);
+    const unknown: Json = await client.callTool({ name: 'tap', arguments: { frameId: 'sim-1@999999', element: 0 } });
+    expect(unknown.structuredContent.error.code).toBe('STALE_FRAME');
+    await client.close();
+  });
+
+  it('answers failures as tool results with the stable code and a next step', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const missing: Json = await client.callTool({ name: 'get_screen', arguments: { deviceId: 'no-such-phone' } });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent.error).toMatchObject({ code: 'DEVICE_NOT_FOUND', retryable: false });
+    expect(textOf(missing)).toContain('list_devices');
+    const noTarget: Json = await client.callTool({ name: 'tap', arguments: {} });
+    expect(noTarget.structuredContent.error.code).toBe('VALIDATION_FAILED');
+    const apps: Json = await client.callTool({ name: 'list_apps', arguments: {} });
+    expect(apps.structuredContent.error.code).toBe('NOT_SUPPORTED');
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it('types Unicode byte-exact and says the field holds it', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const opened: Json = await client.callTool({ name: 'open_app', arguments: { app: 'com.android.chrome' } });
+    expect(opened.structuredContent).toMatchObject({ verified: true, foregroundPackage: 'com.android.chrome' });
+    const screen: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
+    const field = textOf(screen).split('\n').find((l) => / EditText .*editable/.test(l))!;
+    await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: Number(/^\[(\d+)\]/.exec(field)![1]) } });
+    const text = 'Wi‑Fi 网络 🚀 e\u0301';
+    const typed: Json = await client.callTool({ name: 'input_text', arguments: { text, clear: true } });
+    expect(typed.isError).toBeFalsy();
+    expect(typed.structuredContent).toMatchObject({ holdsText: true, fieldText: text });
+    expect(textOf(typed)).toContain('The focused field now holds the text.');
+    await client.close();
+  });
+});
