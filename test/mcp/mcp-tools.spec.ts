@@ -43,7 +43,8 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     const jpeg = Buffer.from(image.data, 'base64');
     const meta = await sharp(jpeg).metadata();
     expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'jpeg', width: 706, height: 1568 });
-    expect(jpeg.length).toBeLessThanOrEqual(800 * 1024);
+    expect(jpeg.length).toBeLessThanOrEqual(600 * 1024);
+    expect(image.data.length).toBeLessThanOrEqual(800 * 1024);
     expect(screen.structuredContent).toMatchObject({ deviceId: 'sim-1', screen: { width: 1080, height: 2400 }, image: { width: 706, height: 1568, bytes: jpeg.length } });
     const frameId = screen.structuredContent.frameId as string;
     expect(frameId).toMatch(/^sim-1@\d+$/);

@@ -60,10 +60,7 @@ export class GatewayModule {
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
           },
         }),
-        DeviceControlModule.forRoot({
-          isGlobal: true,
-          options: { image: { maxLongSidePx: config.mcp.imageMaxSidePx, maxBytes: config.mcp.imageMaxBytes } },
-        }),
+        DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs } }),
         GatewayApiModule.forRoot({ apiToken: config.apiToken }),
         McpModule.forRoot({
           options: {

@@ -21,7 +21,11 @@ export interface McpOptions {
   keepAliveMs: number;
   /** Messages kept per session for `Last-Event-ID` resumption. Default 1000. */
   eventsPerSession: number;
-  /** Screen images returned by `get_screen`: longest side (default 1568 px) and byte size (default 800 KiB). */
+  /**
+   * Screen images in `get_screen` results and screen resources: longest side (default 1568 px) and
+   * size of the base64 data as sent (default 800 KiB, so a JPEG of at most 600 KiB): with the element
+   * list the whole result stays under MCP clients' 1 MB cap.
+   */
   image: { maxLongSidePx: number; maxBytes: number };
   /** Name and version the server announces. */
   serverInfo: { name: string; version: string };

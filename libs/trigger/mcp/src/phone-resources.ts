@@ -1,5 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { describeFrame } from './frame-text';
+import { jpegBudget } from './phone-tools';
 import { taskResourceUri, screenResourceUri } from './resource-updates';
 import type { PhoneToolDeps } from './tool-context';
 
@@ -22,7 +23,7 @@ export function registerPhoneResources(deps: PhoneToolDeps, limits: { maxLongSid
     { title: 'Phone screen', description: "A phone's current screen: a JPEG screenshot and its numbered element list.", mimeType: 'image/jpeg' },
     async (uri, variables) => {
       const deviceId = decodeURIComponent(String(variables['deviceId']));
-      const frame = await control.observe(deviceId, { image: limits });
+      const frame = await control.observe(deviceId, { image: { maxLongSidePx: limits.maxLongSidePx, maxBytes: jpegBudget(limits.maxBytes) } });
       return {
         contents: [
           { uri: uri.href, mimeType: frame.image!.mime, blob: frame.image!.base64 },

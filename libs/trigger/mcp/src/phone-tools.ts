@@ -72,7 +72,7 @@ export function registerPhoneTools(deps: PhoneToolDeps, limits: { maxLongSidePx:
       try {
         const id = await deviceFor(deps, args);
         const frame = await control.observe(id, {
-          image: args.includeImage === false ? false : { maxLongSidePx: args.maxLongSide ?? limits.maxLongSidePx, maxBytes: limits.maxBytes },
+          image: args.includeImage === false ? false : { maxLongSidePx: args.maxLongSide ?? limits.maxLongSidePx, maxBytes: jpegBudget(limits.maxBytes) },
           signal: ctx.mcpReq.signal,
         });
         const space = frameSpace(frame);
@@ -268,6 +268,11 @@ export function registerPhoneTools(deps: PhoneToolDeps, limits: { maxLongSidePx:
       },
     );
   }
+}
+
+/** Largest JPEG, in bytes, whose base64 text (4 characters per 3 bytes) fits `base64Bytes`. */
+export function jpegBudget(base64Bytes: number): number {
+  return Math.floor((base64Bytes * 3) / 4);
 }
 
 /** The facts of an outcome as structured content (points in screen px). */
