@@ -129,4 +129,21 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     expect(textOf(typed)).toContain('The focused field now holds the text.');
     await client.close();
   });
+
+  it('offers each phone screen and task timelines as resources', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['mobileclaw://devices/sim-1/screen']);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['mobileclaw://devices/{deviceId}/screen', 'mobileclaw://tasks/{taskId}']);
+    const screen = await client.readResource({ uri: 'mobileclaw://devices/sim-1/screen' });
+    const [image, text] = screen.contents as Json[];
+    expect(image.mimeType).toBe('image/jpeg');
+    expect((await sharp(Buffer.from(image.blob, 'base64')).metadata()).width).toBe(706);
+    expect(text.text).toMatch(/^frameId: sim-1@\d+\n/);
+    await expect(client.readResource({ uri: 'mobileclaw://devices/nope/screen' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.readResource({ uri: 'mobileclaw://tasks/no-such-task' })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
 });

@@ -1,4 +1,5 @@
-import { ResourceTemplate } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { isMobileClawError } from '@mobileclaw/domain';
 import { describeFrame } from './frame-text';
 import { jpegBudget } from './phone-tools';
 import { taskResourceUri, screenResourceUri } from './resource-updates';
@@ -23,7 +24,7 @@ export function registerPhoneResources(deps: PhoneToolDeps, limits: { maxLongSid
     { title: 'Phone screen', description: "A phone's current screen: a JPEG screenshot and its numbered element list.", mimeType: 'image/jpeg' },
     async (uri, variables) => {
       const deviceId = decodeURIComponent(String(variables['deviceId']));
-      const frame = await control.observe(deviceId, { image: { maxLongSidePx: limits.maxLongSidePx, maxBytes: jpegBudget(limits.maxBytes) } });
+      const frame = await readOrThrow(uri.href, () => control.observe(deviceId, { image: { maxLongSidePx: limits.maxLongSidePx, maxBytes: jpegBudget(limits.maxBytes) } }));
       return {
         contents: [
           { uri: uri.href, mimeType: frame.image!.mime, blob: frame.image!.base64 },
@@ -37,8 +38,22 @@ export function registerPhoneResources(deps: PhoneToolDeps, limits: { maxLongSid
     new ResourceTemplate('mobileclaw://tasks/{taskId}', { list: undefined }),
     { title: 'Task timeline', description: 'A task of the agent: goal, status, summary or error, and every step (observation, plan, result, timings).', mimeType: 'application/json' },
     async (uri, variables) => {
-      const task = await tasks.get(decodeURIComponent(String(variables['taskId'])));
+      const task = await readOrThrow(uri.href, () => tasks.get(decodeURIComponent(String(variables['taskId']))));
       return { contents: [{ uri: taskResourceUri(task.taskId), mimeType: 'application/json', text: JSON.stringify(task) }] };
     },
   );
+}
+
+/**
+ * Runs a resource read; an unknown phone or task becomes the protocol's resource-not-found error, any
+ * other catalog failure an internal error whose message carries the stable code (e.g. `TIMEOUT: …`).
+ */
+async function readOrThrow<T>(uri: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isMobileClawError(err, 'DEVICE_NOT_FOUND') || isMobileClawError(err, 'TASK_NOT_FOUND')) throw new ResourceNotFoundError(uri, `${err.code}: ${err.message}`);
+    if (isMobileClawError(err)) throw new ProtocolError(ProtocolErrorCode.InternalError, `${err.code}: ${err.message}`);
+    throw err;
+  }
 }
