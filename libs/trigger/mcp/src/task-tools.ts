@@ -133,8 +133,9 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): 
         );
       }
       if (deps.session) {
-        // A 2025 session can push the question to the client and wait for the answer here.
-        const answer = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: approvalForm() }, { signal });
+        // A 2025 session can push the question to the client and wait for the answer here; tied to this
+        // request so it travels on the request's own stream, not on a GET stream the client may not have opened.
+        const answer = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: approvalForm() }, { signal, relatedRequestId: ctx.mcpReq.id });
         await tasks.approve(taskId, answer.action === 'accept' && (answer.content as { approve?: unknown } | undefined)?.approve === true);
         continue;
       }
