@@ -209,14 +209,17 @@ export class DeviceControlService {
 
   /**
    * Swipes on `deviceId` (see {@link SwipeTarget}).
-   * @throws MobileClawError `VALIDATION_FAILED` (neither `from`+`to` nor `direction`, points outside
-   *   the screen), `STALE_FRAME`, and the command error codes.
+   * @throws MobileClawError `VALIDATION_FAILED` (neither `from`+`to` nor `direction`, an element
+   *   without a direction, points outside the image or screen), `STALE_FRAME`, and the command error codes.
    */
   async swipe(deviceId: string, target: SwipeTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
     const frame = target.frameId === undefined ? undefined : this.frameOf(deviceId, target.frameId);
     const now = await this.currentTree(deviceId, options.signal);
     if (frame) assertSameGeometry(frame, now.screen);
     let path: [number, number, number, number];
+    if (target.element !== undefined && target.direction === undefined) {
+      throw invalid('element', 'an element goes with a direction (the finger moves across it); from and to are points');
+    }
     if (target.from && target.to && target.direction === undefined) {
       const space = frame ? spaceOf(frame) : CoordinateSpace.ofScreen(now.screen);
       const [x1, y1] = toDevicePoint(space, target.from.x, target.from.y, 'from');
@@ -244,14 +247,14 @@ export class DeviceControlService {
   /**
    * Types `text` (any Unicode, sent unchanged) into the focused field, replacing its content when
    * `clear`, then reads the field back.
-   * @throws MobileClawError the command error codes (a phone with no focused field answers `DEVICE_ERROR`).
+   * @throws MobileClawError the command error codes (a phone with no focused field answers `DEVICE_ERROR`),
+   *   `PROTOCOL_ERROR` when the tree read back has no node list (the text was typed).
    */
   async inputText(deviceId: string, text: string, options: ActionOptions & { clear?: boolean } = {}): Promise<InputOutcome> {
     const command: Command = { command: 'input', text };
     if (options.clear) command.clear = true;
     const result = await this.act(deviceId, command, undefined, options.signal);
-    const after = await this.phones.execute<UiTreeData>(deviceId, { command: 'ui_tree' }, this.execOptions(options.signal));
-    const field = findFocusedField(after.data.nodes ?? []);
+    const field = findFocusedField(await this.treeNodes(deviceId, options.signal));
     const outcome: InputOutcome = { ...this.outcome(result, {}), holdsText: false };
     if (!field) return outcome;
     if (field.password) return { ...outcome, holdsText: null };
@@ -271,12 +274,12 @@ export class DeviceControlService {
 
   /**
    * Opens app `app` (an Android package name) and checks that it came to the foreground.
-   * @throws MobileClawError the command error codes (an unknown package: `DEVICE_ERROR` with the phone's `APP_NOT_FOUND`).
+   * @throws MobileClawError the command error codes (an unknown package: `DEVICE_ERROR` with the phone's `APP_NOT_FOUND`),
+   *   `PROTOCOL_ERROR` when the tree read back has no node list.
    */
   async openApp(deviceId: string, app: string, options: ActionOptions = {}): Promise<OpenAppOutcome> {
     const result = await this.act(deviceId, { command: 'open', app }, undefined, options.signal);
-    const after = await this.phones.execute<UiTreeData>(deviceId, { command: 'ui_tree' }, this.execOptions(options.signal));
-    const fg = foregroundPackage(after.data.nodes ?? []);
+    const fg = foregroundPackage(await this.treeNodes(deviceId, options.signal));
     const outcome: OpenAppOutcome = { ...this.outcome(result, {}), verified: fg === app };
     if (fg !== undefined) outcome.foregroundPackage = fg;
     return outcome;
@@ -307,12 +310,12 @@ export class DeviceControlService {
     if (frame) {
       assertSameGeometry(frame, now.screen);
       const planned = byElement ? elementOf(frame, target.element!) : undefined;
-      const point = planned ? planned.center : toDevicePoint(spaceOf(frame), target.x!, target.y!, 'x');
+      const point = planned ? planned.center : toDevicePoint(spaceOf(frame), target.x!, target.y!, ['x', 'y']);
       const element = planned ?? innermostAt(frame.elements, point);
       if (element && !now.elements.some((e) => sameElement(e, element))) throw staleElement(frame, element);
       located = { point, element };
     } else {
-      const point = toDevicePoint(CoordinateSpace.ofScreen(now.screen), target.x!, target.y!, 'x');
+      const point = toDevicePoint(CoordinateSpace.ofScreen(now.screen), target.x!, target.y!, ['x', 'y']);
       located = { point, element: innermostAt(now.elements, point) };
     }
     if (now.deviceFrameId !== undefined) located.deviceFrameId = now.deviceFrameId;
@@ -332,6 +335,13 @@ export class DeviceControlService {
     const frame = this.frames.get(frameId);
     if (frame.deviceId !== deviceId) throw invalid('frameId', `frame ${frameId} is a screen of ${frame.deviceId}, not of ${deviceId}`);
     return frame;
+  }
+
+  /** The nodes of the phone's current tree. @throws MobileClawError `PROTOCOL_ERROR` when the reply has no node list. */
+  private async treeNodes(deviceId: string, signal?: AbortSignal): Promise<UiNode[]> {
+    const tree = (await this.phones.execute<UiTreeData>(deviceId, { command: 'ui_tree' }, this.execOptions(signal))).data;
+    if (!Array.isArray(tree?.nodes)) throw new MobileClawError('PROTOCOL_ERROR', `${deviceId} answered ui_tree without a node list`, { deviceId });
+    return tree.nodes;
   }
 
   /** The phone's current element list and geometry (no image, not remembered). */
@@ -377,11 +387,18 @@ function spaceOf(frame: ScreenFrame): CoordinateSpace {
   return frame.image ? CoordinateSpace.ofImage(frame.image, frame.screen) : CoordinateSpace.ofScreen(frame.screen);
 }
 
-/** A point of `space` in device px. @throws MobileClawError `VALIDATION_FAILED` when outside the space. */
-function toDevicePoint(space: CoordinateSpace, x: number, y: number, field: string): [number, number] {
+/**
+ * A point of `space` in device px.
+ * @param fields the field errors name: `[x's, y's]` (the one that is out of range, x's when both are), or one name for the point.
+ * @throws MobileClawError `VALIDATION_FAILED` when outside the space.
+ */
+function toDevicePoint(space: CoordinateSpace, x: number, y: number, fields: string | [string, string]): [number, number] {
   const { width, height } = space.size;
-  if (!Number.isFinite(x) || !Number.isFinite(y) || x < 0 || y < 0 || x >= width || y >= height) {
+  const xOk = Number.isFinite(x) && x >= 0 && x < width;
+  const yOk = Number.isFinite(y) && y >= 0 && y < height;
+  if (!xOk || !yOk) {
     const what = space.isScreen ? 'the screen' : 'the image';
+    const field = typeof fields === 'string' ? fields : fields[xOk ? 1 : 0];
     throw invalid(field, `point (${x}, ${y}) is outside ${what} (${width}×${height} px): x must be in [0, ${width}), y in [0, ${height})`);
   }
   return space.toDevice(x, y);
@@ -390,7 +407,8 @@ function toDevicePoint(space: CoordinateSpace, x: number, y: number, field: stri
 function elementOf(frame: ScreenFrame, index: number): UiElement {
   const element = frame.elements[index];
   if (!Number.isInteger(index) || !element) {
-    throw invalid('element', `frame ${frame.frameId} lists elements 0 to ${frame.elements.length - 1}; there is no element ${index}`);
+    const listed = frame.elements.length === 0 ? 'lists no elements' : `lists elements 0 to ${frame.elements.length - 1}`;
+    throw invalid('element', `frame ${frame.frameId} ${listed}; there is no element ${index}`);
   }
   return element;
 }

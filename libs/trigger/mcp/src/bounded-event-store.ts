@@ -12,8 +12,10 @@ export class BoundedEventStore implements EventStore {
   private counter = 0;
   private readonly prefix = randomUUID().slice(0, 8);
 
-  /** @param capacity messages kept, ≥ 1. */
-  constructor(private readonly capacity: number) {}
+  /** @param capacity messages kept, ≥ 1. @throws RangeError otherwise. */
+  constructor(private readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`event capacity must be a positive integer, got ${capacity}`);
+  }
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const eventId = `${streamId}_${this.prefix}${++this.counter}`;

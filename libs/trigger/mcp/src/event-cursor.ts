@@ -29,6 +29,7 @@ export class EventCursor<T> {
     });
   }
 
+  /** The next value, undefined once the source completed (or the cursor was closed); rejects with the source's error. */
   async next(): Promise<T | undefined> {
     for (;;) {
       if (this.buffer.length > 0) return this.buffer.shift();
@@ -39,7 +40,11 @@ export class EventCursor<T> {
     }
   }
 
+  /** Stops reading: the source is unsubscribed, buffered values are dropped, and `next()` resolves undefined from now on. */
   close(): void {
     this.subscription.unsubscribe();
+    this.buffer.length = 0;
+    this.done = true;
+    this.wake?.();
   }
 }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 
@@ -6,6 +6,8 @@ import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprot
 const ALLOWED_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
 /** Response headers a browser client must be able to read: the session id above all. */
 const EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /** Writes a JSON-RPC error body (id null) with an HTTP status, as the MCP transports do. */
 export function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -15,14 +17,27 @@ export function writeJsonRpcError(res: ServerResponse, status: number, code: num
   res.end(body);
 }
 
-/** The hostname of an allow-list entry: `app.example.com` stays, `https://app.example.com:8443` becomes `app.example.com`. */
-export function originHostname(entry: string): string {
+/**
+ * How an allow-list entry matches a browser's `Origin`: a hostname (`app.example.com`) admits that host
+ * with any scheme and port; an origin (`https://app.example.com:8443`) admits exactly that scheme, host
+ * and port; `<scheme>://*` (e.g. `vscode-webview://*`) admits every origin of a non-web scheme.
+ */
+export type AllowedOrigin = { hostname: string } | { origin: string };
+
+/** Parses an allow-list entry (see {@link AllowedOrigin}); an entry with `://` that is not a URL admits nothing. */
+export function parseAllowedOrigin(entry: string): AllowedOrigin {
+  if (!entry.includes('://') || /^[a-z][a-z\d+.-]*:\/\/\*$/i.test(entry)) return { hostname: entry };
+  return { origin: originKey(entry) ?? entry };
+}
+
+/** `scheme://host[:port]` of a URL, lowercased, default port dropped (also for non-web schemes, whose `URL.origin` is `"null"`); undefined when not a URL. */
+function originKey(text: string): string | undefined {
   try {
-    if (entry.includes('://')) return new URL(entry).hostname;
+    const url = new URL(text);
+    return url.origin !== 'null' ? url.origin : url.host === '' ? undefined : `${url.protocol}//${url.host}`;
   } catch {
-    // not a URL: taken as a hostname
+    return undefined;
   }
-  return entry;
 }
 
 /**
@@ -33,11 +48,15 @@ export function originHostname(entry: string): string {
  */
 export class McpRequestGuard {
   private readonly hostnames: string[];
+  private readonly origins: Set<string>;
   private readonly token?: Buffer;
 
+  /** @param options.allowedOrigins allow-list entries (see {@link AllowedOrigin}); localhost hostnames are always allowed. */
   constructor(options: { allowedOrigins: string[]; apiToken?: string }) {
-    this.hostnames = [...new Set([...localhostAllowedOrigins(), ...options.allowedOrigins.map(originHostname)])];
-    if (options.apiToken) this.token = Buffer.from(options.apiToken, 'utf8');
+    const entries = options.allowedOrigins.map(parseAllowedOrigin);
+    this.hostnames = [...new Set([...localhostAllowedOrigins(), ...entries.flatMap((e) => ('hostname' in e ? [e.hostname] : []))])];
+    this.origins = new Set(entries.flatMap((e) => ('origin' in e ? [e.origin] : [])));
+    if (options.apiToken) this.token = digest(options.apiToken);
   }
 
   /** True when the request may go on; otherwise the answer has been written. */
@@ -46,8 +65,7 @@ export class McpRequestGuard {
     res.setHeader('Cache-Control', 'no-cache, no-transform');
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      const verdict = validateOriginHeader(origin, this.hostnames);
-      if (!verdict.ok) {
+      if (!this.originAllowed(origin)) {
         writeJsonRpcError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(origin)} is not allowed (MOBILECLAW_MCP_ALLOWED_ORIGINS)`);
         return false;
       }
@@ -73,10 +91,16 @@ export class McpRequestGuard {
     return true;
   }
 
+  private originAllowed(origin: string): boolean {
+    if (validateOriginHeader(origin, this.hostnames).ok) return true;
+    const key = originKey(origin);
+    return key !== undefined && this.origins.has(key);
+  }
+
+  /** The REST API's rule: `Bearer <token>`, surrounding spaces ignored, compared in constant time (SHA-256 digests, so not even the length leaks). */
   private tokenMatches(header: string | undefined): boolean {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (!match || !this.token) return false;
-    const given = Buffer.from(match[1], 'utf8');
-    return given.length === this.token.length && timingSafeEqual(given, this.token);
+    const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+    const sent = match?.[1].trim();
+    return !!sent && !!this.token && timingSafeEqual(digest(sent), this.token);
   }
 }

@@ -8,9 +8,10 @@ export interface McpOptions {
   /** Bearer token required on every MCP request when set (the REST API's token). */
   apiToken?: string;
   /**
-   * Browser origins allowed to call (hostnames, or origins such as `https://app.example.com`); a
-   * request whose `Origin` is not among them gets 403 (DNS-rebinding protection). Requests without
-   * `Origin` (non-browser clients) pass. Localhost origins are always allowed.
+   * Browser origins allowed to call: hostnames (`app.example.com`, any scheme and port), origins
+   * (`https://app.example.com:8443`, exactly that scheme, host and port) or `<scheme>://*` for a non-web
+   * scheme (`vscode-webview://*`); a request whose `Origin` is not among them gets 403 (DNS-rebinding
+   * protection). Requests without `Origin` (non-browser clients) pass. Localhost origins are always allowed.
    */
   allowedOrigins: string[];
   /** A 2025-era session (Streamable HTTP or SSE) with no request for this long is closed. Default 30 min. */

@@ -6,8 +6,13 @@ import { EventCursor } from './event-cursor';
 import { clientCanElicit, deviceFor, type PhoneToolDeps } from './tool-context';
 import { toolError } from './tool-results';
 
+/** Characters of typed text a progress line shows (code points: an emoji is never cut in half). */
+const SHOWN_INPUT_CHARS = 40;
 
-/** One short line for an action, e.g. `click (540,1210)`, `input "hello"`, `open com.android.settings`. */
+/**
+ * One short line for an action, e.g. `click (540,1210)`, `input "hello"`, `open com.android.settings`;
+ * typed text longer than 40 characters is cut there and ends with `…`.
+ */
 export function describeAction(action: AgentAction): string {
   switch (action.command) {
     case 'click':
@@ -15,8 +20,10 @@ export function describeAction(action: AgentAction): string {
       return `${action.command} (${action.x},${action.y})`;
     case 'swipe':
       return `swipe (${action.x1},${action.y1})→(${action.x2},${action.y2})`;
-    case 'input':
-      return `input ${JSON.stringify(action.text.length > 40 ? `${action.text.slice(0, 40)}…` : action.text)}`;
+    case 'input': {
+      const chars = [...action.text];
+      return `input ${JSON.stringify(chars.length > SHOWN_INPUT_CHARS ? `${chars.slice(0, SHOWN_INPUT_CHARS).join('')}…` : action.text)}`;
+    }
     case 'open':
       return `open ${action.app}`;
     default:
@@ -36,8 +43,8 @@ export function progressLine(event: TaskEvent): string | undefined {
     case 'step.planned': {
       const plan = data['plan'] as { type: string; action?: AgentAction; summary?: string; reason?: string } | undefined;
       if (plan?.type === 'action' && plan.action) return `${step}: ${describeAction(plan.action)}`;
-      if (plan?.type === 'done') return `${step}: goal reached — ${plan.summary ?? ''}`.trim();
-      if (plan?.type === 'fail') return `${step}: giving up — ${plan.reason ?? ''}`.trim();
+      if (plan?.type === 'done') return `${step}: goal reached${plan.summary ? ` — ${plan.summary}` : ''}`;
+      if (plan?.type === 'fail') return `${step}: giving up${plan.reason ? ` — ${plan.reason}` : ''}`;
       return undefined;
     }
     case 'step.acted': {

@@ -1,0 +1,178 @@
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpRequestGuard, parseAllowedOrigin } from './mcp-request-guard';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A local HTTP server that admits through `guard`, answering 200 "admitted" to what passes. */
+async function serve(guard: McpRequestGuard): Promise<{ send: (method: string, headers?: Record<string, string>) => Promise<Answer>; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    if (guard.admit(req, res)) res.end('admitted');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const send = (method: string, headers: Record<string, string> = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return { send, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function guarded(options: { allowedOrigins?: string[]; apiToken?: string } = {}) {
+  const server = await serve(new McpRequestGuard({ allowedOrigins: options.allowedOrigins ?? [], apiToken: options.apiToken }));
+  close = server.close;
+  return server.send;
+}
+
+describe('McpRequestGuard: origins', () => {
+  it('admits a request without Origin (a non-browser client), with headers that keep proxies from buffering', async () => {
+    const send = await guarded();
+    const answer = await send('POST');
+    expect([answer.status, answer.body]).toEqual([200, 'admitted']);
+    expect(answer.headers['x-accel-buffering']).toBe('no');
+    expect(answer.headers['cache-control']).toBe('no-cache, no-transform');
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it.each(['http://localhost:5173', 'http://127.0.0.1', 'https://[::1]:8443'])('always admits the localhost origin %s, with CORS headers', async (origin) => {
+    const send = await guarded();
+    const answer = await send('POST', { Origin: origin });
+    expect([answer.status, answer.body]).toEqual([200, 'admitted']);
+    expect(answer.headers['access-control-allow-origin']).toBe(origin);
+    expect(answer.headers['vary']).toBe('Origin');
+    expect(answer.headers['access-control-expose-headers']).toBe('Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate');
+  });
+
+  it('answers 403 with a JSON-RPC error to an origin not on the list', async () => {
+    const send = await guarded({ allowedOrigins: ['app.example.com'] });
+    const answer = await send('POST', { Origin: 'https://evil.example' });
+    expect(answer.status).toBe(403);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Forbidden: origin "https://evil.example" is not allowed (MOBILECLAW_MCP_ALLOWED_ORIGINS)' },
+      id: null,
+    });
+  });
+
+  it.each(['null', 'not a url', 'file://'])('answers 403 to the unusable origin %j', async (origin) => {
+    const send = await guarded({ allowedOrigins: ['app.example.com'] });
+    expect((await send('POST', { Origin: origin })).status).toBe(403);
+  });
+
+  it('admits any scheme and port of a hostname entry', async () => {
+    const send = await guarded({ allowedOrigins: ['app.example.com'] });
+    for (const origin of ['https://app.example.com', 'http://app.example.com:8080']) expect((await send('POST', { Origin: origin })).status).toBe(200);
+    expect((await send('POST', { Origin: 'https://sub.app.example.com' })).status).toBe(403);
+  });
+
+  it('admits exactly the scheme, host and port of an origin entry', async () => {
+    const send = await guarded({ allowedOrigins: ['https://console.example.org:8443', 'https://App.Example.net/'] });
+    const status = async (origin: string) => (await send('POST', { Origin: origin })).status;
+    expect(await status('https://console.example.org:8443')).toBe(200);
+    expect(await status('https://app.example.net')).toBe(200);
+    expect(await status('https://app.example.net:443')).toBe(200);
+    expect(await status('http://console.example.org:8443')).toBe(403);
+    expect(await status('https://console.example.org')).toBe(403);
+    expect(await status('http://app.example.net')).toBe(403);
+  });
+
+  it('admits origins of a non-web scheme by exact entry or by <scheme>://*', async () => {
+    const send = await guarded({ allowedOrigins: ['chrome-extension://abcdef', 'vscode-webview://*'] });
+    const status = async (origin: string) => (await send('POST', { Origin: origin })).status;
+    expect(await status('chrome-extension://abcdef')).toBe(200);
+    expect(await status('chrome-extension://other')).toBe(403);
+    expect(await status('vscode-webview://1234')).toBe(200);
+  });
+
+  it('answers a preflight from an allowed origin itself: 204, methods, the asked headers, no token needed', async () => {
+    const send = await guarded({ allowedOrigins: ['app.example.com'], apiToken: 'secret' });
+    const answer = await send('OPTIONS', { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, mcp-session-id' });
+    expect([answer.status, answer.body]).toEqual([204, '']);
+    expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(answer.headers['access-control-allow-methods']).toBe('GET, POST, DELETE, OPTIONS');
+    expect(answer.headers['access-control-allow-headers']).toBe('authorization, mcp-session-id');
+    expect(answer.headers['access-control-max-age']).toBe('600');
+  });
+
+  it('lists its own allowed headers in a preflight that names none', async () => {
+    const send = await guarded();
+    const answer = await send('OPTIONS', { Origin: 'http://localhost:3000' });
+    expect(answer.status).toBe(204);
+    expect(answer.headers['access-control-allow-headers']).toBe('Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
+  });
+
+  it('refuses a preflight from an origin not on the list', async () => {
+    const send = await guarded();
+    expect((await send('OPTIONS', { Origin: 'https://evil.example' })).status).toBe(403);
+  });
+});
+
+describe('McpRequestGuard: token', () => {
+  it('admits the right bearer token, whatever the case of "Bearer" and surrounding spaces', async () => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    for (const authorization of ['Bearer s3cret-token', 'bearer   s3cret-token  ']) expect((await send('POST', { Authorization: authorization })).status).toBe(200);
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['another token', 'Bearer s3cret'],
+    ['a longer token', 'Bearer s3cret-token-and-more'],
+    ['an empty token', 'Bearer  '],
+    ['another scheme', 'Basic s3cret-token'],
+    ['two words', 'Bearer s3cret-token extra'],
+  ])('answers 401 with WWW-Authenticate to %s', async (_, authorization) => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    const answer = await send('POST', authorization === undefined ? {} : { Authorization: authorization });
+    expect(answer.status).toBe(401);
+    expect(answer.headers['www-authenticate']).toBe('Bearer realm="mobileclaw"');
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Unauthorized: send the gateway API token as Authorization: Bearer <token>' },
+      id: null,
+    });
+  });
+
+  it('checks the origin before the token', async () => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    expect((await send('POST', { Origin: 'https://evil.example', Authorization: 'Bearer s3cret-token' })).status).toBe(403);
+  });
+
+  it('labels a 401 to an allowed browser origin with CORS headers, so the page can read it', async () => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    const answer = await send('POST', { Origin: 'http://localhost:5173' });
+    expect(answer.status).toBe(401);
+    expect(answer.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+  });
+});
+
+describe('parseAllowedOrigin', () => {
+  it.each([
+    ['app.example.com', { hostname: 'app.example.com' }],
+    ['https://App.example.com:8443/path', { origin: 'https://app.example.com:8443' }],
+    ['http://app.example.com:80', { origin: 'http://app.example.com' }],
+    ['vscode-webview://*', { hostname: 'vscode-webview://*' }],
+    ['chrome-extension://ABC', { origin: 'chrome-extension://ABC' }],
+    ['https://', { origin: 'https://' }],
+  ])('reads %j as %j', (entry, expected) => {
+    expect(parseAllowedOrigin(entry)).toEqual(expected);
+  });
+});
