@@ -4,6 +4,7 @@ import { createRequestStateCodec, McpServer, type RequestStateCodec } from '@mod
 import { DeviceControlService } from '@mobileclaw/case-device-control';
 import { TaskService } from '@mobileclaw/case-tasks';
 import { MobileClawService } from '@mobileclaw/domain';
+import { registerConformanceFixtures } from './conformance-fixtures';
 import { MCP_OPTIONS, type McpOptions } from './mcp.options';
 import { registerPhoneResources } from './phone-resources';
 import { registerPhoneTools } from './phone-tools';
@@ -69,6 +70,7 @@ export class McpServerFactory {
     registerPhoneTools(deps, this.options.image);
     registerTaskTools(deps);
     registerPhoneResources(deps, this.options.image);
+    if (this.options.conformanceFixtures) registerConformanceFixtures(deps);
     if (!session) return { server, dispose: () => undefined };
     const subscribed = new Set<string>();
     server.server.setRequestHandler('resources/subscribe', (request) => {
