@@ -114,6 +114,22 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     await client.close();
   });
 
+  it('asks the client to approve the sensitive step of run_task, then finishes the task', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era, { elicitation: true });
+    const questions: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      questions.push(request.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    // A message to someone who is not a contact: the planner asks before tapping Send.
+    const done: Json = await client.callTool({ name: 'run_task', arguments: { goal: "send 'hi there' to Nina" } });
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent.status).toBe('completed');
+    expect(questions).toEqual([expect.stringMatching(/^The task on the phone wants to click \(\d+,\d+\): .*Nina.*\. Approve\?$/)]);
+    await client.close();
+  }, 60_000);
+
   it('types Unicode byte-exact and says the field holds it', async () => {
     const gw = await gateways.start();
     const client = await connectClient(gw, era);
@@ -144,6 +160,16 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     expect(text.text).toMatch(/^frameId: sim-1@\d+\n/);
     await expect(client.readResource({ uri: 'mobileclaw://devices/nope/screen' })).rejects.toMatchObject({ code: -32602 });
     await expect(client.readResource({ uri: 'mobileclaw://tasks/no-such-task' })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+});
+
+describe('MCP multi-round requestState (2026-07-28)', () => {
+  it('refuses a run_task retry whose requestState this gateway did not seal (-32602)', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, 'modern', { elicitation: true });
+    const forged = { name: 'run_task', arguments: { goal: 'open Settings' }, requestState: JSON.stringify({ taskId: 'someone-elses-task' }), inputResponses: { approval: { action: 'accept', content: { approve: true } } } };
+    await expect(client.callTool(forged)).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 });

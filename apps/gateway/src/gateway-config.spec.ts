@@ -30,3 +30,16 @@ describe('gateway configuration of planning deadlines', () => {
     );
   });
 });
+
+describe('gateway configuration of the MCP conformance fixtures', () => {
+  it('leaves them off unless MOBILECLAW_MCP_CONFORMANCE_FIXTURES is on', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').mcp.conformanceFixtures).toBe(false);
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_MCP_CONFORMANCE_FIXTURES: '' }), '/srv').mcp.conformanceFixtures).toBe(false);
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_MCP_CONFORMANCE_FIXTURES: 'off' }), '/srv').mcp.conformanceFixtures).toBe(false);
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_MCP_CONFORMANCE_FIXTURES: 'on' }), '/srv').mcp.conformanceFixtures).toBe(true);
+  });
+
+  it('refuses any other value, naming the variable', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_MCP_CONFORMANCE_FIXTURES: 'yes' })).toThrow(/MOBILECLAW_MCP_CONFORMANCE_FIXTURES/);
+  });
+});

@@ -38,6 +38,7 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100_000) MOBILECLAW_MCP_MAX_SESSIONS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(64) @Max(8192) MOBILECLAW_MCP_IMAGE_MAX_SIDE?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(16 * 1024) @Max(16 * 1024 * 1024) MOBILECLAW_MCP_IMAGE_MAX_BYTES?: number;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_MCP_CONFORMANCE_FIXTURES?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
 }
 
@@ -70,8 +71,11 @@ export interface GatewayConfig {
   retentionMaxAgeMs?: number;
   /** The OpenAI-compatible planner model; undefined = the rule-based planner. */
   llm?: LlmPlannerOptions;
-  /** The MCP face: browser origins allowed besides localhost, 2025-session idle time (ms) and bound, `get_screen` image bounds (px, bytes). */
-  mcp: { allowedOrigins: string[]; sessionIdleMs: number; maxSessions: number; imageMaxSidePx: number; imageMaxBytes: number };
+  /**
+   * The MCP face: browser origins allowed besides localhost, 2025-session idle time (ms) and bound,
+   * `get_screen` image bounds (px, bytes), and (test only, default off) the conformance suite's fixtures.
+   */
+  mcp: { allowedOrigins: string[]; sessionIdleMs: number; maxSessions: number; imageMaxSidePx: number; imageMaxBytes: number; conformanceFixtures: boolean };
 }
 
 /** The loopback networks: 127.0.0.0/8 (IPv4-mapped IPv6 addresses included) and `::1`. */
@@ -149,6 +153,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
       maxSessions: v.MOBILECLAW_MCP_MAX_SESSIONS ?? 100,
       imageMaxSidePx: v.MOBILECLAW_MCP_IMAGE_MAX_SIDE ?? 1568,
       imageMaxBytes: v.MOBILECLAW_MCP_IMAGE_MAX_BYTES ?? 800 * 1024,
+      conformanceFixtures: ['on', 'true', '1'].includes(v.MOBILECLAW_MCP_CONFORMANCE_FIXTURES ?? 'off'),
     },
   };
 }

@@ -71,6 +71,7 @@ export class GatewayModule {
             maxSessions: config.mcp.maxSessions,
             image: { maxLongSidePx: config.mcp.imageMaxSidePx, maxBytes: config.mcp.imageMaxBytes },
             serverInfo: { name: 'mobileclaw', version },
+            conformanceFixtures: config.mcp.conformanceFixtures,
           },
         }),
       ],

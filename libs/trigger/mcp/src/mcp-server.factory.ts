@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/server';
+import { createRequestStateCodec, McpServer, type RequestStateCodec } from '@modelcontextprotocol/server';
 import { DeviceControlService } from '@mobileclaw/case-device-control';
 import { TaskService } from '@mobileclaw/case-tasks';
 import { MobileClawService } from '@mobileclaw/domain';
+import { registerConformanceFixtures } from './conformance-fixtures';
 import { MCP_OPTIONS, type McpOptions } from './mcp.options';
 import { registerPhoneResources } from './phone-resources';
 import { registerPhoneTools } from './phone-tools';
@@ -14,6 +16,12 @@ const INSTRUCTIONS =
   'MobileClaw operates Android phones. Call list_devices, then get_screen to see a phone (image + numbered elements + frameId); ' +
   'act with tap/long_press/swipe/input_text/press_back/press_home/open_app using that frameId; call get_screen again to check the effect. ' +
   'For a whole goal, run_task lets the gateway\'s agent do it step by step.';
+
+/**
+ * How long a multi-round `requestState` (2026-07-28) stays valid, in seconds: a `run_task` approval
+ * answered later than this is refused with -32602 (the task still waits; approve it over REST).
+ */
+export const REQUEST_STATE_TTL_SECONDS = 3600;
 
 /** A built server and, for a 2025 session, what to release when the session ends. */
 export interface BuiltMcpServer {
@@ -29,6 +37,13 @@ export interface BuiltMcpServer {
  */
 @Injectable()
 export class McpServerFactory {
+  /**
+   * Seals the `requestState` a tool hands the client with an input request (HMAC, key of this
+   * process), and verifies it when the retry comes back: the state is client-held, so a forged or
+   * altered one is refused with -32602 before any handler runs.
+   */
+  private readonly requestState: RequestStateCodec = createRequestStateCodec({ key: randomBytes(32), ttlSeconds: REQUEST_STATE_TTL_SECONDS });
+
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: McpOptions,
     private readonly control: DeviceControlService,
@@ -41,6 +56,7 @@ export class McpServerFactory {
     const server = new McpServer(this.options.serverInfo, {
       capabilities: { tools: {}, resources: { subscribe: true } },
       instructions: INSTRUCTIONS,
+      requestState: { verify: this.requestState.verify },
     });
     const deps = {
       server,
@@ -48,11 +64,13 @@ export class McpServerFactory {
       tasks: this.tasks,
       phones: this.phones,
       session,
+      requestState: this.requestState,
       screenChanged: (deviceId: string) => this.updates.screenChanged(deviceId),
     };
     registerPhoneTools(deps, this.options.image);
     registerTaskTools(deps);
     registerPhoneResources(deps, this.options.image);
+    if (this.options.conformanceFixtures) registerConformanceFixtures(deps);
     if (!session) return { server, dispose: () => undefined };
     const subscribed = new Set<string>();
     server.server.setRequestHandler('resources/subscribe', (request) => {

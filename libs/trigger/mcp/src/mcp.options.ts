@@ -30,6 +30,11 @@ export interface McpOptions {
   image: { maxLongSidePx: number; maxBytes: number };
   /** Name and version the server announces. */
   serverInfo: { name: string; version: string };
+  /**
+   * Test only: also serve the fixture tools, resources and prompts the MCP conformance suite calls
+   * (`test_simple_text`, `test://static-text`, …; conformance-fixtures.ts). Default false.
+   */
+  conformanceFixtures: boolean;
 }
 
 export const DEFAULT_MCP_OPTIONS: McpOptions = {
@@ -43,6 +48,7 @@ export const DEFAULT_MCP_OPTIONS: McpOptions = {
   eventsPerSession: 1000,
   image: { maxLongSidePx: 1568, maxBytes: 800 * 1024 },
   serverInfo: { name: 'mobileclaw', version: '0.1.0' },
+  conformanceFixtures: false,
 };
 
 /** DI token of the {@link McpOptions}. */

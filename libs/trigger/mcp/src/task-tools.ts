@@ -85,17 +85,15 @@ export function registerTaskTools(deps: PhoneToolDeps): void {
     },
     async (args, ctx) => {
       try {
-        const resumed = resumedTaskId(ctx);
-        let taskId: string;
+        const resumed = resumedState(ctx);
         if (resumed !== undefined) {
-          taskId = resumed;
           const approval = acceptedContent(ctx.mcpReq.inputResponses, APPROVAL_INPUT, approvalAnswer);
-          await deps.tasks.approve(taskId, approval?.approve === true);
-        } else {
-          const deviceId = await deviceFor(deps, args);
-          taskId = (await deps.tasks.start({ deviceId, goal: args.goal, maxSteps: args.maxSteps })).taskId;
+          await deps.tasks.approve(resumed.taskId, approval?.approve === true);
+          // Events up to the answered question were reported in the earlier round.
+          return await follow(deps, ctx, resumed.taskId, resumed.eventId);
         }
-        return await follow(deps, ctx, taskId);
+        const deviceId = await deviceFor(deps, args);
+        return await follow(deps, ctx, (await deps.tasks.start({ deviceId, goal: args.goal, maxSteps: args.maxSteps })).taskId);
       } catch (err) {
         return toolError(err);
       }
@@ -103,19 +101,24 @@ export function registerTaskTools(deps: PhoneToolDeps): void {
   );
 }
 
-/** The task a 2026-07-28 retry carries in its `requestState` (set when it asked for approval). */
-function resumedTaskId(ctx: ServerContext): string | undefined {
-  const state = ctx.mcpReq.requestState<unknown>();
-  if (typeof state !== 'string') return undefined;
-  try {
-    const parsed = JSON.parse(state) as { taskId?: unknown };
-    return typeof parsed.taskId === 'string' ? parsed.taskId : undefined;
-  } catch {
-    return undefined;
-  }
+/** What `run_task` seals into the `requestState` of its approval question: the task, and the id of the `task.input_required` event asked about. */
+interface RunTaskState {
+  tool: 'run_task';
+  taskId: string;
+  eventId: number;
 }
 
-async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): Promise<CallToolResult | InputRequiredResult> {
+/**
+ * The state a 2026-07-28 retry carries in its `requestState` (set when it asked for approval). The
+ * server has verified the seal before the handler runs, so it is one this gateway issued.
+ */
+function resumedState(ctx: ServerContext): RunTaskState | undefined {
+  const state = ctx.mcpReq.requestState<Partial<RunTaskState>>();
+  return state?.tool === 'run_task' && typeof state.taskId === 'string' && typeof state.eventId === 'number' ? (state as RunTaskState) : undefined;
+}
+
+/** Reports the task's events after `afterEventId` as progress until it ends or needs an approval this round cannot get. */
+async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string, afterEventId = 0): Promise<CallToolResult | InputRequiredResult> {
   const { tasks } = deps;
   const signal = ctx.mcpReq.signal;
   const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -123,7 +126,7 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): 
   const cancel = () => void tasks.cancel(taskId, 'canceled by the MCP client').catch(() => undefined);
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });
-  const cursor = new EventCursor(tasks.events(taskId));
+  const cursor = new EventCursor(tasks.events(taskId, afterEventId));
   try {
     for (let event = await cursor.next(); event !== undefined; event = await cursor.next()) {
       const line = progressLine(event);
@@ -148,7 +151,7 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): 
       }
       return inputRequired({
         inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema: approvalForm() }) },
-        requestState: JSON.stringify({ taskId }),
+        requestState: await deps.requestState.mint({ tool: 'run_task', taskId, eventId: event.id } satisfies RunTaskState),
       });
     }
     return taskResult(await tasks.find(taskId));

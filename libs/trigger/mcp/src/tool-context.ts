@@ -1,4 +1,4 @@
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer, RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
 import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { DeviceControlService } from '@mobileclaw/case-device-control';
 import { deviceOfFrameId } from '@mobileclaw/case-device-control';
@@ -19,6 +19,8 @@ export interface PhoneToolDeps {
   /** Present for a 2025-era session (it outlives the request); absent for per-request 2026-07-28 serving. */
   session?: McpSessionState;
   server: McpServer;
+  /** Seals the multi-round `requestState` of a 2026-07-28 input request; the server verifies it on the retry. */
+  requestState: RequestStateCodec;
   /** Called after an action changed a phone's screen (resource update notifications). */
   screenChanged?: (deviceId: string) => void;
 }
