@@ -36,6 +36,7 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_MCP_ALLOWED_ORIGINS?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(7 * 86_400_000) MOBILECLAW_MCP_SESSION_IDLE_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100_000) MOBILECLAW_MCP_MAX_SESSIONS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(300_000) MOBILECLAW_MCP_KEEP_ALIVE_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(64) @Max(8192) MOBILECLAW_MCP_IMAGE_MAX_SIDE?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(16 * 1024) @Max(16 * 1024 * 1024) MOBILECLAW_MCP_IMAGE_MAX_BYTES?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
@@ -70,8 +71,11 @@ export interface GatewayConfig {
   retentionMaxAgeMs?: number;
   /** The OpenAI-compatible planner model; undefined = the rule-based planner. */
   llm?: LlmPlannerOptions;
-  /** The MCP face: browser origins allowed besides localhost, 2025-session idle time (ms) and bound, `get_screen` image bounds (px, bytes). */
-  mcp: { allowedOrigins: string[]; sessionIdleMs: number; maxSessions: number; imageMaxSidePx: number; imageMaxBytes: number };
+  /**
+   * The MCP face: browser origins allowed besides localhost, 2025-session idle time (ms) and bound,
+   * the keep-alive comment interval of its event streams (ms; below a proxy's idle timeout), `get_screen` image bounds (px, bytes).
+   */
+  mcp: { allowedOrigins: string[]; sessionIdleMs: number; maxSessions: number; keepAliveMs: number; imageMaxSidePx: number; imageMaxBytes: number };
 }
 
 /** The loopback networks: 127.0.0.0/8 (IPv4-mapped IPv6 addresses included) and `::1`. */
@@ -147,6 +151,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
         .filter(Boolean),
       sessionIdleMs: v.MOBILECLAW_MCP_SESSION_IDLE_MS ?? 30 * 60_000,
       maxSessions: v.MOBILECLAW_MCP_MAX_SESSIONS ?? 100,
+      keepAliveMs: v.MOBILECLAW_MCP_KEEP_ALIVE_MS ?? 15_000,
       imageMaxSidePx: v.MOBILECLAW_MCP_IMAGE_MAX_SIDE ?? 1568,
       imageMaxBytes: v.MOBILECLAW_MCP_IMAGE_MAX_BYTES ?? 800 * 1024,
     },
