@@ -38,12 +38,24 @@ export function modernEnvelope(capabilities: Json = {}): Json {
 
 /** POSTs one JSON-RPC message to `path` (default `/mcp`); `sessionId` sets `Mcp-Session-Id`. */
 export function postMcp(gw: RunningGateway, message: unknown, options: { sessionId?: string; headers?: Record<string, string>; path?: string } = {}): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...options.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...modernHeaders(message), ...options.headers };
   if (options.sessionId !== undefined) {
     headers['mcp-session-id'] = options.sessionId;
     headers['mcp-protocol-version'] = REVISION_2025;
   }
   return fetch(gatewayUrl(gw, options.path ?? '/mcp'), { method: 'POST', headers, body: typeof message === 'string' ? message : JSON.stringify(message) });
+}
+
+/**
+ * The headers a 2026-07-28 request repeats from its body (`MCP-Protocol-Version`, `Mcp-Method`, and
+ * `Mcp-Name` for a tool call); the gateway answers 400 when they are absent or disagree.
+ */
+function modernHeaders(message: unknown): Record<string, string> {
+  const m = message as Json;
+  if (typeof m !== 'object' || m === null || m.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== REVISION_2026) return {};
+  const headers: Record<string, string> = { 'mcp-protocol-version': REVISION_2026, 'mcp-method': m.method };
+  if (m.method === 'tools/call') headers['mcp-name'] = m.params.name;
+  return headers;
 }
 
 /** Sends a request with no body (GET, DELETE) on a session. */
