@@ -55,7 +55,7 @@ describe('MCP request guard', () => {
   describe('with MOBILECLAW_API_TOKEN', () => {
     it('answers 401 with WWW-Authenticate to no or a wrong bearer token, on every MCP route', async () => {
       const gw = await gateways.start({ MOBILECLAW_API_TOKEN: TOKEN });
-      for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token-0' }, { authorization: `Basic ${TOKEN}` }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token-0' }, { authorization: `Basic ${TOKEN}` }] as Record<string, string>[]) {
         const res = await postMcp(gw, initializeRequest(), { headers });
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toBe('Bearer realm="mobileclaw"');
