@@ -78,17 +78,17 @@ export function registerTaskTools(deps: PhoneToolDeps): void {
     },
     async (args, ctx) => {
       try {
-        const resumed = resumedTaskId(ctx);
-        let taskId: string;
+        const resumed = resumedTask(ctx);
         if (resumed !== undefined) {
-          taskId = resumed;
           const approval = acceptedContent(ctx.mcpReq.inputResponses, APPROVAL_INPUT, approvalAnswer);
-          await deps.tasks.approve(taskId, approval?.approve === true);
-        } else {
-          const deviceId = await deviceFor(deps, args);
-          taskId = (await deps.tasks.start({ deviceId, goal: args.goal, maxSteps: args.maxSteps })).taskId;
+          await deps.tasks.approve(resumed.taskId, approval?.approve === true);
+          // Only what came after the question: the earlier steps were reported in the first round,
+          // and meeting the answered question again would ask it again.
+          return await follow(deps, ctx, resumed.taskId, resumed.afterEventId);
         }
-        return await follow(deps, ctx, taskId);
+        const deviceId = await deviceFor(deps, args);
+        const { taskId } = await deps.tasks.start({ deviceId, goal: args.goal, maxSteps: args.maxSteps });
+        return await follow(deps, ctx, taskId, 0);
       } catch (err) {
         return toolError(err);
       }
@@ -96,19 +96,24 @@ export function registerTaskTools(deps: PhoneToolDeps): void {
   );
 }
 
-/** The task a 2026-07-28 retry carries in its `requestState` (set when it asked for approval). */
-function resumedTaskId(ctx: ServerContext): string | undefined {
+/**
+ * What a 2026-07-28 retry carries in its `requestState` (set when it asked for approval): the task,
+ * and the id of the task event that asked (`task.input_required`).
+ */
+function resumedTask(ctx: ServerContext): { taskId: string; afterEventId: number } | undefined {
   const state = ctx.mcpReq.requestState<unknown>();
   if (typeof state !== 'string') return undefined;
   try {
-    const parsed = JSON.parse(state) as { taskId?: unknown };
-    return typeof parsed.taskId === 'string' ? parsed.taskId : undefined;
+    const parsed = JSON.parse(state) as { taskId?: unknown; afterEventId?: unknown };
+    if (typeof parsed.taskId !== 'string' || !Number.isSafeInteger(parsed.afterEventId) || (parsed.afterEventId as number) < 0) return undefined;
+    return { taskId: parsed.taskId, afterEventId: parsed.afterEventId as number };
   } catch {
     return undefined;
   }
 }
 
-async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): Promise<CallToolResult | InputRequiredResult> {
+/** Reports the task's events after `afterEventId` as progress until it ends or asks for approval. */
+async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string, afterEventId: number): Promise<CallToolResult | InputRequiredResult> {
   const { tasks } = deps;
   const signal = ctx.mcpReq.signal;
   const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -116,7 +121,7 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): 
   const cancel = () => void tasks.cancel(taskId, 'canceled by the MCP client').catch(() => undefined);
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });
-  const cursor = new EventCursor(tasks.events(taskId));
+  const cursor = new EventCursor(tasks.events(taskId, afterEventId));
   try {
     for (let event = await cursor.next(); event !== undefined; event = await cursor.next()) {
       const line = progressLine(event);
@@ -129,7 +134,7 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): 
       if (!clientCanElicit(deps, ctx)) {
         throw new MobileClawError(
           'APPROVAL_REQUIRED',
-          `task ${taskId} waits for a human's approval (${reason.reason ?? 'sensitive action'}); approve or deny it with POST /api/tasks/${taskId}/approve {"approve": true|false} or on the live page`,
+          `task ${taskId} waits for a human's approval (${reason.reason ?? 'sensitive action'}); approve or deny it with POST /api/tasks/${taskId}/approval {"approve": true|false} or on the live page`,
         );
       }
       if (deps.session) {
@@ -140,7 +145,7 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string): 
       }
       return inputRequired({
         inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema: approvalForm() }) },
-        requestState: JSON.stringify({ taskId }),
+        requestState: JSON.stringify({ taskId, afterEventId: event.id }),
       });
     }
     return taskResult(await tasks.find(taskId));
