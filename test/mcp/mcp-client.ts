@@ -19,6 +19,16 @@ export async function connectClient(gw: RunningGateway, era: Era, options: { tok
   return client;
 }
 
+/**
+ * Ends a client as a well-behaved one does: a 2025 session is ended with `DELETE` (so the gateway
+ * closes its streams at once), then the transport is closed.
+ */
+export async function endClient(client: Client): Promise<void> {
+  const transport = client.transport;
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) await transport.terminateSession();
+  await client.close();
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are indexed freely in tests
 export type Json = any;
 

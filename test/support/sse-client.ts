@@ -18,6 +18,7 @@ export class SseClient {
   headers: IncomingMessage['headers'] = {};
   private response?: IncomingMessage;
   private waiters: { predicate: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
+  private commentWaiters: { predicate: (c: string) => boolean; resolve: (c: string) => void }[] = [];
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   private resolveEnded!: () => void;
@@ -47,7 +48,7 @@ export class SseClient {
               if (current.data !== undefined) client.dispatch({ id: current.id, event: current.event ?? 'message', data: current.data });
               current = {};
             } else if (line.startsWith(':')) {
-              client.comments.push(line.slice(1).trim());
+              client.dispatchComment(line.slice(1).trim());
             } else {
               const colon = line.indexOf(':');
               const field = colon === -1 ? line : line.slice(0, colon);
@@ -74,6 +75,13 @@ export class SseClient {
     return new Promise((resolve) => this.waiters.push({ predicate, resolve }));
   }
 
+  /** Waits for the first comment line (`: text`, already received or future) whose text matches. */
+  nextComment(predicate: (c: string) => boolean): Promise<string> {
+    const seen = this.comments.find(predicate);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve) => this.commentWaiters.push({ predicate, resolve }));
+  }
+
   /** Parsed `data` JSON of every event, in order. */
   json<T = Record<string, unknown>>(): T[] {
     return this.events.map((e) => JSON.parse(e.data) as T);
@@ -81,6 +89,13 @@ export class SseClient {
 
   close(): void {
     this.response?.destroy();
+  }
+
+  private dispatchComment(comment: string): void {
+    this.comments.push(comment);
+    const ready = this.commentWaiters.filter((w) => w.predicate(comment));
+    this.commentWaiters = this.commentWaiters.filter((w) => !w.predicate(comment));
+    for (const w of ready) w.resolve(comment);
   }
 
   private dispatch(event: SseEvent): void {

@@ -36,6 +36,7 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_MCP_ALLOWED_ORIGINS?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(7 * 86_400_000) MOBILECLAW_MCP_SESSION_IDLE_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(100_000) MOBILECLAW_MCP_MAX_SESSIONS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(300_000) MOBILECLAW_MCP_KEEP_ALIVE_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(64) @Max(8192) MOBILECLAW_MCP_IMAGE_MAX_SIDE?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(16 * 1024) @Max(16 * 1024 * 1024) MOBILECLAW_MCP_IMAGE_MAX_BYTES?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_MCP_CONFORMANCE_FIXTURES?: string;
@@ -73,9 +74,18 @@ export interface GatewayConfig {
   llm?: LlmPlannerOptions;
   /**
    * The MCP face: browser origins allowed besides localhost, 2025-session idle time (ms) and bound,
-   * `get_screen` image bounds (px, bytes), and (test only, default off) the conformance suite's fixtures.
+   * the keep-alive comment interval of its event streams (ms; below a proxy's idle timeout), `get_screen`
+   * image bounds (px, bytes), and (test only, default off) the conformance suite's fixtures.
    */
-  mcp: { allowedOrigins: string[]; sessionIdleMs: number; maxSessions: number; imageMaxSidePx: number; imageMaxBytes: number; conformanceFixtures: boolean };
+  mcp: {
+    allowedOrigins: string[];
+    sessionIdleMs: number;
+    maxSessions: number;
+    keepAliveMs: number;
+    imageMaxSidePx: number;
+    imageMaxBytes: number;
+    conformanceFixtures: boolean;
+  };
 }
 
 /** The loopback networks: 127.0.0.0/8 (IPv4-mapped IPv6 addresses included) and `::1`. */
@@ -151,6 +161,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
         .filter(Boolean),
       sessionIdleMs: v.MOBILECLAW_MCP_SESSION_IDLE_MS ?? 30 * 60_000,
       maxSessions: v.MOBILECLAW_MCP_MAX_SESSIONS ?? 100,
+      keepAliveMs: v.MOBILECLAW_MCP_KEEP_ALIVE_MS ?? 15_000,
       imageMaxSidePx: v.MOBILECLAW_MCP_IMAGE_MAX_SIDE ?? 1568,
       imageMaxBytes: v.MOBILECLAW_MCP_IMAGE_MAX_BYTES ?? 800 * 1024,
       conformanceFixtures: ['on', 'true', '1'].includes(v.MOBILECLAW_MCP_CONFORMANCE_FIXTURES ?? 'off'),

@@ -69,6 +69,7 @@ export class GatewayModule {
             allowedOrigins: [...config.corsOrigins, ...config.mcp.allowedOrigins],
             sessionIdleMs: config.mcp.sessionIdleMs,
             maxSessions: config.mcp.maxSessions,
+            keepAliveMs: config.mcp.keepAliveMs,
             image: { maxLongSidePx: config.mcp.imageMaxSidePx, maxBytes: config.mcp.imageMaxBytes },
             serverInfo: { name: 'mobileclaw', version },
             conformanceFixtures: config.mcp.conformanceFixtures,

@@ -105,22 +105,40 @@ async function readJsonBody(req: IncomingMessage & { body?: unknown }, res: Serv
     writeJsonRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     return NO_BODY;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MCP_BODY_LIMIT_BYTES) {
-      writeJsonRpcError(res, 413, -32000, `Payload Too Large: a message is at most ${MCP_BODY_LIMIT_BYTES} bytes`);
-      req.resume();
-      return NO_BODY;
-    }
-    chunks.push(chunk);
+  const raw = await readBody(req, MCP_BODY_LIMIT_BYTES);
+  if (raw === undefined) {
+    writeJsonRpcError(res, 413, -32000, `Payload Too Large: a message is at most ${MCP_BODY_LIMIT_BYTES} bytes`);
+    return NO_BODY;
   }
-  const raw = Buffer.concat(chunks);
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
   } catch {
     writeJsonRpcError(res, 400, -32700, 'Parse error: the body is not valid UTF-8 JSON');
     return NO_BODY;
   }
+}
+
+/**
+ * The request body, or undefined once it grows past `limit` bytes. The rest of a body too large is
+ * read and dropped, not cut off: leaving a `for await` loop early destroys the request and with it
+ * the connection, so the client saw a reset instead of the 413 (or lost its next request on that
+ * keep-alive connection).
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.resume();
+      resolve(undefined);
+    };
+    const onEnd = (): void => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+  });
 }

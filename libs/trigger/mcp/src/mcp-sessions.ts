@@ -55,7 +55,14 @@ export class McpSessions {
       const session = this.sessions.get(sessionId);
       if (!session || session.kind !== 'streamable-http') return writeJsonRpcError(res, 404, -32001, 'Session not found: it ended or expired; initialize a new one');
       this.touch(session, req, res);
-      await (session.transport as NodeStreamableHTTPServerTransport).handleRequest(req, res, body);
+      const transport = session.transport as NodeStreamableHTTPServerTransport;
+      // A client resumes (Last-Event-ID) only a stream it lost, and the gateway may not have noticed
+      // the loss yet (a half-open connection is noticed only when a write fails, minutes later): the
+      // SDK would answer 409 until then. The resuming GET replaces the standalone stream instead; a
+      // client that was resuming a request's stream reconnects its standalone one the same way, and
+      // the event store replays whatever it missed.
+      if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) transport.closeStandaloneSSEStream();
+      await transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -118,12 +125,16 @@ export class McpSessions {
     await Promise.allSettled([...this.sessions.values()].map((s) => this.end(s)));
   }
 
-  /** Closes the sessions idle longer than `sessionIdleMs` (no request and no open stream). */
-  async sweep(): Promise<number> {
-    const cutoff = this.now() - this.options.sessionIdleMs;
+  /**
+   * Closes the sessions idle longer than `sessionIdleMs` as of `at` (ms since the epoch; default now):
+   * no request since, and no open stream. The periodic sweep calls it every quarter of the idle time.
+   * @returns how many sessions it closed.
+   */
+  async sweep(at: number = this.now()): Promise<number> {
+    const cutoff = at - this.options.sessionIdleMs;
     const idle = [...this.sessions.values()].filter((s) => s.openStreams === 0 && s.lastSeen <= cutoff);
     for (const session of idle) {
-      this.logger.log(`closing MCP session ${session.id}: idle for ${Math.round((this.now() - session.lastSeen) / 1000)} s`);
+      this.logger.log(`closing MCP session ${session.id}: idle for ${Math.round((at - session.lastSeen) / 1000)} s`);
       await this.end(session);
     }
     return idle.length;

@@ -139,7 +139,7 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string, a
       if (!clientCanElicit(deps, ctx)) {
         throw new MobileClawError(
           'APPROVAL_REQUIRED',
-          `task ${taskId} waits for a human's approval (${reason.reason ?? 'sensitive action'}); approve or deny it with POST /api/tasks/${taskId}/approve {"approve": true|false} or on the live page`,
+          `task ${taskId} waits for a human's approval (${reason.reason ?? 'sensitive action'}); approve or deny it with POST /api/tasks/${taskId}/approval {"approve": true|false} or on the live page`,
         );
       }
       if (deps.session) {
