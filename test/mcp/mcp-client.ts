@@ -36,3 +36,15 @@ export type Json = any;
 export function textOf(result: Json): string {
   return (result.content as Json[]).find((c) => c.type === 'text')?.text ?? '';
 }
+
+/**
+ * The element of a get_screen text whose line matches `label` (its quoted text, or a pattern): its
+ * index and centre in the image's px.
+ * @throws Error naming the label and quoting the text when no element matches.
+ */
+export function elementLine(text: string, label: string | RegExp): { index: number; cx: number; cy: number } {
+  const line = text.split('\n').find((l) => /^\[\d+\]/.test(l) && (typeof label === 'string' ? l.includes(JSON.stringify(label)) : label.test(l)));
+  if (!line) throw new Error(`no element ${String(label)} in:\n${text}`);
+  const m = /^\[(\d+)\].*center=\((\d+),(\d+)\)/.exec(line)!;
+  return { index: Number(m[1]), cx: Number(m[2]), cy: Number(m[3]) };
+}

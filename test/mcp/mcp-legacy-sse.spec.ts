@@ -3,7 +3,7 @@ import type { RunningGateway } from '@mobileclaw/gateway';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { SseClient, type SseEvent } from '../support/sse-client';
 import { gatewayUrl, testGateways } from '../support/test-gateways';
-import { textOf, type Json } from './mcp-client';
+import { elementLine, textOf, type Json } from './mcp-client';
 import { initializeRequest, postMcp } from './mcp-raw';
 
 const gateways = testGateways('mobileclaw-mcp-sse-');
@@ -34,12 +34,9 @@ describe('legacy HTTP+SSE transport', () => {
     expect(screen.isError).toBeFalsy();
     expect(screen.structuredContent).toMatchObject({ deviceId: 'sim-1', screen: { width: 1080, height: 2400 }, image: { mimeType: 'image/jpeg', width: 706, height: 1568 } });
     expect((screen.content as Json[]).map((c) => c.type)).toEqual(['text', 'image']);
-    const line = textOf(screen)
-      .split('\n')
-      .find((l) => l.includes('"Settings"'))!;
     const actions: ActionFrame[] = [];
     gw.simulator!.on('action', (a) => actions.push(a));
-    const tapped: Json = await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: Number(/^\[(\d+)\]/.exec(line)![1]) } });
+    const tapped: Json = await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: elementLine(textOf(screen), 'Settings').index } });
     expect(tapped.isError).toBeFalsy();
     expect(tapped.structuredContent.element.text).toBe('Settings');
     expect(actions.filter((a) => a.command === 'click')).toEqual([expect.objectContaining({ x: tapped.structuredContent.point[0], y: tapped.structuredContent.point[1] })]);

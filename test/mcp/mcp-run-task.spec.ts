@@ -3,7 +3,7 @@ import type { RunningGateway } from '@mobileclaw/gateway';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways } from '../support/test-gateways';
-import { connectClient, endClient, textOf, type Era, type Json } from './mcp-client';
+import { connectClient, endClient, elementLine, textOf, type Era, type Json } from './mcp-client';
 
 const gateways = testGateways('mobileclaw-mcp-task-');
 
@@ -41,11 +41,7 @@ function showPayPage(gw: RunningGateway): void {
 /** The frame and the index of the "Pay now" element, from get_screen. */
 async function payElement(client: Client): Promise<{ frameId: string; element: number }> {
   const screen: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
-  const line = textOf(screen)
-    .split('\n')
-    .find((l) => l.includes('"Pay now"'));
-  if (!line) throw new Error(`no "Pay now" element in:\n${textOf(screen)}`);
-  return { frameId: screen.structuredContent.frameId, element: Number(/^\[(\d+)\]/.exec(line)![1]) };
+  return { frameId: screen.structuredContent.frameId, element: elementLine(textOf(screen), 'Pay now').index };
 }
 
 function clicks(gw: RunningGateway): ActionFrame[] {

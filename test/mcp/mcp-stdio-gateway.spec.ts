@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { bridgeClientTransport } from '../support/mcp-bridge-process';
 import { gatewayUrl, testGateways } from '../support/test-gateways';
-import { textOf, type Json } from './mcp-client';
+import { elementLine, textOf, type Json } from './mcp-client';
 
 const gateways = testGateways('mobileclaw-mcp-stdio-');
 const TOKEN = 'stdio-bridge-token-0123456789';
@@ -19,12 +19,9 @@ describe.each([
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_screen', 'tap', 'run_task']));
     const screen: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
-    const line = textOf(screen)
-      .split('\n')
-      .find((l) => l.includes('"Settings"'))!;
     const actions: ActionFrame[] = [];
     gw.simulator!.on('action', (a) => actions.push(a));
-    const tapped: Json = await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: Number(/^\[(\d+)\]/.exec(line)![1]) } });
+    const tapped: Json = await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: elementLine(textOf(screen), 'Settings').index } });
     expect(tapped.isError).toBeFalsy();
     expect(actions.filter((a) => a.command === 'click')).toEqual([expect.objectContaining({ x: tapped.structuredContent.point[0], y: tapped.structuredContent.point[1] })]);
     await client.close();

@@ -1,19 +1,11 @@
 import sharp from 'sharp';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { testGateways } from '../support/test-gateways';
-import { connectClient, textOf, type Era, type Json } from './mcp-client';
+import { connectClient, elementLine, textOf, type Era, type Json } from './mcp-client';
 
 const gateways = testGateways('mobileclaw-mcp-');
 
 const TOOLS = ['get_screen', 'input_text', 'list_apps', 'list_devices', 'long_press', 'open_app', 'press_back', 'press_home', 'run_task', 'swipe', 'tap'];
-
-/** The element line of `label` in a get_screen text: its index and centre in the image's px. */
-function elementLine(text: string, label: string): { index: number; cx: number; cy: number } {
-  const line = text.split('\n').find((l) => l.includes(JSON.stringify(label)));
-  if (!line) throw new Error(`no element ${label} in:\n${text}`);
-  const m = /^\[(\d+)\].*center=\((\d+),(\d+)\)/.exec(line)!;
-  return { index: Number(m[1]), cx: Number(m[2]), cy: Number(m[3]) };
-}
 
 describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)', (era) => {
   it('lists the phone tools with annotations, and the phones', async () => {
@@ -136,8 +128,8 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     const opened: Json = await client.callTool({ name: 'open_app', arguments: { app: 'com.android.chrome' } });
     expect(opened.structuredContent).toMatchObject({ verified: true, foregroundPackage: 'com.android.chrome' });
     const screen: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
-    const field = textOf(screen).split('\n').find((l) => / EditText .*editable/.test(l))!;
-    await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: Number(/^\[(\d+)\]/.exec(field)![1]) } });
+    const field = elementLine(textOf(screen), / EditText .*editable/);
+    await client.callTool({ name: 'tap', arguments: { frameId: screen.structuredContent.frameId, element: field.index } });
     const text = 'Wi‑Fi 网络 🚀 e\u0301';
     const typed: Json = await client.callTool({ name: 'input_text', arguments: { text, clear: true } });
     expect(typed.isError).toBeFalsy();
