@@ -20,7 +20,7 @@ export class ByteReader {
     stream.on('close', () => this.finish());
   }
 
-  /** Exactly `n` bytes, or `null` when the stream ends first (the bytes it had are dropped). Only one read may be pending. */
+  /** Exactly `n` bytes, or `null` when the stream has ended with fewer buffered (they stay for a shorter read). One read at a time. */
   read(n: number): Promise<Buffer | null> {
     if (this.waiter) throw new Error('ByteReader: a read is already pending');
     return new Promise((resolve) => {

@@ -94,12 +94,14 @@ export function decodeInputText(arg: string): string {
   return text.join('');
 }
 
-/** A key code from a name (`KEYCODE_BACK`, `BACK`) or number (`4`); 0 (unknown) otherwise, as `KeyEvent.keyCodeFromString`. */
+/**
+ * A key code from a number (`4`, tried first) or a name (`KEYCODE_BACK`, `BACK`); 0 (unknown)
+ * otherwise, as `KeyEvent.keyCodeFromString`: so `8` is KEYCODE_1, and `KEYCODE_8` is 15.
+ */
 export function keyCodeFromString(arg: string): number {
+  if (/^\d+$/.test(arg)) return Number(arg);
   const name = arg.startsWith('KEYCODE_') ? arg.slice('KEYCODE_'.length) : arg;
-  const named = KEY_CODES[name];
-  if (named !== undefined) return named;
-  return /^-?\d+$/.test(arg) ? Number(arg) : 0;
+  return KEY_CODES[name] ?? 0;
 }
 
 class InputUsageError extends Error {
