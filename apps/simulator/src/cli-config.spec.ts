@@ -46,6 +46,15 @@ describe('parseCli', () => {
     expect(() => parseCli(['--token', 'T', '--screen', 'a.xml', '--width', '720'], {}, () => '<hierarchy width="1" height="1"/>')).toThrow(/do not combine it with --width or --height/);
   });
 
+  it('--adb-port serves the phones over adb: no token needed, gateway options refused', () => {
+    expect(parseCli(['--adb-port', '5037', '--devices', '2'], {}, noFile)).toMatchObject({ adb: { host: '127.0.0.1', port: 5037 }, token: '', devices: 2, prefix: 'phone-' });
+    expect(parseCli(['--adb-port', '15037', '--adb-host', '0.0.0.0'], {}, noFile)).toMatchObject({ adb: { host: '0.0.0.0', port: 15037 } });
+    expect(() => parseCli(['--adb-port', '5037', '--token', 'T', '--port', '1'], {}, noFile)).toThrow('--adb-port serves the phones over adb instead of connecting them to a gateway; --port, --token do not apply');
+    expect(() => parseCli(['--adb-port', '0'], {}, noFile)).toThrow(/--adb-port must be an integer from 1 to 65535/);
+    expect(() => parseCli(['--token', 'T', '--adb-host', 'h'], {}, noFile)).toThrow('--adb-host needs --adb-port');
+    expect(parseCli(['--token', 'T'], {}, noFile)).not.toHaveProperty('adb');
+  });
+
   it('refuses to run without a token and rejects bad options', () => {
     expect(() => parseCli([], {}, noFile)).toThrow(/no device token/);
     expect(() => parseCli(['--token', 'T', '--devices', '0'], {}, noFile)).toThrow(CliUsageError);

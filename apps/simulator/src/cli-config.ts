@@ -8,6 +8,9 @@ export const USAGE = `Usage: mobileclaw-sim [options]
 
 Starts simulated Android phones that connect to a MobileClaw gateway (wire protocol v1) and
 reconnect whenever the connection is lost. With --screen they replay a recorded Android screen.
+With --adb-port they are served over the ADB host protocol instead: an adb server of their own
+that the adb client (\`adb -P <port> devices\`) and adb libraries (adbkit) drive, e.g. to test
+the ADB bridge; they do not connect to a gateway then.
 
 Options:
   --host <host>      gateway host (default 127.0.0.1)
@@ -24,6 +27,11 @@ Options:
                      \`uiautomator dump\`); every phone shows it as a static screen at its recorded
                      size (no --width/--height): ui_tree returns its nodes, screenshots draw it as
                      a wireframe, actions succeed but change nothing
+  --adb-port <port>  serve the phones as adb devices on this port instead of connecting them
+                     to a gateway (not with --host, --port, --token, --latency); their serials
+                     are their device ids (<prefix>1, ...); adb's own server port is 5037 —
+                     pick another while a real adb server runs
+  --adb-host <host>  interface for --adb-port (default 127.0.0.1)
   --verbose          print diagnostics to stderr
   --help             show this help
 `;
@@ -32,6 +40,7 @@ Options:
 export interface CliConfig {
   host: string;
   port: number;
+  /** The device token; '' with {@link adb} (no gateway connection). */
   token: string;
   devices: number;
   prefix: string;
@@ -41,6 +50,8 @@ export interface CliConfig {
   densityDpi: number;
   /** `--screen`: the recorded screen every phone replays, and the file it came from (`width`/`height` are then its size). */
   replay?: { file: string; recording: UiTreeXml };
+  /** `--adb-port`: serve the phones over the ADB host protocol on this address instead of connecting them to a gateway. */
+  adb?: { host: string; port: number };
   verbose: boolean;
 }
 
@@ -91,6 +102,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
         height: { type: 'string' },
         density: { type: 'string' },
         screen: { type: 'string' },
+        'adb-port': { type: 'string' },
+        'adb-host': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -103,8 +116,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
   const devices = int(values.devices, 'devices', 1, 1, 100000);
   const prefix = values.prefix ?? 'phone-';
   if (!DEVICE_ID_PATTERN.test(`${prefix}${devices}`)) throw new CliUsageError(`--prefix ${JSON.stringify(prefix)} gives device ids outside [A-Za-z0-9._:-]{1,128}`);
-  const token = values.token ?? (env['MOBILECLAW_DEVICE_TOKEN'] || undefined) ?? tokenFromFile(env, read);
-  if (token === undefined || token === '') {
+  const adb = values['adb-port'] === undefined ? undefined : { host: values['adb-host'] ?? '127.0.0.1', port: int(values['adb-port'], 'adb-port', 0, 1, 65535) };
+  if (adb === undefined && values['adb-host'] !== undefined) throw new CliUsageError('--adb-host needs --adb-port');
+  if (adb) {
+    const gatewayOnly = (['host', 'port', 'token', 'latency'] as const).filter((name) => values[name] !== undefined);
+    if (gatewayOnly.length > 0) throw new CliUsageError(`--adb-port serves the phones over adb instead of connecting them to a gateway; ${gatewayOnly.map((n) => `--${n}`).join(', ')} do not apply`);
+  }
+  const token = adb ? '' : (values.token ?? (env['MOBILECLAW_DEVICE_TOKEN'] || undefined) ?? tokenFromFile(env, read));
+  if (!adb && (token === undefined || token === '')) {
     const dir = env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw';
     throw new CliUsageError(`no device token: pass --token, set MOBILECLAW_DEVICE_TOKEN, or start the gateway once so that it writes ${join(dir, 'device-token')}`);
   }
@@ -114,7 +133,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
   return {
     host: values.host ?? '127.0.0.1',
     port,
-    token,
+    token: token ?? '',
     devices,
     prefix,
     latencyMs: int(values.latency, 'latency', 0, 0, 3_600_000),
@@ -122,6 +141,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     height: replay?.recording.screen.height ?? int(values.height, 'height', 2400, 1, 10000),
     densityDpi: int(values.density, 'density', 420, 1, 2000),
     ...(replay ? { replay } : {}),
+    ...(adb ? { adb } : {}),
     verbose: values.verbose ?? false,
   };
 }

@@ -1,14 +1,37 @@
 #!/usr/bin/env node
 /**
- * `mobileclaw-sim`: runs N simulated phones against a gateway until SIGINT/SIGTERM.
- * Exit status: 0 after a signal, 1 when the gateway refuses a phone (e.g. UNAUTHORIZED), 2 for a
- * usage error or a missing token.
+ * `mobileclaw-sim`: runs N simulated phones against a gateway (or, with --adb-port, as adb devices
+ * of an ADB server of their own) until SIGINT/SIGTERM.
+ * Exit status: 0 after a signal, 1 when the gateway refuses a phone (e.g. UNAUTHORIZED) or the adb
+ * port cannot be listened on, 2 for a usage error or a missing token.
  */
 import { CliUsageError, parseCli, USAGE, type CliConfig } from './cli-config';
-import { GatewayRefusedError, SimulatedPhone } from '@mobileclaw/simulator';
+import { AdbHostServer, GatewayRefusedError, PhoneUi, SimulatedPhone } from '@mobileclaw/simulator';
 import { replacedNotice } from './replaced-notice';
 
+/** Serves the phones over the ADB host protocol; their serials are their device ids. */
+function serveAdb(config: CliConfig, adb: { host: string; port: number }): void {
+  const server = new AdbHostServer({ host: adb.host, port: adb.port });
+  const screen = config.replay ? { replay: config.replay.recording, densityDpi: config.densityDpi } : { width: config.width, height: config.height, densityDpi: config.densityDpi };
+  for (let i = 1; i <= config.devices; i++) server.attach({ serial: `${config.prefix}${i}`, ui: new PhoneUi(screen) });
+  if (config.verbose) server.on('request', (service: string) => process.stderr.write(`adb request: ${service}\n`));
+  server.on('kill', () => process.stderr.write('an adb client sent kill-server; still serving (stop this process to stop the server)\n'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close());
+  server.listen().then(
+    ({ host, port }) => {
+      const showing = config.replay ? `, replaying ${config.replay.file} (${config.width}x${config.height})` : '';
+      process.stdout.write(`serving ${config.devices} simulated phone(s) over adb at ${host}:${port}${showing}: ${server.devices.map((d) => d.serial).join(', ')}\n`);
+      process.stdout.write(`try: adb -L tcp:${host}:${port} devices -l\n`);
+    },
+    (err: Error) => {
+      process.stderr.write(`mobileclaw-sim: cannot serve adb on ${adb.host}:${adb.port}: ${err.message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
 function run(config: CliConfig): void {
+  if (config.adb) return serveAdb(config, config.adb);
   const address = `${config.host}:${config.port}`;
   let stopping = false;
   const log = config.verbose ? (line: string) => process.stderr.write(`${line}\n`) : undefined;

@@ -23,3 +23,4 @@ export { renderScreenshot, type ScreenshotOptions, type ScreenshotResult } from 
 export { RASTERISER_SETTINGS } from './rasteriser-settings';
 export { APPS, CONTACTS, resolveAddress, type PhoneState, type ChatMessage, type ScreenName } from './screens';
 export type { UiNode, Bounds } from './view';
+export * from './adb';
