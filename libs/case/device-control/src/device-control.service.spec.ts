@@ -667,3 +667,25 @@ describe('DeviceControlService.openApp, pressBack, pressHome, listApps', () => {
     expect(await domainRejection(control.pressBack('phone-1'))).toBe(failure);
   });
 });
+
+describe('DeviceControlService call order per phone', () => {
+  it('runs a screen asked for during an action after that action, whole and in arrival order', async () => {
+    const { phone, control } = setUp();
+    const frame = await control.observe('phone-1', { image: false });
+    phone.calls.length = 0;
+    const tap = control.tap('phone-1', { frameId: frame.frameId, element: 1 });
+    const screen = control.observe('phone-1', { image: false });
+    await Promise.all([tap, screen]);
+    expect(phone.commandNames()).toEqual(['ui_tree', 'click', 'ui_tree']);
+  });
+
+  it('goes on with the next call when one fails, and never orders two phones behind each other', async () => {
+    const { phone, control } = setUp([{ deviceId: 'phone-1' }, { deviceId: 'phone-2' }]);
+    const refused = control.tap('phone-1', { x: 5 });
+    const other = control.pressBack('phone-2');
+    const next = control.pressHome('phone-1');
+    await expect(refused).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await Promise.all([other, next]);
+    expect(phone.calls.map((c) => `${c.deviceId}:${c.command.command}`)).toEqual(['phone-2:back', 'phone-1:home']);
+  });
+});

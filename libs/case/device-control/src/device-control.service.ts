@@ -121,6 +121,8 @@ export class DeviceControlService {
   private readonly frames: FrameRegistry;
   private readonly options: DeviceControlOptions;
   private sequence = 0;
+  /** Per phone, the end of the last call queued on it: each observation or action runs whole, in arrival order. */
+  private readonly lanes = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly phones: MobileClawService,
@@ -154,7 +156,11 @@ export class DeviceControlService {
    * @throws MobileClawError with a command error code (`DEVICE_NOT_FOUND`, `TIMEOUT`, …), `PROTOCOL_ERROR`
    *   (an undecodable screenshot or tree), `PAYLOAD_TOO_LARGE` (the image cannot fit the byte limit).
    */
-  async observe(deviceId: string, options: ObserveOptions = {}): Promise<ScreenFrame> {
+  observe(deviceId: string, options: ObserveOptions = {}): Promise<ScreenFrame> {
+    return this.inOrder(deviceId, () => this.observeNow(deviceId, options));
+  }
+
+  private async observeNow(deviceId: string, options: ObserveOptions = {}): Promise<ScreenFrame> {
     const { image = true, signal } = options;
     const exec = this.execOptions(signal);
     let shot: ScreenshotData | undefined;
@@ -192,14 +198,22 @@ export class DeviceControlService {
    *   an element index or point outside the frame, a frame of another phone), `STALE_FRAME`,
    *   `APPROVAL_REQUIRED`, and the command error codes.
    */
-  async tap(deviceId: string, target: PointTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
+  tap(deviceId: string, target: PointTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return this.inOrder(deviceId, () => this.tapNow(deviceId, target, options));
+  }
+
+  private async tapNow(deviceId: string, target: PointTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
     const at = await this.locate(deviceId, target, options);
     const result = await this.act(deviceId, { command: 'click', x: at.point[0], y: at.point[1] }, at.deviceFrameId, options.signal);
     return this.outcome(result, { point: at.point, element: at.element });
   }
 
   /** Long-presses `target` for `durationMs` (the phone's default when absent). Errors as {@link tap}. */
-  async longPress(deviceId: string, target: PointTarget & { durationMs?: number }, options: ActionOptions = {}): Promise<ActionOutcome> {
+  longPress(deviceId: string, target: PointTarget & { durationMs?: number }, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return this.inOrder(deviceId, () => this.longPressNow(deviceId, target, options));
+  }
+
+  private async longPressNow(deviceId: string, target: PointTarget & { durationMs?: number }, options: ActionOptions = {}): Promise<ActionOutcome> {
     const at = await this.locate(deviceId, target, options);
     const command: Command = { command: 'long_press', x: at.point[0], y: at.point[1] };
     if (target.durationMs !== undefined) command.durationMs = target.durationMs;
@@ -212,7 +226,11 @@ export class DeviceControlService {
    * @throws MobileClawError `VALIDATION_FAILED` (neither `from`+`to` nor `direction`, an element
    *   without a direction, points outside the image or screen), `STALE_FRAME`, and the command error codes.
    */
-  async swipe(deviceId: string, target: SwipeTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
+  swipe(deviceId: string, target: SwipeTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return this.inOrder(deviceId, () => this.swipeNow(deviceId, target, options));
+  }
+
+  private async swipeNow(deviceId: string, target: SwipeTarget, options: ActionOptions = {}): Promise<ActionOutcome> {
     const frame = target.frameId === undefined ? undefined : this.frameOf(deviceId, target.frameId);
     const now = await this.currentTree(deviceId, options.signal);
     if (frame) assertSameGeometry(frame, now.screen);
@@ -250,7 +268,11 @@ export class DeviceControlService {
    * @throws MobileClawError the command error codes (a phone with no focused field answers `DEVICE_ERROR`),
    *   `PROTOCOL_ERROR` when the tree read back has no node list (the text was typed).
    */
-  async inputText(deviceId: string, text: string, options: ActionOptions & { clear?: boolean } = {}): Promise<InputOutcome> {
+  inputText(deviceId: string, text: string, options: ActionOptions & { clear?: boolean } = {}): Promise<InputOutcome> {
+    return this.inOrder(deviceId, () => this.inputTextNow(deviceId, text, options));
+  }
+
+  private async inputTextNow(deviceId: string, text: string, options: ActionOptions & { clear?: boolean } = {}): Promise<InputOutcome> {
     const command: Command = { command: 'input', text };
     if (options.clear) command.clear = true;
     const result = await this.act(deviceId, command, undefined, options.signal);
@@ -263,12 +285,20 @@ export class DeviceControlService {
   }
 
   /** Presses Back. @throws MobileClawError the command error codes. */
-  async pressBack(deviceId: string, options: ActionOptions = {}): Promise<ActionOutcome> {
+  pressBack(deviceId: string, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return this.inOrder(deviceId, () => this.pressBackNow(deviceId, options));
+  }
+
+  private async pressBackNow(deviceId: string, options: ActionOptions = {}): Promise<ActionOutcome> {
     return this.outcome(await this.act(deviceId, { command: 'back' }, undefined, options.signal), {});
   }
 
   /** Presses Home. @throws MobileClawError the command error codes. */
-  async pressHome(deviceId: string, options: ActionOptions = {}): Promise<ActionOutcome> {
+  pressHome(deviceId: string, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return this.inOrder(deviceId, () => this.pressHomeNow(deviceId, options));
+  }
+
+  private async pressHomeNow(deviceId: string, options: ActionOptions = {}): Promise<ActionOutcome> {
     return this.outcome(await this.act(deviceId, { command: 'home' }, undefined, options.signal), {});
   }
 
@@ -277,7 +307,11 @@ export class DeviceControlService {
    * @throws MobileClawError the command error codes (an unknown package: `DEVICE_ERROR` with the phone's `APP_NOT_FOUND`),
    *   `PROTOCOL_ERROR` when the tree read back has no node list.
    */
-  async openApp(deviceId: string, app: string, options: ActionOptions = {}): Promise<OpenAppOutcome> {
+  openApp(deviceId: string, app: string, options: ActionOptions = {}): Promise<OpenAppOutcome> {
+    return this.inOrder(deviceId, () => this.openAppNow(deviceId, app, options));
+  }
+
+  private async openAppNow(deviceId: string, app: string, options: ActionOptions = {}): Promise<OpenAppOutcome> {
     const result = await this.act(deviceId, { command: 'open', app }, undefined, options.signal);
     const fg = foregroundPackage(await this.treeNodes(deviceId, options.signal));
     const outcome: OpenAppOutcome = { ...this.outcome(result, {}), verified: fg === app };
@@ -296,6 +330,25 @@ export class DeviceControlService {
       `${deviceId} cannot list its apps (its commands: ${device.capabilities.join(', ') || 'none reported'}); open an app by its package name instead`,
       { deviceId },
     );
+  }
+
+  /**
+   * Runs `work` after every earlier observation or action on `deviceId` has ended, so that the check
+   * of the current tree and the action it guards are not split by another caller's action, and a
+   * screen asked for after an action shows that action's effect.
+   */
+  private inOrder<T>(deviceId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.lanes.get(deviceId) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(deviceId, settled);
+    void settled.then(() => {
+      if (this.lanes.get(deviceId) === settled) this.lanes.delete(deviceId);
+    });
+    return run;
   }
 
   private async locate(deviceId: string, target: PointTarget, options: ActionOptions): Promise<Located> {
