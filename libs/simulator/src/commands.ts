@@ -87,18 +87,27 @@ async function dispatch(ui: PhoneUi, args: CommandRequest): Promise<Record<strin
 }
 
 /**
+ * Performs one command and resolves with its `data`. Throws {@link PhoneError}: STALE_FRAME (checked
+ * first when `frameId` is given), UNSUPPORTED_COMMAND, INVALID_ARGUMENT, APP_NOT_FOUND,
+ * NO_FOCUSED_INPUT or OUT_OF_BOUNDS.
+ */
+export async function executeCommand(ui: PhoneUi, args: CommandRequest): Promise<Record<string, unknown>> {
+  if (!(COMMANDS as readonly string[]).includes(args.command)) throw new PhoneError('UNSUPPORTED_COMMAND', `command ${describe(args.command)} is not supported; supported: ${COMMANDS.join(', ')}`);
+  if (args.frameId !== undefined) {
+    if (typeof args.frameId !== 'string') throw new PhoneError('INVALID_ARGUMENT', `"frameId" must be a string, got ${describe(args.frameId)}`);
+    ui.checkFrame(args.frameId);
+  }
+  return dispatch(ui, args);
+}
+
+/**
  * Runs one command. Never throws: refusals become `{status: 'error', error: {code, message}}` with
  * INVALID_ARGUMENT, UNSUPPORTED_COMMAND, APP_NOT_FOUND, NO_FOCUSED_INPUT, OUT_OF_BOUNDS or
  * STALE_FRAME (checked first when `frameId` is given), and an unexpected failure is INTERNAL_ERROR.
  */
 export async function runCommand(ui: PhoneUi, args: CommandRequest): Promise<CommandReply> {
   try {
-    if (!(COMMANDS as readonly string[]).includes(args.command)) throw new PhoneError('UNSUPPORTED_COMMAND', `command ${describe(args.command)} is not supported; supported: ${COMMANDS.join(', ')}`);
-    if (args.frameId !== undefined) {
-      if (typeof args.frameId !== 'string') throw new PhoneError('INVALID_ARGUMENT', `"frameId" must be a string, got ${describe(args.frameId)}`);
-      ui.checkFrame(args.frameId);
-    }
-    return { status: 'success', data: await dispatch(ui, args) };
+    return { status: 'success', data: await executeCommand(ui, args) };
   } catch (err) {
     if (err instanceof PhoneError) return { status: 'error', error: { code: err.code, message: err.message } };
     return { status: 'error', error: { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) } };
