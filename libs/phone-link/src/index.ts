@@ -8,3 +8,4 @@ export type { PhoneExecutor, PhoneAction, DeviceDescription } from './phone-exec
 export { PhoneError, type PhoneErrorCode } from './phone-error';
 export { FrameRegistry, type FrameGeometry } from './frame-registry';
 export { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
+export { numberArg, optionalNumberArg, stringArg, optionalBooleanArg, describeValue, type ActionArgs } from './action-args';

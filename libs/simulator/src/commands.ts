@@ -2,6 +2,7 @@
  * Validates an `action` frame's arguments and runs it on a {@link PhoneUi}. Shared by the network
  * phone and by tests that want the wire behaviour without a socket.
  */
+import { describeValue as describe, numberArg as num, optionalNumberArg as optionalNum, stringArg as str } from '@mobileclaw/phone-link';
 import { PhoneError } from './phone-error';
 import type { PhoneUi } from './phone-ui';
 import { renderScreenshot } from './screenshot';
@@ -21,29 +22,6 @@ export interface CommandRequest {
   command: string;
   frameId?: unknown;
   [arg: string]: unknown;
-}
-
-function num(args: CommandRequest, key: string): number {
-  const value = args[key];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be a finite number, got ${describe(value)}`);
-  return value;
-}
-
-function optionalNum(args: CommandRequest, key: string, min: number, max = Number.POSITIVE_INFINITY): number | undefined {
-  if (args[key] === undefined) return undefined;
-  const value = num(args, key);
-  if (value < min || value > max) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function str(args: CommandRequest, key: string, allowEmpty: boolean): string {
-  const value = args[key];
-  if (typeof value !== 'string' || (!allowEmpty && value === '')) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be a ${allowEmpty ? '' : 'non-empty '}string, got ${describe(value)}`);
-  return value;
-}
-
-function describe(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 40) ?? typeof value;
 }
 
 async function dispatch(ui: PhoneUi, args: CommandRequest): Promise<Record<string, unknown>> {
