@@ -107,8 +107,10 @@ class Deadline {
     return this.at - this.now();
   }
 
-  /** The options of the next shell call. @throws PhoneError `TIMEOUT` when no time is left. */
+  /** The options of the next shell call. @throws the signal's reason once aborted, PhoneError `TIMEOUT` when no time is left. */
   call(command: string): AdbExecOptions {
+    // Nothing new starts once nobody waits for the reply.
+    if (this.signal.aborted) throw this.signal.reason;
     const left = this.left();
     if (left < 1) throw new PhoneError('TIMEOUT', `no time left in the command's deadline to run \`${command}\``);
     return { timeoutMs: left, signal: this.signal };

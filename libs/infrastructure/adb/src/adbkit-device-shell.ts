@@ -98,10 +98,16 @@ export class AdbkitDeviceShell implements AdbDeviceShell {
             opened.on('end', () => settle(undefined, Buffer.concat(chunks)));
             opened.on('error', (err: Error) => settle(new AdbShellError(command, err.message)));
           },
-          (err: unknown) => settle(new AdbShellError(command, `${this.device.serial}: ${err instanceof Error ? err.message : String(err)}`)),
+          (err: unknown) => settle(new AdbShellError(command, `${this.device.serial}: ${adbFailure(err)}`)),
         );
     });
   }
+}
+
+/** adb's own words from an adbkit failure (its FailError reads `Failure: '<message>'`). */
+function adbFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return /^Failure: '(.*)'$/s.exec(message)?.[1] ?? message;
 }
 
 function abortReason(signal: AbortSignal): unknown {
