@@ -28,7 +28,8 @@ export default [
             { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: ['type:protocol'], bannedExternalImports: ['@nestjs/*', ...ADAPTER_PACKAGES] },
             { sourceTag: 'type:case', onlyDependOnLibsWithTags: ['type:domain', 'type:case'], bannedExternalImports: ADAPTER_PACKAGES },
             { sourceTag: 'type:trigger', onlyDependOnLibsWithTags: ['type:domain', 'type:case', 'type:trigger'], bannedExternalImports: ['better-sqlite3', 'openai', 'sharp'] },
-            { sourceTag: 'type:infrastructure', onlyDependOnLibsWithTags: ['type:domain', 'type:protocol', 'type:infrastructure'], bannedExternalImports: ['@nestjs/swagger', '@nestjs/terminus', 'class-validator', 'class-transformer'] },
+            // type:phone is reachable only from phone-side adapters (the ADB bridge): the scope rules keep gateway-side ones away from it.
+            { sourceTag: 'type:infrastructure', onlyDependOnLibsWithTags: ['type:domain', 'type:protocol', 'type:infrastructure', 'type:phone'], bannedExternalImports: ['@nestjs/swagger', '@nestjs/terminus', 'class-validator', 'class-transformer'] },
             { sourceTag: 'type:phone', onlyDependOnLibsWithTags: ['type:protocol', 'type:phone'], bannedExternalImports: ['@nestjs/*'] },
             { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web', 'type:domain'], bannedExternalImports: ['*'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },

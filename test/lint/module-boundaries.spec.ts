@@ -52,6 +52,15 @@ describe('layer boundaries are enforced by lint (trigger → case → domain ←
     expect(messages).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('scope:phone') })]);
   });
 
+  it('lets phone-side infrastructure (the ADB bridge) use the phone link, and no gateway-side adapter (scope)', () => {
+    const code = "import { PhoneLink } from '@mobileclaw/phone-link';\nexport const p = PhoneLink;\n";
+    expect(lintAs('libs/infrastructure/adb/src/boundary-canary.ts', code)).toEqual([]);
+    expect(lintAs('libs/infrastructure/device/src/boundary-canary.ts', code)).toEqual([expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('scope:gateway') })]);
+    expect(lintAs('libs/infrastructure/adb/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const d = MobileClawError;\n")).toEqual([
+      expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries', message: expect.stringContaining('scope:phone') }),
+    ]);
+  });
+
   it('accepts infrastructure depending on the domain', () => {
     expect(lintAs('libs/infrastructure/sqlite/src/boundary-canary.ts', "import { MobileClawError } from '@mobileclaw/domain';\nexport const ok = MobileClawError;\n")).toEqual([]);
   });

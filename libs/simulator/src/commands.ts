@@ -2,6 +2,7 @@
  * Validates an `action` frame's arguments and runs it on a {@link PhoneUi}. Shared by the network
  * phone and by tests that want the wire behaviour without a socket.
  */
+import { describeValue as describe, numberArg as num, optionalNumberArg as optionalNum, stringArg as str } from '@mobileclaw/phone-link';
 import { PhoneError } from './phone-error';
 import type { PhoneUi } from './phone-ui';
 import { renderScreenshot } from './screenshot';
@@ -21,29 +22,6 @@ export interface CommandRequest {
   command: string;
   frameId?: unknown;
   [arg: string]: unknown;
-}
-
-function num(args: CommandRequest, key: string): number {
-  const value = args[key];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be a finite number, got ${describe(value)}`);
-  return value;
-}
-
-function optionalNum(args: CommandRequest, key: string, min: number, max = Number.POSITIVE_INFINITY): number | undefined {
-  if (args[key] === undefined) return undefined;
-  const value = num(args, key);
-  if (value < min || value > max) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function str(args: CommandRequest, key: string, allowEmpty: boolean): string {
-  const value = args[key];
-  if (typeof value !== 'string' || (!allowEmpty && value === '')) throw new PhoneError('INVALID_ARGUMENT', `"${key}" must be a ${allowEmpty ? '' : 'non-empty '}string, got ${describe(value)}`);
-  return value;
-}
-
-function describe(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 40) ?? typeof value;
 }
 
 async function dispatch(ui: PhoneUi, args: CommandRequest): Promise<Record<string, unknown>> {
@@ -87,18 +65,27 @@ async function dispatch(ui: PhoneUi, args: CommandRequest): Promise<Record<strin
 }
 
 /**
+ * Performs one command and resolves with its `data`. Throws {@link PhoneError}: STALE_FRAME (checked
+ * first when `frameId` is given), UNSUPPORTED_COMMAND, INVALID_ARGUMENT, APP_NOT_FOUND,
+ * NO_FOCUSED_INPUT or OUT_OF_BOUNDS.
+ */
+export async function executeCommand(ui: PhoneUi, args: CommandRequest): Promise<Record<string, unknown>> {
+  if (!(COMMANDS as readonly string[]).includes(args.command)) throw new PhoneError('UNSUPPORTED_COMMAND', `command ${describe(args.command)} is not supported; supported: ${COMMANDS.join(', ')}`);
+  if (args.frameId !== undefined) {
+    if (typeof args.frameId !== 'string') throw new PhoneError('INVALID_ARGUMENT', `"frameId" must be a string, got ${describe(args.frameId)}`);
+    ui.checkFrame(args.frameId);
+  }
+  return dispatch(ui, args);
+}
+
+/**
  * Runs one command. Never throws: refusals become `{status: 'error', error: {code, message}}` with
  * INVALID_ARGUMENT, UNSUPPORTED_COMMAND, APP_NOT_FOUND, NO_FOCUSED_INPUT, OUT_OF_BOUNDS or
  * STALE_FRAME (checked first when `frameId` is given), and an unexpected failure is INTERNAL_ERROR.
  */
 export async function runCommand(ui: PhoneUi, args: CommandRequest): Promise<CommandReply> {
   try {
-    if (!(COMMANDS as readonly string[]).includes(args.command)) throw new PhoneError('UNSUPPORTED_COMMAND', `command ${describe(args.command)} is not supported; supported: ${COMMANDS.join(', ')}`);
-    if (args.frameId !== undefined) {
-      if (typeof args.frameId !== 'string') throw new PhoneError('INVALID_ARGUMENT', `"frameId" must be a string, got ${describe(args.frameId)}`);
-      ui.checkFrame(args.frameId);
-    }
-    return { status: 'success', data: await dispatch(ui, args) };
+    return { status: 'success', data: await executeCommand(ui, args) };
   } catch (err) {
     if (err instanceof PhoneError) return { status: 'error', error: { code: err.code, message: err.message } };
     return { status: 'error', error: { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) } };

@@ -1,9 +1,19 @@
 /**
  * @mobileclaw/simulator: a simulated Android phone speaking wire protocol v1 (docs/protocol.md).
- * {@link SimulatedPhone} is the networked device; {@link PhoneUi} is its pure UI state machine.
+ * {@link SimulatedPhone} is the networked device (a `PhoneLink` driving its UI); {@link PhoneUi} is its pure UI state machine.
  */
-export { SimulatedPhone, GatewayRefusedError, DEFAULT_FAULTS, CLIENT_INFO, type FaultOptions, type SimulatedPhoneOptions } from './simulated-phone';
-export { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
+export { SimulatedPhone, CLIENT_INFO, type SimulatedPhoneOptions } from './simulated-phone';
+// The wire side lives in @mobileclaw/phone-link; these stay importable from the simulator as before.
+export {
+  GatewayRefusedError,
+  DEFAULT_FAULTS,
+  ReconnectBackoff,
+  SYSTEM_RECONNECT_TIMERS,
+  type FaultOptions,
+  type ReconnectBackoffOptions,
+  type ReconnectTimers,
+  type ScheduledTimer,
+} from '@mobileclaw/phone-link';
 export {
   PhoneUi,
   FRAME_HISTORY,
@@ -18,7 +28,7 @@ export {
   type HitInfo,
 } from './phone-ui';
 export { PhoneError, type PhoneErrorCode } from './phone-error';
-export { runCommand, COMMANDS, type CommandName, type CommandReply, type CommandRequest } from './commands';
+export { runCommand, executeCommand, COMMANDS, type CommandName, type CommandReply, type CommandRequest } from './commands';
 export { renderScreenshot, type ScreenshotOptions, type ScreenshotResult } from './screenshot';
 export { RASTERISER_SETTINGS } from './rasteriser-settings';
 export { APPS, CONTACTS, resolveAddress, type PhoneState, type ChatMessage, type ScreenName } from './screens';

@@ -1,2 +1,2 @@
 /** Test doubles for tests of the simulated phone and of gateways it talks to. */
-export { ManualReconnectTimers } from './manual-reconnect-timers';
+export { ManualReconnectTimers } from '@mobileclaw/phone-link/testing';

@@ -1,0 +1,12 @@
+/**
+ * @mobileclaw/adb-bridge: phones reachable by adb as MobileClaw devices. {@link AdbBridge} runs one
+ * `PhoneLink` per device whose executor, {@link AdbExecutor}, performs the protocol's commands
+ * through the device's adb shell ({@link AdbDeviceShell}; {@link AdbkitDeviceShell} over adbkit).
+ */
+export { AdbBridge, ADB_BRIDGE_CLIENT, deviceIdForSerial, type AdbBridgeOptions } from './adb-bridge';
+export { AdbExecutor, ADB_COMMANDS, ADB_SHELL, ADB_KEYBOARD_IME, type AdbExecutorOptions, type AdbDeviceFacts } from './adb-executor';
+export { AdbkitDeviceShell, adbServerAddress, DEFAULT_ADB_SERVER, type AdbServerAddress, type AdbkitDevice } from './adbkit-device-shell';
+export { AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions } from './device-shell';
+export { parseGetprop, parseWmSize, parseWmDensity, parseRotation, currentGeometry, type ScreenGeometry, type Size } from './device-facts';
+export { canTypeWithInputText, inputTextCommand, shellQuote } from './input-text';
+export { readUiDump, UI_DUMP_COMMAND, type UiDumpOutput } from './ui-dump';

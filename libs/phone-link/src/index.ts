@@ -1,0 +1,11 @@
+/**
+ * @mobileclaw/phone-link: the phone side of wire protocol v1 (docs/protocol.md). {@link PhoneLink}
+ * owns the wire (hello, heartbeat, one response per action, cancel, deadlines, reconnects); a
+ * {@link PhoneExecutor} performs the commands on a device (the simulator's UI, a phone over adb).
+ */
+export { PhoneLink, GatewayRefusedError, DEFAULT_FAULTS, type FaultOptions, type PhoneLinkOptions } from './phone-link';
+export type { PhoneExecutor, PhoneAction, DeviceDescription } from './phone-executor';
+export { PhoneError, type PhoneErrorCode } from './phone-error';
+export { FrameRegistry, type FrameGeometry } from './frame-registry';
+export { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
+export { numberArg, optionalNumberArg, stringArg, optionalBooleanArg, describeValue, type ActionArgs } from './action-args';

@@ -1,0 +1,169 @@
+import { PhoneError } from './phone-error';
+import type { DeviceDescription, PhoneAction, PhoneExecutor } from './phone-executor';
+import { PhoneLink, type PhoneLinkOptions } from './phone-link';
+import { TestGateway, type GatewaySide } from './testing';
+
+const DESCRIPTION: DeviceDescription = {
+  device: { model: 'Pixel 7', manufacturer: 'Google', android: '14', screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 } },
+  capabilities: ['click'],
+};
+
+/** An executor whose actions the test settles by hand. */
+class ManualExecutor implements PhoneExecutor {
+  readonly actions: PhoneAction[] = [];
+  private waiters: Array<(action: PhoneAction) => void> = [];
+  private readonly outcomes = new Map<string, { resolve: (data: Record<string, unknown>) => void; reject: (err: unknown) => void }>();
+
+  constructor(private readonly description: () => DeviceDescription | Promise<DeviceDescription> = () => DESCRIPTION) {}
+
+  describe(): DeviceDescription | Promise<DeviceDescription> {
+    return this.description();
+  }
+
+  execute(action: PhoneAction): Promise<Record<string, unknown>> {
+    this.actions.push(action);
+    const promise = new Promise<Record<string, unknown>>((resolve, reject) => this.outcomes.set(action.requestId, { resolve, reject }));
+    this.waiters.shift()?.(action);
+    return promise;
+  }
+
+  nextAction(): Promise<PhoneAction> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  settle(requestId: string, outcome: Record<string, unknown> | Error): void {
+    const entry = this.outcomes.get(requestId);
+    if (!entry) throw new Error(`no action ${requestId}`);
+    if (outcome instanceof Error) entry.reject(outcome);
+    else entry.resolve(outcome);
+  }
+}
+
+describe('PhoneLink', () => {
+  let gateway: TestGateway;
+  let port: number;
+  const links: PhoneLink[] = [];
+
+  beforeEach(async () => {
+    gateway = new TestGateway();
+    port = await gateway.listen();
+  });
+
+  afterEach(async () => {
+    await Promise.all(links.splice(0).map((l) => l.stop()));
+    await gateway.close();
+  });
+
+  function newLink(executor: PhoneExecutor, options: Partial<PhoneLinkOptions> = {}): PhoneLink {
+    const link = new PhoneLink({ executor, port, token: 't0ken', deviceId: 'pixel-7', client: { name: 'test-phone', version: '1.2.3' }, ...options });
+    links.push(link);
+    return link;
+  }
+
+  async function connected(executor: PhoneExecutor, maxFrameBytes = 16 * 1024 * 1024): Promise<{ link: PhoneLink; side: GatewaySide; hello: Record<string, unknown> }> {
+    const link = newLink(executor);
+    const started = link.start();
+    const side = await gateway.nextConnection();
+    const hello = await side.nextFrame();
+    side.send({ type: 'welcome', sessionId: 's-1', heartbeatIntervalMs: 15000, maxFrameBytes });
+    await started;
+    return { link, side, hello };
+  }
+
+  it('says hello with what an asynchronous executor describes, and the client it was given', async () => {
+    const { hello } = await connected(new ManualExecutor(async () => DESCRIPTION));
+    expect(hello).toEqual({
+      type: 'hello',
+      protocolVersion: 1,
+      deviceId: 'pixel-7',
+      token: 't0ken',
+      device: DESCRIPTION.device,
+      capabilities: ['click'],
+      client: { name: 'test-phone', version: '1.2.3' },
+    });
+  });
+
+  it('fails start() with the reason when the device cannot be described, and sends no hello', async () => {
+    const link = newLink(new ManualExecutor(() => Promise.reject(new Error("device 'R58M' not found"))));
+    const started = link.start();
+    const side = await gateway.nextConnection();
+    await expect(started).rejects.toThrow("pixel-7: cannot describe the device for hello: device 'R58M' not found");
+    await side.closed;
+    expect(side.buffered).toBe(0);
+  });
+
+  it('hands the executor the command, its arguments, the frame id and the time left; answers its data', async () => {
+    const executor = new ManualExecutor();
+    const { side } = await connected(executor);
+    const next = executor.nextAction();
+    side.send({ type: 'action', requestId: 'r-1', command: 'click', x: 540, y: 1200, frameId: 'f-3', timeoutMs: 30000 });
+    const action = await next;
+    expect(action).toMatchObject({ requestId: 'r-1', command: 'click', args: { x: 540, y: 1200 }, frameId: 'f-3' });
+    expect(action.timeoutMs).toBeGreaterThan(29000);
+    expect(action.timeoutMs).toBeLessThanOrEqual(30000);
+    executor.settle('r-1', { hit: 'n4' });
+    expect(await side.nextFrame()).toEqual({ type: 'response', requestId: 'r-1', status: 'success', data: { hit: 'n4' } });
+  });
+
+  it('answers a PhoneError with its code, and any other failure INTERNAL_ERROR', async () => {
+    const executor = new ManualExecutor();
+    const { side } = await connected(executor);
+    let next = executor.nextAction();
+    side.send({ type: 'action', requestId: 'r-1', command: 'open', app: 'com.nope', timeoutMs: 30000 });
+    executor.settle((await next).requestId, new PhoneError('APP_NOT_FOUND', 'no launchable app with package "com.nope" is installed'));
+    expect(await side.nextFrame()).toEqual({ type: 'response', requestId: 'r-1', status: 'error', error: { code: 'APP_NOT_FOUND', message: 'no launchable app with package "com.nope" is installed' } });
+    next = executor.nextAction();
+    side.send({ type: 'action', requestId: 'r-2', command: 'click', timeoutMs: 30000 });
+    executor.settle((await next).requestId, new TypeError('boom'));
+    expect(await side.nextFrame()).toEqual({ type: 'response', requestId: 'r-2', status: 'error', error: { code: 'INTERNAL_ERROR', message: 'boom' } });
+  });
+
+  it('aborts the action on cancel and sends no reply for it', async () => {
+    const executor = new ManualExecutor();
+    const { side } = await connected(executor);
+    const next = executor.nextAction();
+    side.send({ type: 'action', requestId: 'r-1', command: 'ui_tree', timeoutMs: 30000 });
+    const action = await next;
+    side.send({ type: 'cancel', requestId: 'r-1' });
+    await new Promise((resolve) => action.signal.addEventListener('abort', resolve));
+    expect(String(action.signal.reason)).toContain('request r-1 was cancelled by the gateway');
+    executor.settle('r-1', action.signal.reason as Error);
+    // The next reply on the wire is the pong, not a reply to r-1.
+    side.send({ type: 'ping', ts: 7 });
+    expect(await side.nextFrame()).toEqual({ type: 'pong', ts: 7 });
+  });
+
+  it('aborts the action when its timeoutMs passes, with a TIMEOUT PhoneError as the reason', async () => {
+    const executor = new ManualExecutor();
+    const { side } = await connected(executor);
+    const next = executor.nextAction();
+    side.send({ type: 'action', requestId: 'r-1', command: 'screenshot', timeoutMs: 30 });
+    const action = await next;
+    await new Promise((resolve) => action.signal.addEventListener('abort', resolve));
+    expect(action.signal.reason).toBeInstanceOf(PhoneError);
+    expect(action.signal.reason).toMatchObject({ code: 'TIMEOUT', message: 'screenshot did not finish within its 30 ms deadline' });
+  });
+
+  it('answers PAYLOAD_TOO_LARGE instead of a reply over the frame limit the gateway announced', async () => {
+    const executor = new ManualExecutor();
+    const { side } = await connected(executor, 1000);
+    const next = executor.nextAction();
+    side.send({ type: 'action', requestId: 'r-1', command: 'screenshot', timeoutMs: 30000 });
+    executor.settle((await next).requestId, { base64: 'A'.repeat(2000) });
+    const reply = await side.nextFrame();
+    expect(reply).toMatchObject({ type: 'response', requestId: 'r-1', status: 'error', error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect((reply['error'] as { message: string }).message).toMatch(/^the reply is 20\d\d bytes, over the gateway's 1000-byte frame limit/);
+  });
+
+  it('sends events only while welcomed', async () => {
+    const executor = new ManualExecutor();
+    const link = newLink(executor);
+    expect(link.sendEvent('screen', { width: 2400 })).toBe(false);
+    const started = link.start();
+    const side = await gateway.nextConnection();
+    await side.welcome();
+    await started;
+    expect(link.sendEvent('screen', { width: 2400, height: 1080, rotation: 1 })).toBe(true);
+    expect(await side.nextFrame()).toEqual({ type: 'event', event: 'screen', data: { width: 2400, height: 1080, rotation: 1 } });
+  });
+});

@@ -1,0 +1,544 @@
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import { decodeFrame, encodeFrame, LineFrameDecoder, PROTOCOL_VERSION, type ActionFrame, type Frame, type HelloFrame, type ResponseFrame, type WelcomeFrame } from '@mobileclaw/protocol';
+import { PhoneError } from './phone-error';
+import type { DeviceDescription, PhoneExecutor } from './phone-executor';
+import { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
+
+/** Misbehaviour injected into action replies, for testing the gateway. Mutable at any time. */
+export interface FaultOptions {
+  /** Added before every reply, in ms (pings are answered at once). Default 0. */
+  latencyMs: number;
+  /** Answer every action with this error instead of performing it. Default null. */
+  errorReply: { code: string; message?: string } | null;
+  /** Swallow actions: never perform or answer them. Default false. */
+  neverReply: boolean;
+  /** Send every response twice. Default false. */
+  replyTwice: boolean;
+  /**
+   * 0 = off. Otherwise the action is performed but answered with a success response whose
+   * `data.padding` string makes the line exactly this many bytes (`\n` excluded), or as small
+   * as possible when the number is below the frame's own size.
+   */
+  oversizedReplyBytes: number;
+  /** Write a non-JSON line (`%%garbage%%`) before each reply. Default false. */
+  garbageLineBeforeReply: boolean;
+  /** Destroy the socket when an action arrives, without replying (then reconnect if enabled). Default false. */
+  dropConnectionOnCommand: boolean;
+}
+
+export const DEFAULT_FAULTS: Readonly<FaultOptions> = Object.freeze({
+  latencyMs: 0,
+  errorReply: null,
+  neverReply: false,
+  replyTwice: false,
+  oversizedReplyBytes: 0,
+  garbageLineBeforeReply: false,
+  dropConnectionOnCommand: false,
+});
+
+export interface PhoneLinkOptions {
+  /** Performs the actions and describes the device for hello. */
+  executor: PhoneExecutor;
+  /** Gateway host. Default 127.0.0.1. */
+  host?: string;
+  /** Gateway device port (the gateway's default is 7397). */
+  port: number;
+  /** Device token sent in hello. */
+  token: string;
+  /** 1–128 chars of `[A-Za-z0-9._:-]`, the same on every reconnect. */
+  deviceId: string;
+  /** `client` of hello: the phone software's name and version. */
+  client: { name: string; version: string };
+  /**
+   * Reconnect after a lost connection, with exponential backoff and equal jitter (a delay in
+   * [b/2, b], b = 1 s doubling to 60 s; reset after a connection welcomed and up ≥ 30 s, never by
+   * one the gateway ended with `DEVICE_REPLACED`; see {@link ReconnectBackoff}). Default false.
+   */
+  reconnect?: boolean;
+  /** Overrides of the reconnect backoff (first and largest backoff, when a connection counts as stable, the jitter's random source). */
+  backoff?: ReconnectBackoffOptions;
+  /** The reconnect schedule's clock and timer. Default: `performance.now()` and Node's `setTimeout`. */
+  timers?: ReconnectTimers;
+  /** Fault injection for tests of the gateway. Default: none. */
+  faults?: Partial<FaultOptions>;
+  /** Diagnostic output, one line per call, prefixed with `[deviceId]`. Default: none. */
+  log?: (line: string) => void;
+}
+
+/** The gateway answered hello with an `error` frame (e.g. `UNAUTHORIZED`). */
+export class GatewayRefusedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(`gateway refused hello: ${code}${message ? ` (${message})` : ''}`);
+    this.name = 'GatewayRefusedError';
+  }
+}
+
+/** The phone's own limit for frames from the gateway, in bytes. */
+const MAX_INCOMING_FRAME_BYTES = 16 * 1024 * 1024;
+const GARBAGE_LINE = '%%garbage%%\n';
+/** Largest delay Node's timers take, in ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** One TCP connection to the gateway; everything per-connection dies with it. */
+interface Connection {
+  socket: net.Socket;
+  established: boolean;
+  welcomed: boolean;
+  /** `timers.now()` at welcome; null before. */
+  welcomedAt: number | null;
+  /** The gateway ended this session with `error DEVICE_REPLACED` (another phone took the id). */
+  replaced: boolean;
+  /** Actions waiting out the latency fault, by request id (so `cancel` can abandon them). */
+  delayed: Map<string, NodeJS.Timeout[]>;
+  /** Actions being performed, by request id: aborted on `cancel`, on their deadline and when the connection ends. */
+  running: Map<string, AbortController>;
+  heartbeat: NodeJS.Timeout | null;
+  lastReceived: number;
+  lastSent: number;
+  /** The frame limit the gateway announced in welcome, in bytes. */
+  maxFrameBytes: number;
+}
+
+/**
+ * The phone side of wire protocol v1 (docs/protocol.md) over a real TCP socket: connects to the
+ * gateway, says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings
+ * a quiet gateway, dropping one silent for two heartbeat intervals), hands each `action` to the
+ * executor with an AbortSignal for `cancel` and the deadline (`timeoutMs`), answers one `response`
+ * per action, and reconnects with {@link ReconnectBackoff} when enabled.
+ *
+ * Events: `welcome` (the {@link WelcomeFrame}), `action` (every {@link ActionFrame} received,
+ * before faults apply), `close` (`hadError: boolean`, whenever an established connection ends),
+ * `replaced` (the gateway's message, when it ends this session because another connection claimed
+ * the same device id; `close` follows), `reconnecting` (the delay in ms, whenever a reconnect is scheduled).
+ */
+export class PhoneLink extends EventEmitter {
+  readonly deviceId: string;
+  /** Fault injection; tests may change it at any time (read when each action arrives). */
+  faults: FaultOptions;
+  private readonly executor: PhoneExecutor;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly token: string;
+  private readonly client: { name: string; version: string };
+  private readonly reconnect: boolean;
+  private readonly log: (line: string) => void;
+  private conn: Connection | null = null;
+  private welcome: WelcomeFrame | undefined;
+  private stopped = true;
+  private readonly backoff: ReconnectBackoff;
+  private readonly timers: ReconnectTimers;
+  private reconnectTimer: ScheduledTimer | null = null;
+  private starting: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | null = null;
+
+  constructor(options: PhoneLinkOptions) {
+    super();
+    this.executor = options.executor;
+    this.host = options.host ?? '127.0.0.1';
+    this.port = options.port;
+    this.token = options.token;
+    this.deviceId = options.deviceId;
+    this.client = { ...options.client };
+    this.reconnect = options.reconnect ?? false;
+    this.backoff = new ReconnectBackoff(options.backoff);
+    this.timers = options.timers ?? SYSTEM_RECONNECT_TIMERS;
+    this.faults = { ...DEFAULT_FAULTS, ...options.faults };
+    const log = options.log;
+    this.log = log ? (line) => log(`[${this.deviceId}] ${line}`) : () => undefined;
+  }
+
+  /** The session id from the last welcome. */
+  get sessionId(): string | undefined {
+    return this.welcome?.sessionId;
+  }
+
+  /** The last welcome frame (heartbeat interval, frame limit). */
+  get lastWelcome(): WelcomeFrame | undefined {
+    return this.welcome;
+  }
+
+  /** True while welcomed on an open socket. */
+  get connected(): boolean {
+    return this.conn !== null && this.conn.welcomed && !this.conn.socket.destroyed;
+  }
+
+  /**
+   * Connects, says hello and resolves on welcome. Rejects with {@link GatewayRefusedError} (its
+   * message contains the gateway's code, e.g. `UNAUTHORIZED`) when the gateway answers an error
+   * frame; without `reconnect` it also rejects when the connection fails or closes first, or when the
+   * executor cannot describe the device (with `reconnect` it keeps trying until welcomed).
+   */
+  start(): Promise<void> {
+    if (this.starting) return this.starting.promise;
+    if (this.connected) return Promise.resolve();
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = null;
+    // A socket still closing from an earlier run is abandoned; its close no longer matters.
+    this.conn?.socket.destroy();
+    this.conn = null;
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.starting = { promise, resolve, reject };
+    this.stopped = false;
+    this.backoff.reset();
+    this.connect();
+    return promise;
+  }
+
+  /** Closes the connection for good (no reconnect); resolves once the socket is closed. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = null;
+    this.failStart(new Error(`${this.deviceId} stopped before the gateway welcomed it`));
+    const conn = this.conn;
+    if (!conn) return;
+    await new Promise<void>((resolve) => {
+      conn.socket.once('close', () => resolve());
+      conn.socket.destroy();
+    });
+  }
+
+  /** Sends an `event` frame (docs/protocol.md §6) when welcomed; returns whether it was sent. */
+  sendEvent(event: string, data?: Record<string, unknown>): boolean {
+    const conn = this.conn;
+    if (!conn?.welcomed) return false;
+    this.send(conn, data === undefined ? { type: 'event', event } : { type: 'event', event, data });
+    return true;
+  }
+
+  override on(event: 'welcome', listener: (welcome: WelcomeFrame) => void): this;
+  override on(event: 'close', listener: (hadError: boolean) => void): this;
+  override on(event: 'action', listener: (action: ActionFrame) => void): this;
+  override on(event: 'replaced', listener: (message: string) => void): this;
+  override on(event: 'reconnecting', listener: (delayMs: number) => void): this;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
+  override on(event: string | symbol, listener: (...args: any[]) => void): this;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
+  override on(event: string | symbol, listener: (...args: any[]) => void): this {
+    return super.on(event, listener);
+  }
+
+  private hello(description: DeviceDescription): HelloFrame {
+    return {
+      type: 'hello',
+      protocolVersion: PROTOCOL_VERSION,
+      deviceId: this.deviceId,
+      token: this.token,
+      device: description.device,
+      capabilities: [...description.capabilities],
+      client: { ...this.client },
+    };
+  }
+
+  private connect(): void {
+    this.reconnectTimer = null;
+    const socket = net.connect({ host: this.host, port: this.port });
+    socket.setNoDelay(true);
+    const now = Date.now();
+    const conn: Connection = {
+      socket,
+      established: false,
+      welcomed: false,
+      welcomedAt: null,
+      replaced: false,
+      delayed: new Map(),
+      running: new Map(),
+      heartbeat: null,
+      lastReceived: now,
+      lastSent: now,
+      maxFrameBytes: MAX_INCOMING_FRAME_BYTES,
+    };
+    this.conn = conn;
+    const decoder = new LineFrameDecoder({
+      maxFrameBytes: MAX_INCOMING_FRAME_BYTES,
+      onFrame: (line) => this.onLine(conn, line),
+      onOversized: (_head, size) => this.log(`dropped a ${size}-byte frame from the gateway (limit ${MAX_INCOMING_FRAME_BYTES})`),
+    });
+    socket.on('connect', () => {
+      conn.established = true;
+      this.sayHello(conn);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      conn.lastReceived = Date.now();
+      decoder.push(chunk);
+    });
+    socket.on('error', (err) => this.log(`socket error: ${err.message}`));
+    socket.on('close', (hadError) => this.onClose(conn, hadError));
+  }
+
+  /** Sends hello at once when the executor describes the device synchronously, else once it has. */
+  private sayHello(conn: Connection): void {
+    const sendHello = (description: DeviceDescription): void => {
+      this.log(`connected to ${this.host}:${this.port}, saying hello`);
+      this.send(conn, this.hello(description));
+    };
+    const cannotDescribe = (err: unknown): void => {
+      const reason = err instanceof Error ? err.message : String(err);
+      this.log(`cannot describe the device (${reason}); closing before hello`);
+      if (!this.reconnect) this.failStart(new Error(`${this.deviceId}: cannot describe the device for hello: ${reason}`));
+      conn.socket.destroy();
+    };
+    let description: DeviceDescription | Promise<DeviceDescription>;
+    try {
+      description = this.executor.describe();
+    } catch (err) {
+      cannotDescribe(err);
+      return;
+    }
+    if (description instanceof Promise) {
+      description.then((d) => {
+        if (!conn.socket.destroyed) sendHello(d);
+      }, cannotDescribe);
+    } else {
+      sendHello(description);
+    }
+  }
+
+  private onLine(conn: Connection, line: Buffer): void {
+    const decoded = decodeFrame(line);
+    if (!decoded.ok) {
+      this.log(`ignored a bad frame from the gateway: ${decoded.reason}`);
+      return;
+    }
+    const frame = decoded.frame;
+    switch (frame.type) {
+      case 'welcome':
+        this.onWelcome(conn, frame);
+        return;
+      case 'error':
+        this.log(`gateway error ${frame.code}: ${frame.message ?? ''}`);
+        // The gateway closes this session next; remember why, so that the backoff is not reset.
+        if (frame.code === 'DEVICE_REPLACED' && conn.welcomed) {
+          conn.replaced = true;
+          this.emit('replaced', frame.message ?? '');
+          return;
+        }
+        // Before welcome an error is the answer to hello: the gateway refuses us and closes.
+        if (!conn.welcomed && this.starting) {
+          this.failStart(new GatewayRefusedError(frame.code, frame.message ?? ''));
+          conn.socket.destroy();
+        }
+        return;
+      case 'ping':
+        this.send(conn, frame.ts === undefined ? { type: 'pong' } : { type: 'pong', ts: frame.ts });
+        return;
+      case 'action':
+        this.onAction(conn, frame);
+        return;
+      case 'cancel':
+        this.onCancel(conn, frame.requestId);
+        return;
+      default:
+        this.log(`ignored a ${frame.type} frame`);
+    }
+  }
+
+  private onWelcome(conn: Connection, frame: WelcomeFrame): void {
+    conn.welcomed = true;
+    conn.welcomedAt = this.timers.now();
+    conn.maxFrameBytes = frame.maxFrameBytes;
+    this.welcome = frame;
+    this.log(`welcomed, session ${frame.sessionId}`);
+    this.startHeartbeat(conn, frame.heartbeatIntervalMs);
+    const starting = this.starting;
+    this.starting = null;
+    this.emit('welcome', frame);
+    starting?.resolve();
+  }
+
+  /**
+   * As docs/protocol.md §5 asks of phones: pings the gateway when nothing was received for an
+   * interval, and drops a connection silent for two (a half-open TCP connection never reports itself).
+   */
+  private startHeartbeat(conn: Connection, intervalMs: number): void {
+    if (!(intervalMs > 0)) return;
+    const interval = Math.min(intervalMs, MAX_TIMER_MS);
+    conn.heartbeat = setInterval(
+      () => {
+        const now = Date.now();
+        if (now - conn.lastReceived >= 2 * interval) {
+          this.log(`no frame from the gateway for ${now - conn.lastReceived} ms; closing`);
+          conn.socket.destroy();
+        } else if (now - conn.lastReceived >= interval && now - conn.lastSent >= interval) {
+          this.send(conn, { type: 'ping', ts: now });
+        }
+      },
+      Math.max(10, Math.floor(interval / 2)),
+    );
+    conn.heartbeat.unref();
+  }
+
+  private onAction(conn: Connection, frame: ActionFrame): void {
+    this.emit('action', frame);
+    const receivedAt = performance.now();
+    const faults: FaultOptions = { ...this.faults };
+    if (faults.dropConnectionOnCommand) {
+      this.log(`fault: dropping the connection on ${frame.command} ${frame.requestId}`);
+      conn.socket.destroy();
+      return;
+    }
+    if (faults.neverReply) {
+      this.log(`fault: swallowing ${frame.command} ${frame.requestId}`);
+      return;
+    }
+    if (faults.latencyMs > 0) {
+      const timer = setTimeout(() => {
+        const timers = conn.delayed.get(frame.requestId)?.filter((t) => t !== timer) ?? [];
+        if (timers.length > 0) conn.delayed.set(frame.requestId, timers);
+        else conn.delayed.delete(frame.requestId);
+        void this.perform(conn, frame, faults, receivedAt);
+      }, Math.min(faults.latencyMs, MAX_TIMER_MS));
+      conn.delayed.set(frame.requestId, [...(conn.delayed.get(frame.requestId) ?? []), timer]);
+      return;
+    }
+    void this.perform(conn, frame, faults, receivedAt);
+  }
+
+  /** `cancel`: abandons a delayed action and aborts a running one (docs/protocol.md §4: advisory, never answered). */
+  private onCancel(conn: Connection, requestId: string): void {
+    const timers = conn.delayed.get(requestId);
+    if (timers) {
+      for (const timer of timers) clearTimeout(timer);
+      conn.delayed.delete(requestId);
+      this.log(`abandoned ${requestId} (cancelled)`);
+    }
+    const running = conn.running.get(requestId);
+    if (running) {
+      running.abort(new Error(`request ${requestId} was cancelled by the gateway`));
+      this.log(`aborted ${requestId} (cancelled)`);
+    }
+  }
+
+  private async perform(conn: Connection, frame: ActionFrame, faults: FaultOptions, receivedAt: number): Promise<void> {
+    const { requestId } = frame;
+    let reply: { status: 'success'; data: Record<string, unknown> } | { status: 'error'; error: { code: string; message: string } } | null;
+    if (faults.errorReply) {
+      reply = { status: 'error', error: { code: faults.errorReply.code, message: faults.errorReply.message ?? 'injected fault' } };
+    } else {
+      reply = await this.execute(conn, frame, receivedAt);
+      if (reply === null) {
+        this.log(`${frame.command} ${requestId} was abandoned; nobody waits for its reply`);
+        return;
+      }
+    }
+    if (conn.socket.destroyed) {
+      this.log(`connection gone; dropped the reply to ${requestId}`);
+      return;
+    }
+    const response: ResponseFrame =
+      faults.oversizedReplyBytes > 0
+        ? oversizedResponse(requestId, faults.oversizedReplyBytes)
+        : reply.status === 'success'
+          ? { type: 'response', requestId, status: 'success', data: reply.data }
+          : { type: 'response', requestId, status: 'error', error: reply.error };
+    let line = encodeFrame(response);
+    // A phone does not send what the gateway would discard (docs/protocol.md, "Frame limit"); the fault does on purpose.
+    if (faults.oversizedReplyBytes === 0 && Buffer.byteLength(line, 'utf8') - 1 > conn.maxFrameBytes) line = encodeFrame(tooLargeResponse(requestId, Buffer.byteLength(line, 'utf8') - 1, conn.maxFrameBytes));
+    this.writeLine(conn, line, faults.garbageLineBeforeReply);
+    if (faults.replyTwice) this.writeLine(conn, line, faults.garbageLineBeforeReply);
+  }
+
+  /**
+   * Runs the action on the executor under an AbortSignal that fires on `cancel`, when `timeoutMs`
+   * (counted from receipt) passes, or when the connection ends. Resolves with the reply, or null when
+   * the work failed after the signal fired (nobody waits for it).
+   */
+  private async execute(
+    conn: Connection,
+    frame: ActionFrame,
+    receivedAt: number,
+  ): Promise<{ status: 'success'; data: Record<string, unknown> } | { status: 'error'; error: { code: string; message: string } } | null> {
+    const { type: _type, requestId, command, timeoutMs, frameId, ...args } = frame;
+    const controller = new AbortController();
+    let deadline: NodeJS.Timeout | undefined;
+    let left: number | undefined;
+    if (typeof timeoutMs === 'number' && timeoutMs > 0) {
+      left = Math.max(1, timeoutMs - (performance.now() - receivedAt));
+      deadline = setTimeout(() => controller.abort(new PhoneError('TIMEOUT', `${command} did not finish within its ${timeoutMs} ms deadline`)), Math.min(left, MAX_TIMER_MS));
+      deadline.unref();
+    }
+    conn.running.set(requestId, controller);
+    try {
+      const data = await this.executor.execute({ requestId, command, args, frameId, timeoutMs: left, signal: controller.signal });
+      return { status: 'success', data };
+    } catch (err) {
+      if (controller.signal.aborted) return null;
+      if (err instanceof PhoneError) return { status: 'error', error: { code: err.code, message: err.message } };
+      return { status: 'error', error: { code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) } };
+    } finally {
+      clearTimeout(deadline);
+      if (conn.running.get(requestId) === controller) conn.running.delete(requestId);
+    }
+  }
+
+  private send(conn: Connection, frame: Frame): void {
+    this.writeLine(conn, encodeFrame(frame));
+  }
+
+  /** The only writer: one encoded frame line (optionally after a garbage line). */
+  private writeLine(conn: Connection, line: string, garbageBefore = false): void {
+    const socket = conn.socket;
+    if (socket.destroyed || !socket.writable) return;
+    conn.lastSent = Date.now();
+    socket.write(garbageBefore ? GARBAGE_LINE + line : line);
+  }
+
+  private onClose(conn: Connection, hadError: boolean): void {
+    if (conn.heartbeat) clearInterval(conn.heartbeat);
+    for (const timers of conn.delayed.values()) for (const timer of timers) clearTimeout(timer);
+    conn.delayed.clear();
+    for (const controller of conn.running.values()) controller.abort(new Error('the connection to the gateway closed'));
+    conn.running.clear();
+    const current = this.conn === conn;
+    if (current) this.conn = null;
+    this.log(conn.welcomed ? 'connection closed' : 'connection closed before welcome');
+    if (conn.established) this.emit('close', hadError);
+    if (this.stopped || !current) return;
+    if (this.starting && !this.reconnect) {
+      this.failStart(new Error(`connection to ${this.host}:${this.port} closed before the gateway welcomed ${this.deviceId}`));
+      this.stopped = true;
+      return;
+    }
+    if (this.reconnect) {
+      this.backoff.connectionEnded(conn.welcomedAt === null ? null : this.timers.now() - conn.welcomedAt, conn.replaced);
+      const delay = this.backoff.nextDelayMs();
+      this.log(conn.replaced ? `another phone took device id ${this.deviceId}; reconnecting in ${delay} ms` : `reconnecting in ${delay} ms`);
+      this.reconnectTimer = this.timers.schedule(() => this.connect(), delay);
+      this.emit('reconnecting', delay);
+    }
+  }
+
+  /** Rejects a pending start(); a refused phone stops trying. */
+  private failStart(err: Error): void {
+    const starting = this.starting;
+    if (!starting) return;
+    this.starting = null;
+    this.stopped = true;
+    starting.reject(err);
+  }
+}
+
+/** A success response padded so that its line is `bytes` long (`\n` excluded). */
+function oversizedResponse(requestId: string, bytes: number): ResponseFrame {
+  const frame: ResponseFrame = { type: 'response', requestId, status: 'success', data: { padding: '' } };
+  const base = Buffer.byteLength(JSON.stringify(frame), 'utf8');
+  return { ...frame, data: { padding: 'x'.repeat(Math.max(0, bytes - base)) } };
+}
+
+/** The error response sent instead of a reply of `bytes` over the gateway's `maxFrameBytes`. */
+function tooLargeResponse(requestId: string, bytes: number, maxFrameBytes: number): ResponseFrame {
+  return {
+    type: 'response',
+    requestId,
+    status: 'error',
+    error: { code: 'PAYLOAD_TOO_LARGE', message: `the reply is ${bytes} bytes, over the gateway's ${maxFrameBytes}-byte frame limit; ask for a smaller result (e.g. screenshot maxWidth or JPEG quality)` },
+  };
+}
