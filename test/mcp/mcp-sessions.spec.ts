@@ -1,10 +1,10 @@
-import { McpHttpEndpoint } from '@mobileclaw/trigger-mcp';
+import { McpHttpEndpoint, ResourceUpdates } from '@mobileclaw/trigger-mcp';
 import { SimulatedPhone } from '@mobileclaw/simulator';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
 import { connectClient, endClient, type Json } from './mcp-client';
-import { REVISION_2025, initializeRequest, openSession, postMcp, responseOf, sessionRequest, toolCall } from './mcp-raw';
+import { REVISION_2025, REVISION_2026, initializeRequest, openSession, postMcp, responseOf, sessionRequest, toolCall } from './mcp-raw';
 
 const gateways = testGateways('mobileclaw-mcp-sessions-');
 
@@ -78,6 +78,38 @@ describe('2025 sessions over Streamable HTTP', () => {
     expect(JSON.parse(update.data)).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: SCREEN_URI } });
     expect(update.id).toMatch(/^\S+_\S+$/);
     stream.close();
+  });
+
+  it('keeps nothing of an initialize the SDK rejects: no session, no server, no resource subscription', async () => {
+    const gw = await gateways.start();
+    const endpoint = gw.app.get(McpHttpEndpoint);
+    const updates = gw.app.get(ResourceUpdates);
+    // The endpoint's own subscription (2026-07-28 listen streams) is the only one without a session.
+    expect(updates.subscriberCount).toBe(1);
+    const rejections = [
+      { accept: 'text/html' },
+      { accept: 'application/json' },
+      { accept: 'text/event-stream' },
+    ];
+    for (let i = 0; i < 30; i++) {
+      const res = await postMcp(gw, initializeRequest(i), { headers: rejections[i % rejections.length] });
+      expect(res.status).toBe(406);
+      await res.text();
+    }
+    expect(endpoint.sessions.size).toBe(0);
+    expect(updates.subscriberCount).toBe(1);
+    // 2026-07-28 requests get a server each, which subscribes to nothing, served or rejected.
+    for (let i = 0; i < 10; i++) {
+      const res = await postMcp(gw, toolCall(i, 'list_devices', {}, REVISION_2026), i % 2 === 0 ? { headers: { 'mcp-name': 'tap' } } : {});
+      expect(res.status).toBe(i % 2 === 0 ? 400 : 200);
+      await res.text();
+    }
+    expect(updates.subscriberCount).toBe(1);
+    // An accepted one still opens a session, with its subscription, and DELETE releases both.
+    const sessionId = await openSession(gw);
+    expect([endpoint.sessions.size, updates.subscriberCount]).toEqual([1, 2]);
+    await (await sessionRequest(gw, 'DELETE', sessionId)).text();
+    expect([endpoint.sessions.size, updates.subscriberCount]).toEqual([0, 1]);
   });
 
   it('replays the messages a dropped GET stream missed after Last-Event-ID', async () => {

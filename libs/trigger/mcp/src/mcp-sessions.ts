@@ -84,7 +84,17 @@ export class McpSessions {
       if (transport.sessionId !== undefined) this.forget(transport.sessionId);
     };
     await built.server.connect(transport as Transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // The SDK registers the session only once it accepted the initialize request; a rejected one
+      // (406 for a wrong Accept, 400 for a bad version, a failure) leaves a server, a transport and a
+      // resource subscription that nothing would ever release.
+      if (transport.sessionId === undefined || this.sessions.get(transport.sessionId)?.transport !== transport) {
+        built.dispose();
+        await built.server.close().catch(() => undefined);
+      }
+    }
   }
 
   /** `GET <ssePath>`: opens a legacy SSE session; `endpoint` is the message URL announced to the client. */

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import { Observable, Subject, type Subscription } from 'rxjs';
 import { TaskService } from '@mobileclaw/case-tasks';
 import { MobileClawService } from '@mobileclaw/domain';
 
@@ -25,14 +25,31 @@ export class ResourceUpdates implements OnModuleInit, OnModuleDestroy {
   private readonly subscriptions: Subscription[] = [];
   /** Phone of each task seen acting, so that a step's event names the screen it changed. */
   private readonly deviceOfTask = new Map<string, string>();
+  private subscribers = 0;
 
   constructor(
     private readonly tasks: TaskService,
     private readonly phones: MobileClawService,
   ) {}
 
+  /** The changed URIs, as they happen; each subscriber counts in {@link subscriberCount} until it unsubscribes. */
   get changes$(): Observable<string> {
-    return this.changes.asObservable();
+    return new Observable<string>((subscriber) => {
+      this.subscribers++;
+      const inner = this.changes.subscribe(subscriber);
+      return () => {
+        this.subscribers--;
+        inner.unsubscribe();
+      };
+    });
+  }
+
+  /**
+   * Open subscriptions to {@link changes$}: one of the HTTP endpoint (2026-07-28 listen streams) and
+   * one per open 2025-era session. A rejected request must leave it unchanged.
+   */
+  get subscriberCount(): number {
+    return this.subscribers;
   }
 
   /** Announces that an action changed `deviceId`'s screen. */
