@@ -38,7 +38,7 @@ describe('MCP request guard', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, mcp-session-id, mcp-protocol-version');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name');
     const res = await postMcp(gw, initializeRequest(), { headers: { origin: ALLOWED } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);

@@ -155,22 +155,27 @@ describe('2025 sessions over Streamable HTTP', () => {
     resumed.close();
   });
 
-  it('closes a session idle for MOBILECLAW_MCP_SESSION_IDLE_MS, but not one with an open stream', async () => {
+  it('closes a session whose client sent no message for MOBILECLAW_MCP_SESSION_IDLE_MS, open streams and all', async () => {
     const gw = await gateways.start({ MOBILECLAW_MCP_SESSION_IDLE_MS: '60000' });
     const sessions = gw.app.get(McpHttpEndpoint).sessions;
     const idle = await openSession(gw);
     const streaming = await openSession(gw);
     const stream = await openStream(gw, streaming);
+    // A legacy SSE session is its stream: only keep-alives, which are the gateway's own, flow on it.
+    const sse = await SseClient.open(gatewayUrl(gw, '/sse'));
+    await sse.next((e) => e.event === 'endpoint');
+    expect(sessions.size).toBe(3);
+    expect(await sessions.sweep(Date.now())).toBe(0);
     // Sweep as of just past the idle time, instead of waiting for it.
-    expect(await sessions.sweep(Date.now() + 60_001)).toBe(1);
-    const expired = await postMcp(gw, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { sessionId: idle });
-    expect(expired.status).toBe(404);
-    await expired.text();
-    const alive = await responseOf(await postMcp(gw, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { sessionId: streaming }));
-    expect(alive.id).toBe(2);
-    expect(sessions.size).toBe(1);
-    stream.close();
+    expect(await sessions.sweep(Date.now() + 60_001)).toBe(3);
+    expect(sessions.size).toBe(0);
     await stream.ended;
+    await sse.ended;
+    for (const sessionId of [idle, streaming]) {
+      const expired = await postMcp(gw, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { sessionId });
+      expect(expired.status).toBe(404);
+      await expired.text();
+    }
   });
 
   it('answers 503 with Retry-After to one initialize more than MOBILECLAW_MCP_MAX_SESSIONS, and admits one once a session ended', async () => {

@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  isLegacyRequest,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_OPTIONS, type McpOptions } from './mcp.options';
 import { McpRequestGuard, writeJsonRpcError } from './mcp-request-guard';
@@ -74,8 +82,20 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown {
       if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
       const body = await readJsonBody(req, res);
       if (body === NO_BODY) return;
+      // The HTTP+SSE transport takes one message per POST; anything else it would answer with its
+      // own internal error text (or try to read the consumed stream again, for `null`).
+      if (!isJsonRpcMessage(body)) {
+        return writeJsonRpcError(res, 400, -32600, 'Invalid Request: the body must be one JSON-RPC 2.0 message (request, notification or response)');
+      }
       const sessionId = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? undefined;
       return this.sessions.postSseMessage(req, res, sessionId, body);
+    }
+    if (!MCP_METHODS.includes(req.method ?? '')) return methodNotAllowed(res, MCP_METHODS.join(', '));
+    // A preflight without Origin (no browser sent it): the guard answers only browser preflights.
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { Allow: MCP_METHODS.join(', ') });
+      res.end();
+      return;
     }
     let body: unknown;
     if (req.method === 'POST') {
@@ -88,6 +108,14 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown {
 }
 
 const NO_BODY = Symbol('no body');
+
+/** The methods `<path>` serves; any other gets 405 with them in `Allow`. */
+const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
+
+/** One JSON-RPC 2.0 message: a request, a notification, a result or an error response. */
+export function isJsonRpcMessage(body: unknown): boolean {
+  return isJSONRPCRequest(body) || isJSONRPCNotification(body) || isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body);
+}
 
 function methodNotAllowed(res: ServerResponse, allow: string): void {
   writeJsonRpcError(res, 405, -32000, `Method not allowed: use ${allow}`, { Allow: allow });

@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpRequestGuard, parseAllowedOrigin } from './mcp-request-guard';
+import { McpRequestGuard, allowedRequestHeaders, echoOf, parseAllowedOrigin, validHostHeader } from './mcp-request-guard';
 
 interface Answer {
   status: number;
@@ -73,6 +73,14 @@ describe('McpRequestGuard: origins', () => {
     });
   });
 
+  it('quotes at most 200 characters of a refused origin', async () => {
+    const send = await guarded();
+    const origin = `https://${'a'.repeat(5000)}.example`;
+    const answer = await send('POST', { Origin: origin });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body).error.message).toBe(`Forbidden: origin ${JSON.stringify(`${origin.slice(0, 200)}…`)} is not allowed (MOBILECLAW_MCP_ALLOWED_ORIGINS)`);
+  });
+
   it.each(['null', 'not a url', 'file://'])('answers 403 to the unusable origin %j', async (origin) => {
     const send = await guarded({ allowedOrigins: ['app.example.com'] });
     expect((await send('POST', { Origin: origin })).status).toBe(403);
@@ -103,13 +111,15 @@ describe('McpRequestGuard: origins', () => {
     expect(await status('vscode-webview://1234')).toBe(200);
   });
 
-  it('answers a preflight from an allowed origin itself: 204, methods, the asked headers, no token needed', async () => {
+  const FIXED_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name';
+
+  it('answers a preflight from an allowed origin itself: 204, methods, its fixed headers, no token needed', async () => {
     const send = await guarded({ allowedOrigins: ['app.example.com'], apiToken: 'secret' });
     const answer = await send('OPTIONS', { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, mcp-session-id' });
     expect([answer.status, answer.body]).toEqual([204, '']);
     expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(answer.headers['access-control-allow-methods']).toBe('GET, POST, DELETE, OPTIONS');
-    expect(answer.headers['access-control-allow-headers']).toBe('authorization, mcp-session-id');
+    expect(answer.headers['access-control-allow-headers']).toBe(FIXED_HEADERS);
     expect(answer.headers['access-control-max-age']).toBe('600');
   });
 
@@ -117,7 +127,16 @@ describe('McpRequestGuard: origins', () => {
     const send = await guarded();
     const answer = await send('OPTIONS', { Origin: 'http://localhost:3000' });
     expect(answer.status).toBe(204);
-    expect(answer.headers['access-control-allow-headers']).toBe('Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
+    expect(answer.headers['access-control-allow-headers']).toBe(FIXED_HEADERS);
+  });
+
+  it('never echoes a header a preflight asks for, except the Mcp-Param-* names of the 2026-07-28 revision', async () => {
+    const send = await guarded();
+    const answer = await send('OPTIONS', { Origin: 'http://localhost:3000', 'Access-Control-Request-Headers': 'x-evil, cookie, mcp-param-region, Mcp-Param-Region, mcp-param-' });
+    expect(answer.headers['access-control-allow-headers']).toBe(`${FIXED_HEADERS}, mcp-param-region, Mcp-Param-Region`);
+    expect(allowedRequestHeaders(Array.from({ length: 40 }, (_, i) => `mcp-param-p${i}`).join(','))).toBe(
+      [FIXED_HEADERS, ...Array.from({ length: 32 }, (_, i) => `mcp-param-p${i}`)].join(', '),
+    );
   });
 
   it('refuses a preflight from an origin not on the list', async () => {
@@ -146,7 +165,7 @@ describe('McpRequestGuard: token', () => {
     expect(answer.headers['www-authenticate']).toBe('Bearer realm="mobileclaw"');
     expect(JSON.parse(answer.body)).toEqual({
       jsonrpc: '2.0',
-      error: { code: -32001, message: 'Unauthorized: send the gateway API token as Authorization: Bearer <token>' },
+      error: { code: -32001, message: 'Unauthorized: send the API token set in MOBILECLAW_API_TOKEN (not the device token) as Authorization: Bearer <token>' },
       id: null,
     });
   });
@@ -174,5 +193,25 @@ describe('parseAllowedOrigin', () => {
     ['https://', { origin: 'https://' }],
   ])('reads %j as %j', (entry, expected) => {
     expect(parseAllowedOrigin(entry)).toEqual(expected);
+  });
+});
+
+describe('McpRequestGuard: Host', () => {
+  it.each(['a b[', 'example.com/path', 'user@example.com', 'example.com:port', '[zz::1]'])('answers 400 -32600 to the Host header %j, before origin and token', async (host) => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    const answer = await send('POST', { Host: host, Origin: 'https://evil.example' });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request: invalid Host header' }, id: null });
+  });
+
+  it.each(['localhost:3000', '127.0.0.1', '[::1]:3000', 'gateway.example.com', 'xn--bcher-kva.example'])('admits the Host header %j', (host) => {
+    expect(validHostHeader(host)).toBe(true);
+  });
+});
+
+describe('echoOf', () => {
+  it('keeps a short text and cuts a long one at 200 code points with …', () => {
+    expect(echoOf('com.android.settings')).toBe('com.android.settings');
+    expect(echoOf('🚀'.repeat(300))).toBe(`${'🚀'.repeat(200)}…`);
   });
 });

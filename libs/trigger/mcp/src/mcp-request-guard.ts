@@ -2,12 +2,53 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 
-/** Headers a browser client may send on MCP routes, answered to CORS preflights. */
-const ALLOWED_REQUEST_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+/** Headers a browser client may send on MCP routes, answered to every CORS preflight whatever it asks. */
+const ALLOWED_REQUEST_HEADERS = ['Content-Type', 'Accept', 'Authorization', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name'];
+/**
+ * A tool argument mirrored into a header by the 2026-07-28 revision (`Mcp-Param-<Name>`, a tool's
+ * `x-mcp-header` declaration): CORS has no prefix wildcard, so a preflight asking for such names gets
+ * them back, and nothing else it asks for.
+ */
+const PARAM_HEADER = /^mcp-param-[a-z0-9-]{1,64}$/i;
+/** Longest part of a client's value (an origin) quoted back in an error message, in characters. */
+const ECHO_MAX_CHARS = 200;
 /** Response headers a browser client must be able to read: the session id above all. */
 const EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * The headers a preflight is answered with: the fixed {@link ALLOWED_REQUEST_HEADERS} and the
+ * `Mcp-Param-*` names among those it asks for (`Access-Control-Request-Headers`, at most 32 of them).
+ */
+export function allowedRequestHeaders(requested: string | undefined): string {
+  const params = (requested ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => PARAM_HEADER.test(name))
+    .slice(0, 32);
+  return [...ALLOWED_REQUEST_HEADERS, ...new Set(params)].join(', ');
+}
+
+/**
+ * Whether a `Host` header can name this server: a host name or IP literal with an optional port,
+ * nothing else (no spaces, path, user info). An absent header passes (HTTP/1.0).
+ */
+export function validHostHeader(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:\d{1,5})?$/.test(host)) return false;
+  try {
+    return new URL(`http://${host}/`).pathname === '/';
+  } catch {
+    return false;
+  }
+}
+
+/** `text` as sent, cut to {@link ECHO_MAX_CHARS} characters with `…`: what an error message quotes of a client's input. */
+export function echoOf(text: string, max = ECHO_MAX_CHARS): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max).join('')}…`;
+}
 
 /** Writes a JSON-RPC error body (id null) with an HTTP status, as the MCP transports do. */
 export function writeJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -41,7 +82,8 @@ function originKey(text: string): string | undefined {
 }
 
 /**
- * The checks every MCP request passes before the SDK sees it: the `Origin` allow-list (403, against
+ * The checks every MCP request passes before the SDK sees it: a `Host` header that is a host (400
+ * -32600 otherwise: it would fail building the request URL), the `Origin` allow-list (403, against
  * DNS rebinding), CORS for allowed browser origins (preflights answered here, `Mcp-Session-Id`
  * exposed), the bearer token (401 with `WWW-Authenticate: Bearer`), and headers that keep proxies
  * from buffering or compressing event streams.
@@ -63,10 +105,14 @@ export class McpRequestGuard {
   admit(req: IncomingMessage, res: ServerResponse): boolean {
     res.setHeader('X-Accel-Buffering', 'no');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
+    if (!validHostHeader(req.headers.host)) {
+      writeJsonRpcError(res, 400, -32600, 'Bad Request: invalid Host header');
+      return false;
+    }
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!this.originAllowed(origin)) {
-        writeJsonRpcError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(origin)} is not allowed (MOBILECLAW_MCP_ALLOWED_ORIGINS)`);
+        writeJsonRpcError(res, 403, -32000, `Forbidden: origin ${JSON.stringify(echoOf(origin))} is not allowed (MOBILECLAW_MCP_ALLOWED_ORIGINS)`);
         return false;
       }
       res.setHeader('Access-Control-Allow-Origin', origin);
@@ -75,7 +121,7 @@ export class McpRequestGuard {
       if (req.method === 'OPTIONS') {
         res.writeHead(204, {
           'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-          'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? ALLOWED_REQUEST_HEADERS,
+          'Access-Control-Allow-Headers': allowedRequestHeaders(req.headers['access-control-request-headers']),
           'Access-Control-Max-Age': '600',
         });
         res.end();
@@ -83,7 +129,7 @@ export class McpRequestGuard {
       }
     }
     if (this.token && !this.tokenMatches(req.headers.authorization)) {
-      writeJsonRpcError(res, 401, -32001, 'Unauthorized: send the gateway API token as Authorization: Bearer <token>', {
+      writeJsonRpcError(res, 401, -32001, 'Unauthorized: send the API token set in MOBILECLAW_API_TOKEN (not the device token) as Authorization: Bearer <token>', {
         'WWW-Authenticate': 'Bearer realm="mobileclaw"',
       });
       return false;

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, type Transport } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { BoundedEventStore } from './bounded-event-store';
 import type { McpServerFactory } from './mcp-server.factory';
@@ -15,9 +22,8 @@ interface Session {
   kind: 'streamable-http' | 'sse';
   transport: NodeStreamableHTTPServerTransport | SSEServerTransport;
   state: McpSessionState;
+  /** When the client last sent a message (a POST), ms since the epoch. */
   lastSeen: number;
-  /** Open long-lived responses (a standalone GET stream, the SSE stream): the session is not idle while one is open. */
-  openStreams: number;
   dispose(): void;
 }
 
@@ -25,8 +31,9 @@ interface Session {
  * The sessionful 2025-era serving: Streamable HTTP sessions (`initialize` → `Mcp-Session-Id`; unknown
  * or ended id → 404, none → 400, `DELETE` ends it, `Last-Event-ID` replays from a bounded event
  * store) and legacy HTTP+SSE sessions (`GET /sse` → `endpoint` event; `POST /message?sessionId=`).
- * At most `maxSessions` at once (503 beyond); a session with no request and no open stream for
- * `sessionIdleMs` is closed.
+ * At most `maxSessions` at once (503 beyond); a session whose client sent no message (POST) for
+ * `sessionIdleMs` is closed, open streams and all: their keep-alives are the gateway's own, so an
+ * open stream alone says nothing of a client still there, and would hold a slot forever.
  */
 export class McpSessions {
   private readonly logger = new Logger('McpSessions');
@@ -54,7 +61,7 @@ export class McpSessions {
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
       if (!session || session.kind !== 'streamable-http') return writeJsonRpcError(res, 404, -32001, 'Session not found: it ended or expired; initialize a new one');
-      this.touch(session, req, res);
+      if (req.method === 'POST') session.lastSeen = this.now();
       const transport = session.transport as NodeStreamableHTTPServerTransport;
       // A client resumes (Last-Event-ID) only a stream it lost, and the gateway may not have noticed
       // the loss yet (a half-open connection is noticed only when a write fails, minutes later): the
@@ -64,6 +71,15 @@ export class McpSessions {
       if (req.method === 'GET' && req.headers['last-event-id'] !== undefined) transport.closeStandaloneSSEStream();
       await transport.handleRequest(req, res, body);
       return;
+    }
+    if (req.method === 'POST' && !Array.isArray(body) && !isJSONRPCRequest(body)) {
+      // A response or notification answers or tells something within a session; without one it has no place.
+      const message = isJSONRPCNotification(body)
+        ? 'Invalid Request: a notification needs the Mcp-Session-Id of its session (2025 revisions) or the _meta envelope (2026-07-28)'
+        : isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body)
+          ? 'Invalid Request: a JSON-RPC response answers a request this server sent within a session; send it with that Mcp-Session-Id'
+          : 'Bad Request: the request body is not a valid JSON-RPC message';
+      return writeJsonRpcError(res, 400, -32600, message);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return writeJsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)');
@@ -76,7 +92,7 @@ export class McpSessions {
       eventStore: new BoundedEventStore(this.options.eventsPerSession),
       keepAliveMs: this.options.keepAliveMs,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { id, kind: 'streamable-http', transport, state, lastSeen: this.now(), openStreams: 0, dispose: built.dispose });
+        this.sessions.set(id, { id, kind: 'streamable-http', transport, state, lastSeen: this.now(), dispose: built.dispose });
       },
       onsessionclosed: (id) => this.forget(id),
     });
@@ -103,7 +119,7 @@ export class McpSessions {
     const state: McpSessionState = {};
     const built = this.factory.create(state);
     const transport = new SSEServerTransport(endpoint, res);
-    const session: Session = { id: transport.sessionId, kind: 'sse', transport, state, lastSeen: this.now(), openStreams: 1, dispose: built.dispose };
+    const session: Session = { id: transport.sessionId, kind: 'sse', transport, state, lastSeen: this.now(), dispose: built.dispose };
     this.sessions.set(session.id, session);
     // The HTTP+SSE transport has no keep-alive of its own; a comment line keeps proxies from closing the stream.
     const keepAlive = setInterval(() => {
@@ -137,12 +153,13 @@ export class McpSessions {
 
   /**
    * Closes the sessions idle longer than `sessionIdleMs` as of `at` (ms since the epoch; default now):
-   * no request since, and no open stream. The periodic sweep calls it every quarter of the idle time.
+   * no message from the client since, whether or not a stream is open (it is closed with the session).
+   * The periodic sweep calls it every quarter of the idle time.
    * @returns how many sessions it closed.
    */
   async sweep(at: number = this.now()): Promise<number> {
     const cutoff = at - this.options.sessionIdleMs;
-    const idle = [...this.sessions.values()].filter((s) => s.openStreams === 0 && s.lastSeen <= cutoff);
+    const idle = [...this.sessions.values()].filter((s) => s.lastSeen <= cutoff);
     for (const session of idle) {
       this.logger.log(`closing MCP session ${session.id}: idle for ${Math.round((at - session.lastSeen) / 1000)} s`);
       await this.end(session);
@@ -162,17 +179,6 @@ export class McpSessions {
       return false;
     }
     return true;
-  }
-
-  /** Marks activity; a GET stream keeps the session alive until it closes. */
-  private touch(session: Session, req: IncomingMessage, res: ServerResponse): void {
-    session.lastSeen = this.now();
-    if (req.method !== 'GET') return;
-    session.openStreams++;
-    res.on('close', () => {
-      session.openStreams--;
-      session.lastSeen = this.now();
-    });
   }
 
   private async end(session: Session): Promise<void> {

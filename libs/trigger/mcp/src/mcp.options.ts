@@ -14,7 +14,10 @@ export interface McpOptions {
    * protection). Requests without `Origin` (non-browser clients) pass. Localhost origins are always allowed.
    */
   allowedOrigins: string[];
-  /** A 2025-era session (Streamable HTTP or SSE) with no request for this long is closed. Default 30 min. */
+  /**
+   * A 2025-era session (Streamable HTTP or SSE) whose client sent no message (POST) for this long is
+   * closed, with its open streams: a client that only listens sends a `ping` now and then. Default 30 min.
+   */
   sessionIdleMs: number;
   /** Open 2025-era sessions at most; one more `initialize` or `GET /sse` gets 503. Default 100. */
   maxSessions: number;
