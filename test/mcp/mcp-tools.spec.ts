@@ -5,6 +5,19 @@ import { connectClient, elementLine, textOf, type Era, type Json } from './mcp-c
 
 const gateways = testGateways('mobileclaw-mcp-');
 
+/** The bounds `[l, t, r, b]` of every element line of a get_screen text (screen px when it has no image). */
+function boundsOf(text: string): [number, number, number, number][] {
+  return [...text.matchAll(/bounds=\((\d+),(\d+),(\d+),(\d+)\)/g)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])]);
+}
+
+/** A point (on a 20 px grid) inside no element of `before` and inside some element of `after`. */
+function emptyPoint(before: string, after: string): [number, number] {
+  const inside = (all: [number, number, number, number][], x: number, y: number) => all.some(([l, t, r, b]) => x >= l && x < r && y >= t && y < b);
+  const [was, now] = [boundsOf(before), boundsOf(after)];
+  for (let y = 10; y < 2400; y += 20) for (let x = 10; x < 1080; x += 20) if (!inside(was, x, y) && inside(now, x, y)) return [x, y];
+  throw new Error('no point empty before and covered after');
+}
+
 const TOOLS = ['get_screen', 'input_text', 'list_apps', 'list_devices', 'long_press', 'open_app', 'press_back', 'press_home', 'run_task', 'swipe', 'tap'];
 
 describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)', (era) => {
@@ -88,6 +101,23 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     expect(actions.filter((a) => a.command === 'click')).toEqual([]);
     const unknown: Json = await client.callTool({ name: 'tap', arguments: { frameId: 'sim-1@999999', element: 0 } });
     expect(unknown.structuredContent.error.code).toBe('STALE_FRAME');
+    await client.close();
+  });
+
+  it('refuses a point of an old frame that was on no element once something is there (STALE_FRAME, nothing sent)', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const home: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
+    await client.callTool({ name: 'open_app', arguments: { app: 'com.android.settings' } });
+    const settings: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
+    // A point on nothing in the home frame that an element of the Settings screen covers now.
+    const empty = emptyPoint(textOf(home), textOf(settings));
+    const actions: ActionFrame[] = [];
+    gw.simulator!.on('action', (a) => actions.push(a));
+    const stale: Json = await client.callTool({ name: 'tap', arguments: { frameId: home.structuredContent.frameId, x: empty[0], y: empty[1], approved: true } });
+    expect(stale.structuredContent.error.code).toBe('STALE_FRAME');
+    expect(textOf(stale)).toMatch(new RegExp(`^STALE_FRAME: the point \\(${empty[0]},${empty[1]}\\) in screen px was on no element in frame sim-1@\\d+; now a \\w+ .* is there`));
+    expect(actions.filter((a) => a.command === 'click' || a.command === 'long_press')).toEqual([]);
     await client.close();
   });
 

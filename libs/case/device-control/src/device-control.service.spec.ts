@@ -336,6 +336,44 @@ describe('DeviceControlService.tap', () => {
       expect(phone.actions()).toEqual([]);
     });
 
+    it('when something appeared under an image point that was on no element', async () => {
+      const { phone, control } = setUp();
+      const { frameId } = await control.observe('phone-1');
+      // (270, 350) → (540, 700): empty space between "Details" and the search field in the frame.
+      node(phone.nodes, 'root').children!.push({ id: 'pay', class: 'android.widget.Button', text: 'Pay now', package: SHOP, bounds: [0, 600, 1080, 800], clickable: true });
+      const err = await domainRejection(control.tap('phone-1', { frameId, x: 270, y: 350 }, { approved: true }));
+      expect([err.code, err.deviceId]).toEqual(['STALE_FRAME', 'phone-1']);
+      expect(err.message).toBe('the point (540,700) in screen px was on no element in frame phone-1@1; now a Button "Pay now" is there: take a new screen and act on it');
+      expect(phone.actions()).toEqual([]);
+    });
+
+    it("when another element now covers an image point's element, though that one is still on screen", async () => {
+      const { phone, control } = setUp();
+      const { frameId } = await control.observe('phone-1');
+      node(phone.nodes, 'root').children!.push({ id: 'dialog', class: 'android.widget.Button', text: 'Delete all', package: SHOP, bounds: [0, 300, 1080, 700], clickable: true });
+      const err = await domainRejection(control.tap('phone-1', { frameId, x: 150, y: 250 }));
+      expect(err.message).toBe('the point (300,500) in screen px was on [1] Button "Details" in frame phone-1@1; now a Button "Delete all" is there: take a new screen and act on it');
+      expect(phone.actions()).toEqual([]);
+    });
+
+    it("when another element now covers an element's centre", async () => {
+      const { phone, control } = setUp();
+      const { frameId } = await control.observe('phone-1');
+      node(phone.nodes, 'root').children!.push({ id: 'banner', class: 'android.widget.TextView', desc: 'Ad', package: SHOP, bounds: [0, 450, 1080, 550] });
+      const err = await domainRejection(control.tap('phone-1', { frameId, element: 1 }));
+      expect(err.message).toBe('the point (300,500) in screen px was on [1] Button "Details" in frame phone-1@1; now a TextView "Ad" is there: take a new screen and act on it');
+      expect(phone.actions()).toEqual([]);
+    });
+
+    it('when the element under an image point vanished and nothing is there now', async () => {
+      const { phone, control } = setUp();
+      const { frameId } = await control.observe('phone-1');
+      node(phone.nodes, 'root').children!.shift();
+      const err = await domainRejection(control.tap('phone-1', { frameId, x: 150, y: 250 }));
+      expect(err.message).toBe('element [1] Button "Details" of frame phone-1@1 is no longer on the screen of phone-1: take a new screen and act on it');
+      expect(phone.actions()).toEqual([]);
+    });
+
     it('when the screen rotated', async () => {
       const { phone, control } = setUp();
       const { frameId } = await control.observe('phone-1');
@@ -462,6 +500,26 @@ describe('DeviceControlService.tap', () => {
       expect(err.message).toBe('"Details Delete item" looks like a sensitive action (payment, deletion or similar): it runs only once a human approves it');
     });
 
+    it('checks what the finger lands on in the current tree, not only the element aimed at', async () => {
+      const { phone, control } = setUp();
+      // The row "Red shoes" holds a "Remove" button at its centre (540,1200).
+      node(phone.nodes, 'row').children = [{ id: 'remove', class: 'android.widget.ImageButton', desc: 'Remove', package: SHOP, bounds: [440, 1150, 640, 1250], clickable: true }];
+      const { frameId, elements } = await control.observe('phone-1');
+      const row = elements.find((e) => e.text === 'Red shoes')!;
+      const err = await domainRejection(control.tap('phone-1', { frameId, element: row.index }));
+      expect(err.code).toBe('APPROVAL_REQUIRED');
+      expect(err.message).toBe('"Remove" looks like a sensitive action (payment, deletion or similar): it runs only once a human approves it');
+      expect(phone.actions()).toEqual([]);
+    });
+
+    it('taps a point of an old frame on no element when nothing is there now either', async () => {
+      const { phone, control } = setUp();
+      const { frameId } = await control.observe('phone-1');
+      const outcome = await control.tap('phone-1', { frameId, x: 270, y: 350 });
+      expect(phone.actions().map((c) => c.command)).toEqual([{ command: 'click', x: 540, y: 700 }]);
+      expect(outcome.element).toBeUndefined();
+    });
+
     it('taps once approved', async () => {
       const { phone, control } = setUp();
       const { frameId } = await control.observe('phone-1');
@@ -479,6 +537,15 @@ describe('DeviceControlService.longPress', () => {
     const outcome = await control.longPress('phone-1', { frameId, element: 4, durationMs: 800 });
     expect(phone.actions()).toEqual([{ deviceId: 'phone-1', command: { command: 'long_press', x: 540, y: 1200, durationMs: 800 }, options: { frameId: 'pf-1' } }]);
     expect([outcome.command, outcome.point, outcome.element?.text]).toEqual(['long_press', [540, 1200], 'Red shoes']);
+  });
+
+  it('fails STALE_FRAME, nothing sent, when a sensitive element appeared under a point that was on none', async () => {
+    const { phone, control } = setUp();
+    const { frameId } = await control.observe('phone-1');
+    node(phone.nodes, 'root').children!.push({ id: 'del', class: 'android.widget.Button', text: 'Delete', package: SHOP, bounds: [0, 600, 1080, 800], longClickable: true });
+    const err = await domainRejection(control.longPress('phone-1', { frameId, x: 270, y: 350 }));
+    expect(err.code).toBe('STALE_FRAME');
+    expect(phone.actions()).toEqual([]);
   });
 
   it("leaves the duration to the phone when none is given", async () => {

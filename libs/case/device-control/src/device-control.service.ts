@@ -360,19 +360,30 @@ export class DeviceControlService {
     if (byElement && !frame) throw invalid('frameId', 'an element index needs the frameId of the screen that listed it');
     const now = await this.currentTree(deviceId, options.signal);
     let located: Located;
+    /** What the finger lands on now: the innermost element of the current tree under the point. */
+    let under: UiElement | undefined;
     if (frame) {
       assertSameGeometry(frame, now.screen);
       const planned = byElement ? elementOf(frame, target.element!) : undefined;
       const point = planned ? planned.center : toDevicePoint(spaceOf(frame), target.x!, target.y!, ['x', 'y']);
-      const element = planned ?? innermostAt(frame.elements, point);
-      if (element && !now.elements.some((e) => sameElement(e, element))) throw staleElement(frame, element);
-      located = { point, element };
+      // The frame promised what is under the point: the element there in the frame must be the one
+      // there now (or nothing in both). Checking only the frame's element would let a point on empty
+      // space of an old frame land on whatever has appeared there since, unchecked.
+      const was = innermostAt(frame.elements, point);
+      under = innermostAt(now.elements, point);
+      const gone = [planned, was].find((e) => e !== undefined && !now.elements.some((n) => sameElement(n, e)));
+      if (gone) throw staleElement(frame, gone);
+      if (!sameUnder(was, under)) throw stalePoint(frame, point, was, under);
+      located = { point, element: planned ?? was };
     } else {
       const point = toDevicePoint(CoordinateSpace.ofScreen(now.screen), target.x!, target.y!, ['x', 'y']);
-      located = { point, element: innermostAt(now.elements, point) };
+      under = innermostAt(now.elements, point);
+      located = { point, element: under };
     }
     if (now.deviceFrameId !== undefined) located.deviceFrameId = now.deviceFrameId;
-    const label = located.element ? sensitiveLabel([[located.element.text, located.element.desc].filter(Boolean).join(' ')]) : undefined;
+    // Both the element aimed at and the one the finger lands on count (a row and the "Delete" inside it).
+    const labels = [located.element, under].filter((e, i, all): e is UiElement => e !== undefined && all.indexOf(e) === i);
+    const label = labels.map((e) => sensitiveLabel([[e.text, e.desc].filter(Boolean).join(' ')])).find((l) => l !== undefined);
     if (label !== undefined && !options.approved) {
       throw new MobileClawError(
         'APPROVAL_REQUIRED',
@@ -484,6 +495,11 @@ function sameElement(a: UiElement, b: UiElement): boolean {
   );
 }
 
+/** The same element, or no element in both trees. */
+function sameUnder(a: UiElement | undefined, b: UiElement | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : sameElement(a, b);
+}
+
 function describeElement(e: UiElement): string {
   const label = e.text ?? e.desc;
   return `[${e.index}] ${e.type}${label === undefined ? '' : ` ${JSON.stringify(label)}`}`;
@@ -493,6 +509,17 @@ function staleElement(frame: ScreenFrame, element: UiElement): MobileClawError {
   return new MobileClawError(
     'STALE_FRAME',
     `element ${describeElement(element)} of frame ${frame.frameId} is no longer on the screen of ${frame.deviceId}: take a new screen and act on it`,
+    { deviceId: frame.deviceId },
+  );
+}
+
+/** STALE_FRAME for a point whose element changed: `was` in the frame, `now` in the current tree (index-less: it is in no frame). */
+function stalePoint(frame: ScreenFrame, [x, y]: [number, number], was: UiElement | undefined, now: UiElement | undefined): MobileClawError {
+  const label = now?.text ?? now?.desc;
+  const there = now ? `a ${now.type}${label === undefined ? '' : ` ${JSON.stringify(label)}`} is there` : 'no element is there';
+  return new MobileClawError(
+    'STALE_FRAME',
+    `the point (${x},${y}) in screen px was on ${was ? describeElement(was) : 'no element'} in frame ${frame.frameId}; now ${there}: take a new screen and act on it`,
     { deviceId: frame.deviceId },
   );
 }
