@@ -75,7 +75,6 @@ describe.each<Era>(['modern', 'legacy'])('run_task and approvals (%s revision)',
       expect.stringMatching(/^step 2: click \(\d+,\d+\)$/),
       'step 2: success',
       'step 3: goal reached — Wi-Fi is on.',
-      'step 3: success',
     ]);
     expect((await restTask(gw, facts.taskId)).status).toBe('completed');
     await endClient(client);
@@ -140,6 +139,8 @@ describe.each<Era>(['modern', 'legacy'])('run_task and approvals (%s revision)',
     const tapped: Json = await client.callTool({ name: 'tap', arguments: target });
     expect(tapped.isError).toBeFalsy();
     expect(tapped.structuredContent.element).toMatchObject({ index: target.element, desc: 'Pay now' });
+    // The element is named by its text, or its description when it has no text.
+    expect(textOf(tapped)).toMatch(new RegExp(`^Did a tap on \\[${target.element}\\] \\w+ "Pay now" of sim-1 at \\(\\d+,\\d+\\) in screen px\\.$`));
     expect(asked).toHaveLength(1);
     expect(asked[0].message).toMatch(/"Pay now" looks like a sensitive action.*Approve this tap on sim-1\?$/);
     expect(asked[0].requestedSchema).toEqual({ type: 'object', properties: { approve: { type: 'boolean', title: 'Approve' } }, required: ['approve'] });
@@ -162,6 +163,20 @@ describe.each<Era>(['modern', 'legacy'])('run_task and approvals (%s revision)',
     expect(denied.structuredContent.error.code).toBe('APPROVAL_DENIED');
     expect(textOf(denied)).toBe('APPROVAL_DENIED: the user declined the tap; nothing was sent to sim-1.');
     expect(asked).toHaveLength(1);
+    expect(sent).toEqual([]);
+    await endClient(client);
+  });
+
+  it('ignores an approval answer the gateway did not ask for (no sealed question), sending nothing', async () => {
+    const gw = await gateways.start();
+    showPayPage(gw);
+    const client = await connectClient(gw, era);
+    const target = await payElement(client);
+    const sent = clicks(gw);
+    // inputResponses travel in the request params (2026-07-28); the SDK's type has no room for them.
+    const request = { name: 'tap', arguments: target, inputResponses: { approval: { action: 'accept', content: { approve: true } } } };
+    const unsolicited: Json = await client.callTool(request);
+    expect(unsolicited.structuredContent.error.code).toBe('APPROVAL_REQUIRED');
     expect(sent).toEqual([]);
     await endClient(client);
   });
@@ -191,8 +206,22 @@ describe.each<Era>(['modern', 'legacy'])('run_task and approvals (%s revision)',
     expect(result.isError).toBe(true);
     expect(result.structuredContent.error.code).toBe('APPROVAL_REQUIRED');
     const { taskId } = await onlyTask(gw);
-    expect(textOf(result)).toContain(`approve or deny it with POST /api/tasks/${taskId}/approval {"approve": true|false}`);
+    expect(textOf(result)).toBe(
+      `APPROVAL_REQUIRED: task ${taskId} waits for a human's approval (${(await restTask(gw, taskId)).pendingAction.reason}); ` +
+        `approve or deny it with POST /api/tasks/${taskId}/approval {"approve": true|false} or on the live page. ` +
+        `Ask the user to approve or deny it there, then read the resource mobileclaw://tasks/${taskId} to follow the task. ` +
+        'Do not call run_task again for this goal: that would start a second task, queued behind this one.',
+    );
     expect((await restTask(gw, taskId)).status).toBe('input_required');
+    // run_task takes no approved argument: the call is refused, and no second task is queued.
+    const retried: Json = await client.callTool({ name: 'run_task', arguments: { goal: "send 'hi there' to Nina", approved: true } });
+    expect(retried.structuredContent.error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'invalid arguments for run_task: approved: unknown argument; run_task takes deviceId, goal, maxSteps',
+      retryable: false,
+      fieldErrors: [{ field: 'approved', message: 'unknown argument; run_task takes deviceId, goal, maxSteps' }],
+    });
+    expect((await onlyTask(gw)).taskId).toBe(taskId);
     // The route the text names answers: the task goes on (here: denied, so it does not send).
     const denied = await fetch(gatewayUrl(gw, `/api/tasks/${taskId}/approval`), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approve: false }) });
     expect(denied.status).toBe(200);

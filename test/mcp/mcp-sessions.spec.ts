@@ -3,7 +3,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
-import { connectClient, endClient, type Json } from './mcp-client';
+import { connectClient, endClient, textOf, type Json } from './mcp-client';
 import { REVISION_2025, REVISION_2026, initializeRequest, openSession, postMcp, responseOf, sessionRequest, toolCall } from './mcp-raw';
 
 const gateways = testGateways('mobileclaw-mcp-sessions-');
@@ -207,6 +207,9 @@ describe('2025 sessions over Streamable HTTP', () => {
       const other = await connectClient(gw, 'legacy');
       const ambiguous: Json = await client.callTool({ name: 'get_screen', arguments: { includeImage: false } });
       expect(ambiguous.structuredContent.error.code).toBe('DEVICE_AMBIGUOUS');
+      expect(textOf(ambiguous)).toBe(
+        'DEVICE_AMBIGUOUS: 2 phones are online (sim-1, sim-2): name one with deviceId. Or make one the default of this session with select_device.',
+      );
       const missing: Json = await client.callTool({ name: 'select_device', arguments: { deviceId: 'sim-9' } });
       expect(missing.structuredContent.error.code).toBe('DEVICE_NOT_FOUND');
       const selected: Json = await client.callTool({ name: 'select_device', arguments: { deviceId: 'sim-2' } });

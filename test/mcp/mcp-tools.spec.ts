@@ -121,6 +121,61 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     await client.close();
   });
 
+  it('answers arguments that fail the schema with VALIDATION_FAILED and field errors, keeping the advertised constraints', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as Json]));
+    expect(byName['tap']).toMatchObject({ additionalProperties: false, properties: { x: { type: 'number', minimum: 0 }, frameId: { maxLength: 200 } } });
+    expect(byName['run_task']).toMatchObject({ additionalProperties: false, required: ['goal'], properties: { goal: { minLength: 1, maxLength: 2000 } } });
+    expect(byName['open_app'].properties.app).toMatchObject({ maxLength: 255, pattern: expect.any(String) });
+    expect(byName['list_devices']).toMatchObject({ type: 'object', properties: {}, additionalProperties: false });
+    const actions: ActionFrame[] = [];
+    gw.simulator!.on('action', (a) => actions.push(a));
+
+    const tap: Json = await client.callTool({ name: 'tap', arguments: { x: -1, y: 5 } });
+    expect(tap.isError).toBe(true);
+    expect(tap.structuredContent.error).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'invalid arguments for tap: x: Too small: expected number to be >=0',
+      retryable: false,
+      fieldErrors: [{ field: 'x', message: 'Too small: expected number to be >=0' }],
+    });
+    expect(textOf(tap)).toBe('VALIDATION_FAILED: invalid arguments for tap: x: Too small: expected number to be >=0. Fix the arguments and call again.');
+    const goal: Json = await client.callTool({ name: 'run_task', arguments: { goal: '' } });
+    expect(goal.structuredContent.error).toMatchObject({ code: 'VALIDATION_FAILED', retryable: false, fieldErrors: [{ field: 'goal', message: expect.stringMatching(/>=1 characters/) }] });
+    const nested: Json = await client.callTool({ name: 'swipe', arguments: { from: { x: 1, y: 'a' }, to: { x: 1, y: 2, z: 3 } } });
+    expect(nested.structuredContent.error.fieldErrors.map((f: Json) => f.field)).toEqual(['from.y', 'z']);
+    const extra: Json = await client.callTool({ name: 'list_devices', arguments: { verbose: true } });
+    expect(extra.structuredContent.error.fieldErrors).toEqual([{ field: 'verbose', message: 'unknown argument; list_devices takes no arguments' }]);
+
+    // Unbounded input is refused before it reaches the phone, and never echoed whole.
+    const huge: Json = await client.callTool({ name: 'open_app', arguments: { app: `com.${'a'.repeat(1_000_000)}` } });
+    expect(huge.structuredContent.error).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'app', message: 'Too big: expected string to have <=255 characters' }] });
+    const longKey = 'k'.repeat(100_000);
+    const unknownKey: Json = await client.callTool({ name: 'press_home', arguments: { [longKey]: 1 } });
+    expect(unknownKey.structuredContent.error.fieldErrors).toEqual([{ field: `${'k'.repeat(64)}…`, message: 'unknown argument; press_home takes deviceId' }]);
+    for (const result of [huge, unknownKey]) expect(JSON.stringify(result).length).toBeLessThan(2000);
+    expect(actions).toEqual([]);
+    await client.close();
+  });
+
+  it('says once what to do next: STALE_FRAME, an app that is not installed, several phones', async () => {
+    const gw = await gateways.start();
+    const client = await connectClient(gw, era);
+    const listed: Json = await client.callTool({ name: 'list_devices', arguments: {} });
+    const sim = listed.structuredContent.devices[0];
+    expect(sim.model.startsWith(sim.manufacturer)).toBe(true);
+    expect(textOf(listed)).toBe(`sim-1: online, ${sim.model}, Android ${sim.android}, 1080×2400 px`);
+    const stale: Json = await client.callTool({ name: 'tap', arguments: { frameId: 'sim-1@999999', element: 0 } });
+    expect(textOf(stale)).toBe(`STALE_FRAME: ${stale.structuredContent.error.message}.`);
+    expect(textOf(stale).match(/new screen/g)).toHaveLength(1);
+    const missing: Json = await client.callTool({ name: 'open_app', arguments: { app: 'com.example.nothere' } });
+    expect(missing.structuredContent.error).toMatchObject({ code: 'DEVICE_ERROR', deviceCode: 'APP_NOT_FOUND' });
+    expect(textOf(missing)).toMatch(/\(phone code APP_NOT_FOUND\)\. The package name may be wrong: call press_home, then get_screen to find the app's icon on the launcher, and tap it\.$/);
+    await client.close();
+  });
+
   it('answers failures as tool results with the stable code and a next step', async () => {
     const gw = await gateways.start();
     const client = await connectClient(gw, era);

@@ -1,5 +1,5 @@
 import type { AgentAction, TaskEvent, TaskEventType } from '@mobileclaw/domain';
-import { describeAction, progressLine } from './task-tools';
+import { TaskProgressLines, describeAction, progressLine } from './task-tools';
 
 const event = (type: TaskEventType, data: Record<string, unknown> = {}): TaskEvent => ({ taskId: 't1', id: 1, type, at: '2026-07-28T10:00:00.000Z', data });
 
@@ -56,5 +56,22 @@ describe('progressLine', () => {
   it('reports nothing for a plan it does not know', () => {
     expect(progressLine(event('step.planned', { index: 0, plan: { type: 'action' } }))).toBeUndefined();
     expect(progressLine(event('step.planned', { index: 0 }))).toBeUndefined();
+  });
+});
+
+describe('TaskProgressLines', () => {
+  it('leaves out the result of a step that planned done or fail, and of no other step', () => {
+    const lines = new TaskProgressLines();
+    const events = [
+      event('task.started'),
+      event('step.planned', { index: 0, plan: { type: 'action', action: { command: 'home' } } }),
+      event('step.acted', { index: 0, result: { status: 'success' } }),
+      event('step.planned', { index: 1, plan: { type: 'done', summary: 'Wi-Fi is on.' } }),
+      event('step.acted', { index: 1, result: { status: 'success' } }),
+    ];
+    expect(events.map((e) => lines.line(e))).toEqual(['started', 'step 1: home', 'step 1: success', 'step 2: goal reached — Wi-Fi is on.', undefined]);
+    const failing = new TaskProgressLines();
+    expect(failing.line(event('step.planned', { index: 0, plan: { type: 'fail', reason: 'no such app' } }))).toBe('step 1: giving up — no such app');
+    expect(failing.line(event('step.acted', { index: 0, result: { status: 'success' } }))).toBeUndefined();
   });
 });

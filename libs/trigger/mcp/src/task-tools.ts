@@ -3,6 +3,8 @@ import { acceptedContent, inputRequired, type CallToolResult, type InputRequired
 import { MobileClawError, type AgentAction, type Task, type TaskEvent } from '@mobileclaw/domain';
 import { APPROVAL_INPUT, approvalAnswer, approvalForm } from './approval-question';
 import { EventCursor } from './event-cursor';
+import { failWith } from './phone-tools';
+import { registerCheckedTool } from './tool-arguments';
 import { clientCanElicit, deviceFor, type PhoneToolDeps } from './tool-context';
 import { toolError } from './tool-results';
 
@@ -64,23 +66,49 @@ export function progressLine(event: TaskEvent): string | undefined {
 }
 
 /**
+ * The progress lines of one task's events, in order: {@link progressLine} of each, except the result
+ * of a step that planned `done` or `fail` (its "goal reached" or "giving up" line already said how
+ * it ended; "step N: success" after it would read as one more action).
+ */
+export class TaskProgressLines {
+  /** Indices of the steps whose plan ended the task. */
+  private readonly ending = new Set<number>();
+
+  line(event: TaskEvent): string | undefined {
+    const index = event.data['index'];
+    if (event.type === 'step.planned' && typeof index === 'number') {
+      const type = (event.data['plan'] as { type?: string } | undefined)?.type;
+      if (type === 'done' || type === 'fail') this.ending.add(index);
+    }
+    if (event.type === 'step.acted' && typeof index === 'number' && this.ending.has(index)) return undefined;
+    return progressLine(event);
+  }
+}
+
+/**
  * Registers `run_task`: starts the agent workflow on a goal, reports each step as MCP progress,
  * answers the summary and the task id. Cancelling the request cancels the task (and the phone
  * command in flight). A step that needs approval asks the user where the client can be asked.
  */
 export function registerTaskTools(deps: PhoneToolDeps): void {
-  deps.server.registerTool(
+  const fail = failWith(deps);
+  registerCheckedTool(
+    deps.server,
     'run_task',
     {
       title: 'Run a task',
       description:
         'Has the gateway\'s agent reach a goal on a phone by itself (e.g. "open Settings and turn on Wi-Fi"): it looks at the screen, acts, checks, and repeats. ' +
-        'Reports progress per step; answers with the summary and the task id. Cancel the request to cancel the task. Use the single-action tools instead for fine control.',
-      inputSchema: z.object({
-        deviceId: z.string().min(1).max(128).optional().describe('Phone to use; optional when only one phone is online.'),
-        goal: z.string().min(1).max(2000).describe('What to achieve, in plain words.'),
-        maxSteps: z.number().int().min(1).max(200).optional().describe('Step budget (default 25).'),
-      }),
+        'Reports progress per step; answers with the summary and the task id. Cancel the request to cancel the task. Use the single-action tools instead for fine control. ' +
+        'A sensitive step (paying, deleting, a message to someone who is not a contact…) asks the user through the client where it can; otherwise the task waits ' +
+        'and the result says how the user approves it.',
+      inputSchema: z
+        .object({
+          deviceId: z.string().min(1).max(128).optional().describe('Phone to use; optional when only one phone is online.'),
+          goal: z.string().min(1).max(2000).describe('What to achieve, in plain words (at most 2000 characters).'),
+          maxSteps: z.number().int().min(1).max(200).optional().describe('Step budget (default 25).'),
+        })
+        .strict(),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async (args, ctx) => {
@@ -95,7 +123,7 @@ export function registerTaskTools(deps: PhoneToolDeps): void {
         const deviceId = await deviceFor(deps, args);
         return await follow(deps, ctx, (await deps.tasks.start({ deviceId, goal: args.goal, maxSteps: args.maxSteps })).taskId);
       } catch (err) {
-        return toolError(err);
+        return fail(err);
       }
     },
   );
@@ -123,13 +151,14 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string, a
   const signal = ctx.mcpReq.signal;
   const progressToken = ctx.mcpReq._meta?.progressToken;
   let progress = 0;
+  const lines = new TaskProgressLines();
   const cancel = () => void tasks.cancel(taskId, 'canceled by the MCP client').catch(() => undefined);
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });
   const cursor = new EventCursor(tasks.events(taskId, afterEventId));
   try {
     for (let event = await cursor.next(); event !== undefined; event = await cursor.next()) {
-      const line = progressLine(event);
+      const line = lines.line(event);
       if (line !== undefined && progressToken !== undefined && !signal.aborted) {
         await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: ++progress, message: line } });
       }
@@ -137,10 +166,15 @@ async function follow(deps: PhoneToolDeps, ctx: ServerContext, taskId: string, a
       const reason = (event.data['pendingAction'] as { reason?: string; action?: AgentAction } | undefined) ?? {};
       const message = `The task on the phone wants to ${reason.action ? describeAction(reason.action) : 'act'}: ${reason.reason ?? 'a sensitive action'}. Approve?`;
       if (!clientCanElicit(deps, ctx)) {
-        throw new MobileClawError(
+        const waits = new MobileClawError(
           'APPROVAL_REQUIRED',
           `task ${taskId} waits for a human's approval (${reason.reason ?? 'sensitive action'}); approve or deny it with POST /api/tasks/${taskId}/approval {"approve": true|false} or on the live page`,
         );
+        return toolError(waits, {
+          APPROVAL_REQUIRED:
+            `Ask the user to approve or deny it there, then read the resource mobileclaw://tasks/${taskId} to follow the task. ` +
+            'Do not call run_task again for this goal: that would start a second task, queued behind this one.',
+        });
       }
       if (deps.session) {
         // A 2025 session can push the question to the client and wait for the answer here; tied to this
