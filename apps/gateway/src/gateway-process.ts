@@ -1,5 +1,29 @@
 import { Logger } from '@nestjs/common';
+import { MCP_OPTIONS, type McpOptions } from '@mobileclaw/trigger-mcp';
 import { startGateway } from './gateway-app';
+
+/** Where a started gateway listens, as its start-up log tells it. */
+export interface GatewayAddresses {
+  /** `http://host:port` of the HTTP server (an IPv6 host in brackets). */
+  httpBase: string;
+  devicePort: number;
+  simulator: boolean;
+  /** The MCP routes: Streamable HTTP and the legacy SSE stream. */
+  mcpPath: string;
+  ssePath: string;
+}
+
+/**
+ * The start-up log lines, e.g. `live view on http://127.0.0.1:3000/ ; REST API on …/api/devices`,
+ * `MCP on http://127.0.0.1:3000/mcp (legacy SSE: http://127.0.0.1:3000/sse)`, `phones connect to TCP port 7397; …`.
+ */
+export function startupLines(at: GatewayAddresses): string[] {
+  return [
+    `live view on ${at.httpBase}/ ; REST API on ${at.httpBase}/api/devices`,
+    `MCP on ${at.httpBase}${at.mcpPath} (legacy SSE: ${at.httpBase}${at.ssePath})`,
+    `phones connect to TCP port ${at.devicePort}${at.simulator ? '; simulated phone sim-1 attached' : ''}`,
+  ];
+}
 
 /**
  * `mobileclaw` / `mobileclaw start` / `npm start`: the gateway on its embedded defaults, configured by
@@ -14,8 +38,8 @@ export async function runGatewayProcess(env: Record<string, string | undefined>)
   const logger = new Logger('MobileClaw');
   const { httpHost } = gateway.config;
   const base = `http://${httpHost.includes(':') ? `[${httpHost}]` : httpHost}:${gateway.httpPort}`;
-  logger.log(`live view on ${base}/ ; REST API on ${base}/api/devices`);
-  logger.log(`phones connect to TCP port ${gateway.devicePort}${gateway.simulator ? '; simulated phone sim-1 attached' : ''}`);
+  const mcp = gateway.app.get<McpOptions>(MCP_OPTIONS);
+  for (const line of startupLines({ httpBase: base, devicePort: gateway.devicePort, simulator: !!gateway.simulator, mcpPath: mcp.path, ssePath: mcp.ssePath })) logger.log(line);
   const stop = (signal: string) => {
     logger.log(`${signal}: shutting down`);
     gateway.close().then(
