@@ -7,6 +7,20 @@ export const CLI_USAGE_EXIT = 2;
 /** The address `mobileclaw mcp` uses without `--url`: the gateway's own default. */
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:3000';
 
+/**
+ * How a desktop client (Claude Desktop's claude_desktop_config.json, Cursor's mcp.json) starts the
+ * bridge: the same entry as the README's.
+ */
+export const MCP_DESKTOP_CONFIG = {
+  mcpServers: {
+    mobileclaw: {
+      command: 'node',
+      args: ['/path/to/mobileclaw/apps/gateway/dist/main.js', 'mcp', '--url', 'http://127.0.0.1:3000'],
+      env: { MOBILECLAW_API_TOKEN: '<your MOBILECLAW_API_TOKEN, if the gateway has one>' },
+    },
+  },
+};
+
 const MCP_HELP_AFTER = `
 Exit codes:
   0  the client closed stdin: the session was ended on the gateway
@@ -18,18 +32,16 @@ Exit codes:
 stdout carries only MCP messages; diagnostics go to stderr. A request the
 gateway can no longer answer gets a JSON-RPC error, so the client never hangs.
 
-A desktop client (Claude Desktop's claude_desktop_config.json, Cursor's
-mcp.json) starts it like this:
+The token is the one set in the gateway's MOBILECLAW_API_TOKEN (none by
+default), not the device token it prints for phones.
 
-  {
-    "mcpServers": {
-      "mobileclaw": {
-        "command": "mobileclaw",
-        "args": ["mcp", "--url", "http://127.0.0.1:3000"],
-        "env": { "MOBILECLAW_API_TOKEN": "<the gateway's API token>" }
-      }
-    }
-  }
+A desktop client (Claude Desktop's claude_desktop_config.json, Cursor's
+mcp.json) starts it like this (after npm run build in the checkout):
+
+${JSON.stringify(MCP_DESKTOP_CONFIG, null, 2)
+  .split('\n')
+  .map((line) => `  ${line}`)
+  .join('\n')}
 `;
 
 /**
@@ -60,7 +72,7 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
     .command('mcp')
     .description("connect an MCP client that speaks stdio (Claude Desktop, Cursor, …) to a running gateway's MCP endpoint")
     .addOption(new Option('--url <url>', "the gateway's base URL, or its MCP endpoint (…/mcp)").default(mcpEndpointUrl(DEFAULT_GATEWAY_URL), DEFAULT_GATEWAY_URL).argParser(parseGatewayUrl))
-    .addOption(new Option('--token <token>', "the gateway's API token, sent as Authorization: Bearer").env('MOBILECLAW_API_TOKEN'))
+    .addOption(new Option('--token <token>', "the API token set in the gateway's MOBILECLAW_API_TOKEN (not the device token), sent as Authorization: Bearer").env('MOBILECLAW_API_TOKEN'))
     .addHelpText('after', MCP_HELP_AFTER)
     .action(async (options: { url: URL; token?: string }) => {
       const stop = new AbortController();
