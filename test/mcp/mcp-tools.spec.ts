@@ -237,6 +237,10 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s revision)
     expect(text.text).toMatch(/^frameId: sim-1@\d+\n/);
     await expect(client.readResource({ uri: 'mobileclaw://devices/nope/screen' })).rejects.toMatchObject({ code: -32602 });
     await expect(client.readResource({ uri: 'mobileclaw://tasks/no-such-task' })).rejects.toMatchObject({ code: -32602 });
+    // An id of any length is quoted back cut, not whole.
+    const long = await client.readResource({ uri: `mobileclaw://tasks/${'t'.repeat(10_000)}` }).catch((err: Json) => err);
+    expect(long.code).toBe(-32602);
+    expect(JSON.stringify({ message: long.message, data: long.data }).length).toBeLessThan(1000);
     await client.close();
   });
 });

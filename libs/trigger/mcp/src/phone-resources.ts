@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import { isMobileClawError } from '@mobileclaw/domain';
 import { describeFrame } from './frame-text';
+import { echoOf } from './mcp-request-guard';
 import { jpegBudget } from './phone-tools';
 import { taskResourceUri, screenResourceUri } from './resource-updates';
 import type { PhoneToolDeps } from './tool-context';
@@ -46,14 +47,16 @@ export function registerPhoneResources(deps: PhoneToolDeps, limits: { maxLongSid
 
 /**
  * Runs a resource read; an unknown phone or task becomes the protocol's resource-not-found error, any
- * other catalog failure an internal error whose message carries the stable code (e.g. `TIMEOUT: …`).
+ * other catalog failure an internal error whose message carries the stable code (e.g. `TIMEOUT: …`),
+ * URI and message cut to 200 characters.
  */
 async function readOrThrow<T>(uri: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    if (isMobileClawError(err, 'DEVICE_NOT_FOUND') || isMobileClawError(err, 'TASK_NOT_FOUND')) throw new ResourceNotFoundError(uri, `${err.code}: ${err.message}`);
-    if (isMobileClawError(err)) throw new ProtocolError(ProtocolErrorCode.InternalError, `${err.code}: ${err.message}`);
+    // The URI and an id in the message are the client's: quoted at most 200 characters each.
+    if (isMobileClawError(err, 'DEVICE_NOT_FOUND') || isMobileClawError(err, 'TASK_NOT_FOUND')) throw new ResourceNotFoundError(echoOf(uri), `${err.code}: ${echoOf(err.message)}`);
+    if (isMobileClawError(err)) throw new ProtocolError(ProtocolErrorCode.InternalError, `${err.code}: ${echoOf(err.message)}`);
     throw err;
   }
 }
