@@ -112,9 +112,11 @@ const DIRECTION_SWIPE_EXTENT = 0.6;
  * Direct control of phones for agents outside the gateway (MCP clients, SDKs): observe a screen as a
  * frame — a bounded screenshot plus the indexed element list — then act on an element of that frame
  * or on a point of its image. Every action on a frame first checks the phone's current tree: when the
- * targeted element is gone or moved, or the screen's geometry changed, it fails `STALE_FRAME` and
- * nothing is sent, so an action planned on an old screen never lands in the wrong place. Taps on a
- * sensitive element (see `SENSITIVE_ACTION_PATTERN`) need `approved`.
+ * targeted element is gone or moved, when the element under the tap point now is not the one under it
+ * in the frame (or something is there where the frame showed nothing), or when the screen's geometry
+ * changed, it fails `STALE_FRAME` and nothing is sent, so an action planned on an old screen never
+ * lands in the wrong place. Taps whose target or whose element under the point now is sensitive (see
+ * `SENSITIVE_ACTION_PATTERN`) need `approved`.
  */
 @Injectable()
 export class DeviceControlService {
