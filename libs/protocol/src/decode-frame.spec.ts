@@ -149,6 +149,11 @@ describe('peekRequestId', () => {
     expect(peekRequestId(head('{"requestId":"bad\\q"}'))).toBeUndefined();
   });
 
+  it('gives up at a requestId string it cannot unescape, rather than trust a later duplicate key', () => {
+    expect(peekRequestId(head('{"requestId":"bad\\q","requestId":"r2"}'))).toBeUndefined();
+    expect(peekRequestId(head('{"requestId":7,"requestId":"r2"}'))).toBe('r2');
+  });
+
   it('allows whitespace around the colon', () => {
     expect(peekRequestId(head('{ "type" : "response" , "requestId" :\t"r-7" , "data": {'))).toBe('r-7');
   });

@@ -1,3 +1,4 @@
+import { Logger, type LoggerService } from '@nestjs/common';
 import type { DeviceEvent } from '@mobileclaw/domain';
 import { MobileClawError } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
@@ -292,6 +293,13 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       expect(slow.ofType('ping')).toHaveLength(2);
       jest.advanceTimersByTime(999);
       expect(slow.ofType('ping')).toHaveLength(2);
+      // A phone that connects between two sweeps is pinged at the first sweep after its interval.
+      jest.advanceTimersByTime(501);
+      const late = connectPhone(hub, 'p3');
+      jest.advanceTimersByTime(60_499);
+      expect(late.ofType('ping')).toHaveLength(1);
+      jest.advanceTimersByTime(1);
+      expect(late.ofType('ping')).toHaveLength(2);
     });
   });
 
@@ -312,6 +320,8 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
         const error = await failure(result);
         expect([error.code, error.message]).toEqual(['SHUTTING_DOWN', 'gateway shutting down: all sessions are being closed']);
       }
+      // Subscribers see the stream complete, not one disconnect per phone.
+      expect(events.filter((e) => e.type === 'device.disconnected')).toEqual([]);
       expect(completed).toBe(true);
       early.deliver(helloFrame('late'));
       expect(early.sent).toEqual([]);
@@ -419,15 +429,40 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       anonymous.session = hub.accept(anonymous);
       anonymous.deliver(helloFrame('p2', { token: 'wrong' }));
       const noAddress = connectPhone(hub, 'p3', null);
-      phone.session.transportClosed();
+      const again = connectPhone(hub, 'p1', 'memory:8');
+      again.session.transportClosed();
       noAddress.session.close('SHUTTING_DOWN', 'bye');
       expect(lines).toEqual([
         `log device p1 connected from memory:7 (session ${phone.session.sessionId})`,
         'warn refused connection from unknown (unknown device): UNAUTHORIZED invalid device token',
         `log device p3 connected from unknown (session ${noAddress.session.sessionId})`,
+        `log device p1 reconnected (session ${phone.session.sessionId} → ${again.session.sessionId})`,
         'log device p1 disconnected: connection closed',
       ]);
       expect(hub.stats().unauthorized).toBe(1);
+    });
+  });
+
+  describe('defaults', () => {
+    it("logs through Nest's Logger with the DeviceHub context, and counts replacements on performance.now()", () => {
+      const seen: [string, unknown][] = [];
+      const record = (message: string, context?: unknown) => void seen.push([message, context]);
+      const previous = Reflect.get(Logger, 'staticInstanceRef') as LoggerService;
+      Logger.overrideLogger({ log: record, warn: record, error: record });
+      try {
+        hub.shutdown();
+        hub = new DeviceHub({ deviceToken: TEST_DEVICE_TOKEN });
+        for (let i = 0; i <= 4; i++) {
+          jest.advanceTimersByTime(1000);
+          connectPhone(hub, 'twin', i % 2 === 0 ? 'memory:a' : 'memory:b');
+        }
+      } finally {
+        Logger.overrideLogger(previous);
+      }
+      expect(new Set(seen.map(([, context]) => context))).toEqual(new Set(['DeviceHub']));
+      expect(seen.filter(([message]) => message.includes('flapping')).map(([message]) => message)).toEqual([
+        expect.stringContaining('device twin is flapping between two connections (memory:b and memory:a): its session was replaced 4 times within 60 s'),
+      ]);
     });
   });
 
@@ -494,6 +529,39 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       first.session.frameDiscarded(Buffer.from('{"requestId":"x"'), 5000);
       expect(first.sent).toHaveLength(1);
       expect(hub.stats().oversizedFrames).toBe(0);
+    });
+
+    it('a session that is not open reports itself offline, with no device details before its hello', () => {
+      const waiting = new MessageTransport();
+      waiting.session = hub.accept(waiting);
+      expect(waiting.session.info()).toMatchObject({ deviceId: '', status: 'offline', model: undefined, capabilities: [], client: undefined, queueLength: 0 });
+      const phone = connectPhone(hub, 'p1');
+      expect(phone.session.status).toBe('online');
+      phone.session.transportClosed();
+      expect(phone.session.status).toBe('offline');
+    });
+
+    it('checks the heartbeat of open sessions only: no ping before the hello or after the close', () => {
+      start({ heartbeatIntervalMs: 1000 });
+      const waiting = new MessageTransport();
+      waiting.session = hub.accept(waiting);
+      waiting.session.checkHeartbeat(performance.now() + 1000);
+      expect(waiting.sent).toEqual([]);
+      const phone = connectPhone(hub, 'p1');
+      phone.session.transportClosed();
+      phone.session.checkHeartbeat(performance.now() + 1000);
+      expect(phone.ofType('ping')).toHaveLength(1);
+    });
+
+    it('a malformed or oversized frame naming a request id while nothing is in flight is only reported', async () => {
+      start({ maxFrameBytes: 1024 });
+      const phone = connectPhone(hub, 'p1');
+      phone.deliver({ type: 'response', requestId: 'r-late', status: 'bogus' });
+      expect(phone.lastOfType('error')).toEqual({ type: 'error', code: 'PROTOCOL_ERROR', message: 'response: "status" must be "success" or "error"' });
+      phone.deliver({ type: 'response', requestId: 'r-late', status: 'success', data: { base64: 'A'.repeat(2000) } });
+      expect(phone.lastOfType('error')).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', requestId: 'r-late' });
+      expect(hub.stats()).toMatchObject({ protocolErrors: 1, oversizedFrames: 1, pending: 0 });
+      expect((await hub.getDevice('p1')).status).toBe('online');
     });
 
     it('withdrawing a request that already settled changes nothing', async () => {
@@ -615,6 +683,7 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       const phone = connectPhone(hub, 'p1');
       phone.pendingWriteBytes = 100;
       settleLater(hub.execute('p1', { command: 'home' }));
+      expect(phone.lastOfType('action')).toMatchObject({ command: 'home' });
       phone.pendingWriteBytes = 101;
       const error = await failure(hub.execute('p1', { command: 'back' }));
       expect([error.code, error.message]).toEqual(['DEVICE_BUSY', 'device p1 is not reading its socket']);
@@ -661,6 +730,8 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       settleLater(hub.execute('p1', { command: 'click', x: 1, y: 2, type: 'ping', requestId: 'forged' } as never, { frameId: 'f-9', timeoutMs: 1234 }));
       const action = phone.lastOfType('action') as Json;
       expect(action).toEqual({ type: 'action', requestId: expect.stringMatching(/^[0-9a-f]{8}-1$/), command: 'click', x: 1, y: 2, timeoutMs: 1234, frameId: 'f-9' });
+      // type and requestId lead the frame's text, so that a trace shows them first.
+      expect(Object.keys(action)).toEqual(['type', 'requestId', 'command', 'x', 'y', 'timeoutMs', 'frameId']);
     });
   });
 

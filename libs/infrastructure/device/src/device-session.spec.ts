@@ -40,7 +40,7 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     phone.deliver({ type: 'response', requestId: first['requestId'], status: 'success', data: { base64: 'A'.repeat(MAX_FRAME_BYTES) } });
     const error = (await big.catch((e: unknown) => e)) as MobileClawError;
     expect(error).toBeInstanceOf(MobileClawError);
-    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect([error.code, error.message]).toEqual(['PAYLOAD_TOO_LARGE', `reply exceeds the ${MAX_FRAME_BYTES}-byte frame limit`]);
     expect(phone.lastOfType('error')).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', requestId: first['requestId'] });
     expect(hub.stats().oversizedFrames).toBe(1);
 
