@@ -4,3 +4,4 @@ export * from './gateway.module';
 export * from './gateway-app';
 export * from './mcp-endpoint';
 export * from './mcp-stdio-bridge';
+export * from './adb-command';

@@ -7,7 +7,7 @@ import type { AdbServerAddress } from './adbkit-device-shell';
 export class AdbServerUnreachableError extends Error {
   constructor(
     readonly address: AdbServerAddress,
-    readonly cause: unknown,
+    override readonly cause: unknown,
   ) {
     super(`no adb server at ${address.host}:${address.port} (${cause instanceof Error ? cause.message : String(cause)}); start one with \`adb start-server\``);
     this.name = 'AdbServerUnreachableError';
