@@ -236,4 +236,18 @@ describe('gateway with MOBILECLAW_ADB=auto over the simulated adb server', () =>
     await online(gw, 'late-phone');
     expect((await api(gw, 'GET', '/api/devices/late-phone')).body).toMatchObject({ status: 'online' });
   });
+
+  it('takes a lost adb server as every phone unplugged, and bridges them again once it is back', async () => {
+    const phone = adb.attach({ serial: 'R58M123ABC' });
+    const gw = await start();
+    await online(gw, 'R58M123ABC');
+    const port = adb.port;
+    await adb.close();
+    await offline(gw, 'R58M123ABC');
+    adb = new AdbHostServer({ port });
+    adb.attach(phone);
+    await adb.listen();
+    await online(gw, 'R58M123ABC');
+    expect((await command(gw, 'R58M123ABC', { command: 'home' })).body).toMatchObject({ status: 'success' });
+  });
 });
