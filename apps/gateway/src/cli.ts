@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseHostPort, type HostPort } from './host-port';
 import { mcpEndpointUrl } from './mcp-endpoint';
 
 /** Exit code of an invalid command line (unknown command or option, bad `--url`). */
@@ -44,9 +47,31 @@ ${JSON.stringify(MCP_DESKTOP_CONFIG, null, 2)
   .join('\n')}
 `;
 
+/** The device port `mobileclaw adb` connects to without `--gateway`: the gateway's own default (TCP 7397). */
+export const DEFAULT_GATEWAY_DEVICE_ADDRESS = '127.0.0.1:7397';
+
+const ADB_HELP_AFTER = `
+Each phone adb lists in state "device" becomes a MobileClaw device named by its
+serial (as a phone with the app would be): it appears in GET /api/devices and
+the live view of the gateway, and goes offline when unplugged. Phones adb lists
+as "unauthorized" or "offline" are reported here with what to do. Without
+--token, the token comes from MOBILECLAW_DEVICE_TOKEN, else from the local
+gateway's data directory (MOBILECLAW_DATA_DIR, default .mobileclaw).
+
+Exit codes:
+  0  stopped by SIGINT or SIGTERM (every bridge closed)
+  1  no adb server answers at --adb (start one: adb start-server)
+  2  invalid command line, or no device token found
+  3  the gateway refused a bridge (UNAUTHORIZED: wrong device token)
+
+The gateway itself can do the same for the phones of its own machine:
+MOBILECLAW_ADB=auto (see the README).
+`;
+
 /**
  * The `mobileclaw` command line. No command, or `start`: the gateway, configured by MOBILECLAW_*
- * variables (as it always was). `mcp`: the stdio bridge to a running gateway's MCP endpoint. Each
+ * variables (as it always was). `mcp`: the stdio bridge to a running gateway's MCP endpoint. `adb`: the
+ * ADB bridge from this machine's adb phones to a (possibly remote) gateway. Each
  * action loads its own modules when it runs, so `mobileclaw mcp` starts without the gateway's stack.
  * Usage errors exit with {@link CLI_USAGE_EXIT}.
  */
@@ -83,7 +108,55 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
       process.stdout.write('', () => process.exit(code));
     });
 
+  program
+    .command('adb')
+    .description("bridge the phones this machine's adb server lists (USB debugging) to a gateway, as MobileClaw devices")
+    .option('--serial <serial>', 'bridge only this phone (its adb serial); default: every phone, following plugs and unplugs')
+    .addOption(new Option('--gateway <host:port>', "the gateway's device port").default(parseHostPort(DEFAULT_GATEWAY_DEVICE_ADDRESS, '--gateway'), DEFAULT_GATEWAY_DEVICE_ADDRESS).argParser(hostPortArgument('--gateway')))
+    .addOption(new Option('--token <token>', "the gateway's device token").env('MOBILECLAW_DEVICE_TOKEN'))
+    .addOption(new Option('--adb <host:port>', 'the adb server (default: ADB_SERVER_SOCKET, else 127.0.0.1:5037)').argParser(hostPortArgument('--adb')))
+    .addHelpText('after', ADB_HELP_AFTER)
+    .action(async (options: { serial?: string; gateway: HostPort; token?: string; adb?: HostPort }) => {
+      const command = loadAdbCommand();
+      let adb: HostPort;
+      try {
+        adb = options.adb ?? command.defaultAdbServer(env);
+      } catch (error) {
+        process.stderr.write(`mobileclaw adb: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(CLI_USAGE_EXIT);
+      }
+      const token = options.token || storedDeviceToken(env);
+      if (!token) {
+        process.stderr.write(`mobileclaw adb: no device token: pass --token, set MOBILECLAW_DEVICE_TOKEN, or run it where the gateway's data directory is\n`);
+        process.exit(CLI_USAGE_EXIT);
+      }
+      const stop = new AbortController();
+      process.once('SIGTERM', () => stop.abort());
+      process.once('SIGINT', () => stop.abort());
+      const code = await command.runAdbBridge({ adb, gateway: options.gateway, token, serial: options.serial, signal: stop.signal, stderr: (line) => process.stderr.write(`${line}\n`) });
+      process.exit(code);
+    });
+
   return program;
+}
+
+function hostPortArgument(option: string): (value: string) => HostPort {
+  return (value) => {
+    try {
+      return parseHostPort(value, option);
+    } catch (error) {
+      throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+    }
+  };
+}
+
+/** The device token a gateway on this machine generated (`<data dir>/device-token`), if any. */
+function storedDeviceToken(env: Record<string, string | undefined>): string | undefined {
+  try {
+    return readFileSync(join(env['MOBILECLAW_DATA_DIR'] || '.mobileclaw', 'device-token'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseGatewayUrl(value: string): URL {
@@ -100,4 +173,5 @@ function parseGatewayUrl(value: string): URL {
 /* eslint-disable @typescript-eslint/no-require-imports */
 const loadGatewayProcess = (): typeof import('./gateway-process') => require('./gateway-process');
 const loadMcpStdioBridge = (): typeof import('./mcp-stdio-bridge') => require('./mcp-stdio-bridge');
+const loadAdbCommand = (): typeof import('./adb-command') => require('./adb-command');
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -10,6 +10,9 @@ import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, requireUtf8JsonBody, setupOp
 import { ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { SimulatedPhone } from '@mobileclaw/simulator';
+import { DeviceHub } from '@mobileclaw/device';
+import type { AdbDeviceWatcher } from '@mobileclaw/adb-bridge';
+import { startAdbWatcher } from './adb-watch';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
 import { GatewayModule, resolveDeviceToken } from './gateway.module';
 
@@ -23,7 +26,9 @@ export interface RunningGateway {
   devicePort: number;
   deviceToken: string;
   simulator?: SimulatedPhone;
-  /** Stops the simulator, fails pending commands with SHUTTING_DOWN and closes every port. */
+  /** With `MOBILECLAW_ADB=auto`: the watcher bridging every phone adb lists. */
+  adb?: AdbDeviceWatcher;
+  /** Stops the ADB bridges and the simulator, fails pending commands with SHUTTING_DOWN and closes every port. */
   close(): Promise<void>;
 }
 
@@ -34,7 +39,8 @@ function gatewayVersion(): string {
 
 /**
  * Validates `env`, builds and starts the gateway (HTTP on `MOBILECLAW_HTTP_HOST:PORT`, phones on
- * `MOBILECLAW_DEVICE_PORT`) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`.
+ * `MOBILECLAW_DEVICE_PORT`) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`;
+ * with `MOBILECLAW_ADB=auto` it bridges every phone the adb server lists (see {@link startAdbWatcher}).
  * @throws Error with every invalid variable listed, or when a port cannot be bound.
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
@@ -76,6 +82,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     simulator = new SimulatedPhone({ host: '127.0.0.1', port: devicePort, token: deviceToken, deviceId: 'sim-1', reconnect: true });
     await simulator.start();
   }
+  const adb = config.adb && startAdbWatcher({ server: config.adb.server, gateway: { host: '127.0.0.1', port: devicePort }, token: deviceToken, hub: app.get(DeviceHub) });
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -84,8 +91,10 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     devicePort,
     deviceToken,
     simulator,
+    adb,
     close: () =>
       (closing ??= (async () => {
+        await adb?.stop();
         await simulator?.stop();
         await app.close();
       })()),

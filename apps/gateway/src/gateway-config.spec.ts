@@ -43,3 +43,22 @@ describe('gateway configuration of the MCP conformance fixtures', () => {
     expect(() => validateGatewayEnvironment({ MOBILECLAW_MCP_CONFORMANCE_FIXTURES: 'yes' })).toThrow(/MOBILECLAW_MCP_CONFORMANCE_FIXTURES/);
   });
 });
+
+describe('gateway configuration of the ADB bridge', () => {
+  it('is off by default; auto follows MOBILECLAW_ADB_SERVER, else ADB_SERVER_SOCKET, else 127.0.0.1:5037', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({ ADB_SERVER_SOCKET: 'localfilesystem:/x' }), '/srv').adb).toBeUndefined();
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto' }), '/srv').adb).toEqual({ server: { host: '127.0.0.1', port: 5037 } });
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto', ADB_SERVER_SOCKET: 'tcp:10.0.0.2:5038' }), '/srv').adb).toEqual({ server: { host: '10.0.0.2', port: 5038 } });
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto', ADB_SERVER_SOCKET: 'tcp:5038', MOBILECLAW_ADB_SERVER: '[::1]:15037' }), '/srv').adb).toEqual({
+      server: { host: '::1', port: 15037 },
+    });
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto', MOBILECLAW_ADB_SERVER: ':15037' }), '/srv').adb).toEqual({ server: { host: '127.0.0.1', port: 15037 } });
+  });
+
+  it('refuses other values, naming the variable', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_ADB: 'on' })).toThrow(/MOBILECLAW_ADB must be one of the following values: auto, off/);
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_ADB_SERVER: '5037' })).toThrow('Invalid MobileClaw configuration:\n  - MOBILECLAW_ADB_SERVER must be host:port (port 1-65535), got "5037"');
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto', MOBILECLAW_ADB_SERVER: 'h:70000' })).toThrow(/MOBILECLAW_ADB_SERVER must be host:port/);
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto', ADB_SERVER_SOCKET: 'localfilesystem:/x' })).toThrow(/ADB_SERVER_SOCKET must be tcp:<port> or tcp:<host>:<port>/);
+  });
+});

@@ -6,6 +6,8 @@ import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobilec
 import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
 import type { LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { DEFAULT_TCP_DEVICE_PORT } from '@mobileclaw/transport-tcp';
+import { adbServerAddress } from '@mobileclaw/adb-bridge';
+import { parseHostPort, type HostPort } from './host-port';
 import { resolveLlmPlannerOptions } from './llm-environment';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
@@ -25,6 +27,8 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_CORS_ORIGINS?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['auto', 'off']) MOBILECLAW_ADB?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ADB_SERVER?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(600_000) MOBILECLAW_COMMAND_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_HEARTBEAT_INTERVAL_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1024) @Max(256 * 1024 * 1024) MOBILECLAW_MAX_FRAME_BYTES?: number;
@@ -56,6 +60,11 @@ export interface GatewayConfig {
   /** Absolute path. */
   dataDir: string;
   sim: boolean;
+  /**
+   * `MOBILECLAW_ADB=auto`: every phone the adb server at `server` lists is bridged to this gateway
+   * (and listed with its adb state when it cannot be); undefined = off.
+   */
+  adb?: { server: HostPort };
   corsOrigins: string[];
   commandTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -120,11 +129,29 @@ export function validateGatewayEnvironment(env: Record<string, unknown>): Record
   } catch (err) {
     throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
   }
+  try {
+    // adb's own ADB_SERVER_SOCKET matters only when the gateway follows adb.
+    if (parsed.MOBILECLAW_ADB === 'auto' || parsed.MOBILECLAW_ADB_SERVER !== undefined) resolveAdbServer(env);
+  } catch (err) {
+    throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
+  }
   const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !parsed.MOBILECLAW_API_TOKEN) {
     throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_HTTP_HOST=${host} exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too`);
   }
   return { ...env, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) };
+}
+
+/**
+ * The adb server the gateway follows: `MOBILECLAW_ADB_SERVER` (host:port), else adb's own
+ * `ADB_SERVER_SOCKET` (`tcp:[host:]port`), else 127.0.0.1:5037.
+ * @throws RangeError naming the variable whose value is malformed.
+ */
+export function resolveAdbServer(env: Record<string, unknown>): HostPort {
+  const own = env['MOBILECLAW_ADB_SERVER'];
+  if (typeof own === 'string' && own.trim() !== '') return parseHostPort(own, 'MOBILECLAW_ADB_SERVER');
+  const socket = env['ADB_SERVER_SOCKET'];
+  return adbServerAddress(typeof socket === 'string' ? socket : undefined);
 }
 
 /** Reads the validated variables into a {@link GatewayConfig} with defaults. */
@@ -140,6 +167,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     apiToken: v.MOBILECLAW_API_TOKEN,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
     sim: !['off', 'false', '0'].includes(v.MOBILECLAW_SIM ?? 'on'),
+    adb: v.MOBILECLAW_ADB === 'auto' ? { server: resolveAdbServer(env) } : undefined,
     corsOrigins: (v.MOBILECLAW_CORS_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim())

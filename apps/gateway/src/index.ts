@@ -5,3 +5,4 @@ export * from './gateway-app';
 export * from './mcp-endpoint';
 export * from './mcp-stdio-bridge';
 export { MCP_DESKTOP_CONFIG } from './cli';
+export * from './adb-command';

@@ -49,6 +49,7 @@ export const DEVICE_EVENT_TYPES: readonly DeviceEvent['type'][] = [
   'device.status',
   'device.heartbeat',
   'device.event',
+  'device.updated',
 ];
 
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'canceled', 'interrupted'];

@@ -36,6 +36,9 @@ export class DeviceDirectory {
         this.devices.set(event.deviceId, { ...current, screen });
         return true;
       }
+      case 'device.updated':
+        this.devices.set(event.deviceId, event.device);
+        return true;
       case 'device.replaced':
         return false;
     }
@@ -84,6 +87,7 @@ function renderDevice(d: DeviceInfo, stale: boolean): HTMLLIElement {
     h('span', { class: 'device-name' }, d.deviceId),
     stale ? h('span', { class: 'badge device-unknown' }, 'unknown') : h('span', { class: `badge device-${d.status}` }, d.status),
     h('span', { class: 'device-meta muted' }, meta),
+    !stale && d.status === 'offline' && d.statusReason ? h('span', { class: 'device-reason' }, d.statusReason) : null,
     stale
       ? h('span', { class: 'device-rtt muted' }, 'status unknown — reconnecting')
       : h('span', { class: 'device-rtt', title: 'heartbeat round-trip' }, d.rttMs !== undefined ? `RTT ${formatMs(d.rttMs)}` : 'RTT measuring…'),

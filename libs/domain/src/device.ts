@@ -13,9 +13,10 @@ export interface DeviceInfo {
   screen?: ScreenInfo;
   capabilities: string[];
   client?: { name?: string; version?: string };
-  /** Current (or last) session id; changes on every reconnect. */
+  /** Current (or last) session id; changes on every reconnect. `''` for a phone that never connected (see {@link statusReason}). */
   sessionId: string;
   remoteAddress?: string;
+  /** When the phone connected or, for one that never could, when the host first reported it (see {@link statusReason}). */
   connectedAt: string;
   lastSeenAt: string;
   disconnectedAt?: string;
@@ -23,6 +24,12 @@ export interface DeviceInfo {
   rttMs?: number;
   /** Commands waiting behind the one in flight. */
   queueLength: number;
+  /**
+   * Why an offline phone cannot connect, when the host it is attached to knows: e.g. `adb:
+   * unauthorized — …` for a phone plugged in over USB that has not accepted this computer's debugging
+   * key. Absent for online phones and for phones that simply went away.
+   */
+  statusReason?: string;
 }
 
 /** Device lifecycle events, as emitted by {@link MobileClawService.events$}. */
@@ -32,4 +39,6 @@ export type DeviceEvent =
   | { type: 'device.replaced'; deviceId: string; oldSessionId: string; newSessionId: string; at: string }
   | { type: 'device.status'; deviceId: string; status: DeviceStatus; queueLength: number; at: string }
   | { type: 'device.heartbeat'; deviceId: string; rttMs: number; at: string }
-  | { type: 'device.event'; deviceId: string; event: string; data: Record<string, unknown>; at: string };
+  | { type: 'device.event'; deviceId: string; event: string; data: Record<string, unknown>; at: string }
+  /** A phone's listed record changed outside its own connection (e.g. the host reported why it cannot connect, see `DeviceInfo.statusReason`). */
+  | { type: 'device.updated'; deviceId: string; device: DeviceInfo; at: string };

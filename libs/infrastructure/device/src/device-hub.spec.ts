@@ -784,4 +784,43 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       });
     });
   });
+
+  describe('phones the host reports unreachable', () => {
+    const at = '2025-01-01T00:00:00.000Z';
+    const reason = 'adb: unauthorized — accept the "Allow USB debugging?" prompt on the phone';
+
+    it('lists a phone never seen as offline with its reason, refuses its commands with it, and drops the reason when it connects', async () => {
+      hub.reportUnreachable('R58M', reason);
+      const listed = { deviceId: 'R58M', status: 'offline', capabilities: [], sessionId: '', connectedAt: at, lastSeenAt: at, disconnectedAt: at, queueLength: 0, statusReason: reason };
+      expect(await hub.listDevices()).toEqual([listed]);
+      expect(await hub.getDevice('R58M')).toEqual(listed);
+      expect(events).toEqual([{ type: 'device.updated', deviceId: 'R58M', device: listed, at }]);
+      hub.reportUnreachable('R58M', reason);
+      expect(events).toHaveLength(1);
+      const error = await failure(hub.execute('R58M', { command: 'home' }));
+      expect([error.code, error.message]).toEqual(['DEVICE_DISCONNECTED', `device R58M is offline (${reason})`]);
+
+      connectPhone(hub, 'R58M');
+      expect(await hub.listDevices()).toEqual([expect.objectContaining({ deviceId: 'R58M', status: 'online' })]);
+      expect((await hub.getDevice('R58M')).statusReason).toBeUndefined();
+    });
+
+    it('keeps a connected phone online and applies the reason once it disconnects, until cleared', async () => {
+      const phone = connectPhone(hub, 'p1');
+      events.length = 0;
+      hub.reportUnreachable('p1', 'adb: offline');
+      expect(events).toEqual([]);
+      expect((await hub.getDevice('p1')).status).toBe('online');
+      phone.session.transportClosed();
+      expect(await hub.getDevice('p1')).toMatchObject({ status: 'offline', statusReason: 'adb: offline', model: 'Msg' });
+      events.length = 0;
+      hub.clearUnreachable('p1');
+      const cleared = await hub.getDevice('p1');
+      expect(cleared).toMatchObject({ status: 'offline', model: 'Msg' });
+      expect(cleared).not.toHaveProperty('statusReason');
+      expect(events).toEqual([{ type: 'device.updated', deviceId: 'p1', device: cleared, at }]);
+      hub.clearUnreachable('p1');
+      expect(events).toHaveLength(1);
+    });
+  });
 });

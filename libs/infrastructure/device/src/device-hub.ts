@@ -13,7 +13,7 @@ import {
   type ExecuteOptions,
 } from '@mobileclaw/domain';
 import { DeviceSession, type SessionCounter, type SessionHost } from './device-session';
-import type { DeviceConnectionAcceptor, FrameTransport } from './frame-transport';
+import type { DeviceConnectionAcceptor, DeviceReachabilityReports, FrameTransport } from './frame-transport';
 import { resolveDeviceGatewayOptions, type DeviceGatewayOptions, type ResolvedDeviceGatewayOptions } from './options';
 import { PendingRequest } from './pending-request';
 import { describeReplacementFlap, ReplacementFlapDetector, type ReplacementFlapOptions } from './replacement-flap-detector';
@@ -53,7 +53,7 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  * that reconnects replaces its old session (which is told `error DEVICE_REPLACED`), and an id replaced
  * again and again (two phones sharing it) is logged as a warning, once per device id per 10 min.
  */
-export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor {
+export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor, DeviceReachabilityReports {
   readonly options: ResolvedDeviceGatewayOptions;
   private readonly logger: LoggerService;
   private readonly monotonicNow: () => number;
@@ -61,6 +61,8 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   private readonly sessions = new Map<string, DeviceSession>();
   /** Last known info of phones that went offline, oldest first (bounded). */
   private readonly offline = new Map<string, DeviceInfo>();
+  /** Why phones that are not connected cannot connect, as their host reported it (see {@link reportUnreachable}). */
+  private readonly unreachable = new Map<string, string>();
   private readonly handshaking = new Set<DeviceSession>();
   private readonly events = new Subject<DeviceEvent>();
   readonly events$: Observable<DeviceEvent> = this.events.asObservable();
@@ -98,9 +100,10 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     if (this.shuttingDown) return Promise.reject(new MobileClawError('SHUTTING_DOWN', 'gateway is shutting down', { deviceId }));
     const session = this.sessions.get(deviceId);
     if (session === undefined) {
+      const reason = this.unreachable.get(deviceId);
       return Promise.reject(
         this.offline.has(deviceId)
-          ? new MobileClawError('DEVICE_DISCONNECTED', `device ${deviceId} is offline`, { deviceId })
+          ? new MobileClawError('DEVICE_DISCONNECTED', `device ${deviceId} is offline${reason === undefined ? '' : ` (${reason})`}`, { deviceId })
           : new MobileClawError('DEVICE_NOT_FOUND', `no device ${JSON.stringify(deviceId)} is known`, { deviceId }),
       );
     }
@@ -158,7 +161,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   /** The phones of this process, online first; the snapshot is taken when called, resolved at once. */
   async listDevices(): Promise<DeviceInfo[]> {
     const online = [...this.sessions.values()].map((s) => s.info());
-    const offline = [...this.offline.values()].reverse();
+    const offline = [...this.offline.values()].reverse().map((info) => this.withReason(info));
     return [...online, ...offline];
   }
 
@@ -170,7 +173,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     const session = this.sessions.get(deviceId);
     if (session) return session.info();
     const offline = this.offline.get(deviceId);
-    if (offline) return offline;
+    if (offline) return this.withReason(offline);
     throw new MobileClawError('DEVICE_NOT_FOUND', `no device ${JSON.stringify(deviceId)} is known`, { deviceId });
   }
 
@@ -188,6 +191,31 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     }
     this.handshaking.add(session);
     return session;
+  }
+
+  // ---- DeviceReachabilityReports --------------------------------------------------------------
+
+  /**
+   * Lists a phone that is not connected as offline with `reason` (emits `device.updated`); a
+   * connected phone keeps its status, and the reason applies once it disconnects, until cleared. A
+   * phone never seen gets an offline record (no session id, no capabilities) counted against the
+   * offline limit. Ignored during shutdown.
+   */
+  reportUnreachable(deviceId: string, reason: string): void {
+    if (this.shuttingDown || this.unreachable.get(deviceId) === reason) return;
+    this.unreachable.set(deviceId, reason);
+    if (this.sessions.has(deviceId)) return;
+    const at = new Date().toISOString();
+    if (!this.offline.has(deviceId)) {
+      this.rememberOffline({ deviceId, status: 'offline', capabilities: [], sessionId: '', connectedAt: at, lastSeenAt: at, disconnectedAt: at, queueLength: 0 });
+    }
+    this.emitUpdated(deviceId, at);
+  }
+
+  /** Withdraws the reason of {@link reportUnreachable} (emits `device.updated` when the phone is listed offline). */
+  clearUnreachable(deviceId: string): void {
+    if (!this.unreachable.delete(deviceId) || this.sessions.has(deviceId)) return;
+    this.emitUpdated(deviceId, new Date().toISOString());
   }
 
   stats(): DeviceHubStats {
@@ -221,6 +249,8 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     const previous = this.sessions.get(deviceId);
     this.sessions.set(deviceId, session);
     this.offline.delete(deviceId);
+    // Connected: whatever kept it from connecting no longer holds.
+    this.unreachable.delete(deviceId);
     const at = new Date().toISOString();
     if (previous) {
       this.logger.log(`device ${deviceId} reconnected (session ${previous.sessionId} → ${session.sessionId})`);
@@ -240,8 +270,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     if (this.sessions.get(deviceId) !== session) return; // replaced: the new session owns the entry
     this.sessions.delete(deviceId);
     const info: DeviceInfo = { ...session.info(), status: 'offline', queueLength: 0, disconnectedAt: new Date().toISOString() };
-    this.offline.set(deviceId, info);
-    while (this.offline.size > this.options.offlineDeviceLimit) this.offline.delete(this.offline.keys().next().value as string);
+    this.rememberOffline(info);
     if (code !== 'SHUTTING_DOWN') this.logger.log(`device ${deviceId} disconnected: ${reason}`);
     this.emit({ type: 'device.disconnected', deviceId, reason, at: info.disconnectedAt as string });
   }
@@ -270,6 +299,27 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   }
 
   // ---- internals ------------------------------------------------------------------------------
+
+  /** Keeps an offline phone's record, the oldest dropped beyond the offline limit (with its reason). */
+  private rememberOffline(info: DeviceInfo): void {
+    this.offline.set(info.deviceId, info);
+    while (this.offline.size > this.options.offlineDeviceLimit) {
+      const oldest = this.offline.keys().next().value as string;
+      this.offline.delete(oldest);
+      this.unreachable.delete(oldest);
+    }
+  }
+
+  /** An offline record with the phone's reported reason, if any. */
+  private withReason(info: DeviceInfo): DeviceInfo {
+    const reason = this.unreachable.get(info.deviceId);
+    return reason === undefined ? info : { ...info, statusReason: reason };
+  }
+
+  private emitUpdated(deviceId: string, at: string): void {
+    const info = this.offline.get(deviceId);
+    if (info) this.emit({ type: 'device.updated', deviceId, device: this.withReason(info), at });
+  }
 
   private emit(event: DeviceEvent): void {
     if (!this.shuttingDown) this.events.next(event);

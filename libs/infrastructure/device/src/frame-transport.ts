@@ -28,6 +28,17 @@ export interface DeviceConnectionAcceptor {
 }
 
 /**
+ * Where the host a phone is attached to (e.g. an ADB device watcher) reports a phone it sees but that
+ * cannot connect, and why: it is then listed offline with that `statusReason` instead of missing.
+ */
+export interface DeviceReachabilityReports {
+  /** Lists `deviceId` offline with `reason` (one line, e.g. `adb: unauthorized — …`) until cleared or it connects. */
+  reportUnreachable(deviceId: string, reason: string): void;
+  /** Withdraws the reason: the phone is listed as a plain offline phone (as one that went away) until it connects. */
+  clearUnreachable(deviceId: string): void;
+}
+
+/**
  * A way for phones to reach the gateway (TCP, WebSocket, …): accepts connections and hands each
  * to the hub as a {@link FrameTransport}. Registered with `MobileClawModule.forRoot({transports})`;
  * started on application bootstrap, stopped on shutdown (after which the hub closes the sessions).

@@ -59,13 +59,13 @@ export class DeviceInfoSchema {
   @ApiPropertyOptional({ type: () => DeviceClientSchema })
   client?: DeviceClientSchema;
 
-  @ApiProperty({ description: 'Current (or last) session id; changes on every reconnect.' })
+  @ApiProperty({ description: "Current (or last) session id; changes on every reconnect. Empty for a phone that never connected (see `statusReason`)." })
   sessionId!: string;
 
   @ApiPropertyOptional({ description: 'Address the phone connects from.', example: '::ffff:127.0.0.1:42456' })
   remoteAddress?: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the phone connected or, for one that never could, when its host first reported it.' })
   connectedAt!: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -79,6 +79,12 @@ export class DeviceInfoSchema {
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Commands waiting behind the one in flight.' })
   queueLength!: number;
+
+  @ApiPropertyOptional({
+    description: 'Why an offline phone cannot connect, when its host knows (e.g. a phone plugged in over USB that adb lists as `unauthorized` or `offline`). Absent for online phones and phones that simply went away.',
+    example: 'adb: unauthorized — accept the "Allow USB debugging?" prompt on the phone',
+  })
+  statusReason?: string;
 }
 
 @ApiSchema({ name: 'DeviceList' })
