@@ -822,5 +822,16 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       hub.clearUnreachable('p1');
       expect(events).toHaveLength(1);
     });
+
+    it('keeps what it knew of a phone that went offline when a reason comes later, and tells the new reason', async () => {
+      const phone = connectPhone(hub, 'p1');
+      phone.session.transportClosed();
+      const before = await hub.getDevice('p1');
+      events.length = 0;
+      hub.reportUnreachable('p1', 'adb: offline');
+      const after = await hub.getDevice('p1');
+      expect(after).toEqual({ ...before, statusReason: 'adb: offline' });
+      expect(events).toEqual([{ type: 'device.updated', deviceId: 'p1', device: after, at }]);
+    });
   });
 });
