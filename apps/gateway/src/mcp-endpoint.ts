@@ -58,6 +58,17 @@ const PROXY_DOWN_STATUSES = new Set([502, 503, 504]);
  * @returns undefined when the endpoint answers; the problem otherwise. Never throws.
  */
 export async function checkMcpEndpoint(endpoint: URL, token: string | undefined, timeoutMs: number): Promise<McpEndpointProblem | undefined> {
+  const problem = await checkOnce(endpoint, token, timeoutMs);
+  // A kept-alive connection the gateway closed says nothing about the gateway itself (fetch reuses
+  // pooled sockets): only an answer, or the lack of one, on a new connection does.
+  if (problem?.kind === 'unreachable' && problem.detail === STALE_CONNECTION) return checkOnce(endpoint, token, timeoutMs);
+  return problem;
+}
+
+/** undici's code for a pooled socket the other side closed. */
+const STALE_CONNECTION = 'UND_ERR_SOCKET';
+
+async function checkOnce(endpoint: URL, token: string | undefined, timeoutMs: number): Promise<McpEndpointProblem | undefined> {
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (token) headers.authorization = `Bearer ${token}`;
   const abort = new AbortController();
