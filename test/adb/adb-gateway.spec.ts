@@ -119,7 +119,7 @@ describe('gateway with MOBILECLAW_ADB=auto over the simulated adb server', () =>
     expect(click.body).toMatchObject({ status: 'success', deviceId: 'R58M123ABC', command: 'click' });
     expect(phone.ui.current.screen).toBe('settings');
     expect((await uiTree(gw, 'R58M123ABC')).nodes.some((n) => n.text === 'Wi-Fi')).toBe(true);
-    expect(phone.received.filter((r) => r.command.startsWith('input tap'))).toEqual([{ service: 'exec', command: `input tap ${centre(settings).x} ${centre(settings).y}` }]);
+    expect(phone.received.filter((r) => r.command.startsWith('input tap'))).toEqual([{ service: 'exec', command: expect.stringMatching(new RegExp(`^input tap ${centre(settings).x} ${centre(settings).y}; echo "mobileclaw-exit-[0-9a-f]+:\\$\\?"$`)) }]);
   });
 
   it('completes "Turn on Wi-Fi" with verified steps, and types a message with quotes, & and ; exactly', async () => {
@@ -170,6 +170,36 @@ describe('gateway with MOBILECLAW_ADB=auto over the simulated adb server', () =>
     adb.attach(phone);
     await online(gw, 'R58M123ABC');
     expect((await command(gw, 'R58M123ABC', { command: 'home' })).body).toMatchObject({ status: 'success' });
+  });
+
+  it.each([
+    ['click', { command: 'click', x: 10, y: 10 }],
+    ['back', { command: 'back' }],
+    ['swipe', { command: 'swipe', x1: 10, y1: 10, x2: 20, y2: 20 }],
+  ])('fails a %s cut off by an unplug DEVICE_DISCONNECTED, never success', async (_name, body) => {
+    const phone = adb.attach({ serial: 'R58M123ABC' });
+    const gw = await start();
+    await online(gw, 'R58M123ABC');
+    phone.hang(/^input/);
+    const typing = new Promise<void>((resolve) => phone.on('service', (r: { command: string }) => r.command.startsWith('input') && resolve()));
+    const pending = command(gw, 'R58M123ABC', { ...body, timeoutMs: 60_000 });
+    await typing;
+    adb.detach('R58M123ABC');
+    const failed = await pending;
+    expect({ status: failed.status, code: failed.body.code }).toEqual({ status: 503, code: 'DEVICE_DISCONNECTED' });
+  });
+
+  it('fails a click cut off by the adb server stopping DEVICE_DISCONNECTED, never success', async () => {
+    const phone = adb.attach({ serial: 'R58M123ABC' });
+    const gw = await start();
+    await online(gw, 'R58M123ABC');
+    phone.hang(/^input/);
+    const typing = new Promise<void>((resolve) => phone.on('service', (r: { command: string }) => r.command.startsWith('input') && resolve()));
+    const pending = command(gw, 'R58M123ABC', { command: 'click', x: 10, y: 10, timeoutMs: 60_000 });
+    await typing;
+    await adb.close();
+    const failed = await pending;
+    expect({ status: failed.status, code: failed.body.code }).toEqual({ status: 503, code: 'DEVICE_DISCONNECTED' });
   });
 
   it('bridges two phones at once, each to its own device', async () => {

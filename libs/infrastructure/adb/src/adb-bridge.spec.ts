@@ -1,6 +1,7 @@
 import { TestGateway } from '@mobileclaw/phone-link/testing';
 import { AdbBridge, deviceIdForSerial } from './adb-bridge';
 import { ADB_SHELL } from './adb-executor';
+import { AdbDeviceLostError } from './device-shell';
 import { geometryOutput, GETPROP_PIXEL_7, ScriptedAdbShell, WM_DENSITY } from './testing';
 
 describe('AdbBridge', () => {
@@ -43,6 +44,25 @@ describe('AdbBridge', () => {
     side.send({ type: 'action', requestId: 'r-1', command: 'click', x: 100, y: 100, frameId: 'unknown-1', timeoutMs: 30000 });
     expect(await side.nextFrame()).toEqual({ type: 'event', event: 'screen', data: { width: 2400, height: 1080, densityDpi: 420, rotation: 1 } });
     expect(await side.nextFrame()).toEqual({ type: 'response', requestId: 'r-1', status: 'error', error: { code: 'STALE_FRAME', message: 'unknown frameId "unknown-1"' } });
+  });
+
+  it('closes the gateway connection, answering nothing, when a command is cut off because the phone left adb', async () => {
+    const shell = new ScriptedAdbShell().always(ADB_SHELL.getprop, GETPROP_PIXEL_7).always(ADB_SHELL.density, WM_DENSITY).always(ADB_SHELL.geometry, geometryOutput(0));
+    const client = {
+      getDevice: () => {
+        throw new Error('the scripted shell replaces adbkit here');
+      },
+    };
+    bridge = new AdbBridge({ client, serial: 'R58M123', gateway: { host: '127.0.0.1', port }, token: 'device-token', shell, reconnect: false });
+    const started = bridge.start();
+    const side = await gateway.nextConnection();
+    await side.welcome();
+    await started;
+
+    shell.reply('input keyevent 4', new AdbDeviceLostError('input keyevent 4', "R58M123: the command was cut off: device 'R58M123' not found"));
+    side.send({ type: 'action', requestId: 'r-1', command: 'back', timeoutMs: 30000 });
+    await side.closed;
+    expect(side.buffered).toBe(0);
   });
 
   it('derives the device id from the adb serial', () => {

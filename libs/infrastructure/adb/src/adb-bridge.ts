@@ -41,7 +41,8 @@ export function deviceIdForSerial(serial: string): string {
 /**
  * One phone reachable by adb, made a MobileClaw device: a {@link PhoneLink} to the gateway whose
  * executor is an {@link AdbExecutor} on the device's shell. A change of the screen's size or
- * rotation seen by a command is reported to the gateway as event `screen`.
+ * rotation seen by a command is reported to the gateway as event `screen`. A command cut off
+ * because the phone left adb (or the adb server went away) stops the bridge before it is answered.
  */
 export class AdbBridge {
   readonly serial: string;
@@ -56,6 +57,9 @@ export class AdbBridge {
     this.executor = new AdbExecutor({
       shell,
       onScreenChange: (screen) => this.link.sendEvent('screen', { ...screen }),
+      // A command cut off by an unplug or a lost adb server must not be answered as if it ran:
+      // closing the gateway connection first makes the gateway fail it DEVICE_DISCONNECTED.
+      onDeviceLost: () => this.link.stop(),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
     this.link = new PhoneLink({

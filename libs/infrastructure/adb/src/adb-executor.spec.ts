@@ -1,7 +1,7 @@
 import { PhoneError, type PhoneAction } from '@mobileclaw/phone-link';
 import sharp from 'sharp';
 import { ADB_SHELL, AdbExecutor } from './adb-executor';
-import { AdbShellError } from './device-shell';
+import { AdbDeviceLostError, AdbShellError } from './device-shell';
 import type { ScreenGeometry } from './device-facts';
 import { geometryOutput, GETPROP_PIXEL_7, ScriptedAdbShell, UI_DUMP_IDLE_FAILURE, UI_DUMP_NULL_ROOT, uiDumpOutput, WM_DENSITY_OVERRIDDEN, WM_SIZE_OVERRIDDEN } from './testing';
 
@@ -152,6 +152,12 @@ describe('AdbExecutor', () => {
         message: "`input tap 1 1` failed: Exception occurred while executing 'tap': | java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission",
       });
     });
+
+    it('reports an input tool that exits non-zero as COMMAND_FAILED with its status and output, even when it printed nothing', async () => {
+      shell.always('input keyevent 4', { output: '', exitStatus: 137 }).always('input tap 2 2', { output: 'Killed\n', exitStatus: 1 });
+      expect(await refusal(executor.execute(action('back')))).toEqual({ code: 'COMMAND_FAILED', message: '`input keyevent 4` exited with status 137: (no output)' });
+      expect(await refusal(executor.execute(action('click', { x: 2, y: 2 })))).toEqual({ code: 'COMMAND_FAILED', message: '`input tap 2 2` exited with status 1: Killed' });
+    });
   });
 
   describe('frames', () => {
@@ -301,6 +307,28 @@ describe('AdbExecutor', () => {
     it('reports adb losing the device as COMMAND_FAILED with adb\'s reason', async () => {
       shell.reply('input keyevent 4', new AdbShellError('input keyevent 4', "R58M123: device 'R58M123' not found"));
       expect(await refusal(executor.execute(action('back')))).toEqual({ code: 'COMMAND_FAILED', message: "adb could not run `input keyevent 4`: R58M123: device 'R58M123' not found" });
+    });
+
+    it('awaits onDeviceLost before failing a command cut off by a lost device, so no reply can claim it ran', async () => {
+      const events: string[] = [];
+      let release = (): void => undefined;
+      const lost = new AdbDeviceLostError('input keyevent 4', "R58M123: the command was cut off: device 'R58M123' not found");
+      const bridged = new AdbExecutor({
+        shell,
+        onDeviceLost: (err) => {
+          events.push(`lost: ${err.message}`);
+          return new Promise<void>((resolve) => (release = () => (events.push('link stopped'), resolve())));
+        },
+      });
+      shell.reply('input keyevent 4', lost);
+      const running = refusal(bridged.execute(action('back'))).then((r) => (events.push(`failed ${r.code}`), r));
+      await shell.called('input keyevent 4');
+      // Every pending continuation runs before the next macrotask: a failure not held by onDeviceLost would be in by then.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(events).toEqual([`lost: ${lost.message}`]);
+      release();
+      expect(await running).toEqual({ code: 'COMMAND_FAILED', message: lost.message });
+      expect(events).toEqual([`lost: ${lost.message}`, 'link stopped', 'failed COMMAND_FAILED']);
     });
   });
 });

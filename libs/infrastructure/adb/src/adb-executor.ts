@@ -13,7 +13,7 @@ import {
 import { parseUiHierarchyXml, type UiTreeNode } from '@mobileclaw/ui-hierarchy';
 import sharp from 'sharp';
 import { currentGeometry, parseGetprop, parseRotation, parseWmDensity, parseWmSize, type ScreenGeometry } from './device-facts';
-import { AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions } from './device-shell';
+import { AdbDeviceLostError, AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions, type AdbShellResult } from './device-shell';
 import { canTypeWithInputText, inputTextCommand, shellQuote } from './input-text';
 import { readUiDump, UI_DUMP_COMMAND } from './ui-dump';
 
@@ -66,6 +66,12 @@ export interface AdbExecutorOptions {
   uiDumpRetryDelayMs?: number;
   /** Called when a read of the screen finds a size or rotation other than the last one (e.g. to send event `screen`). */
   onScreenChange?: (screen: ScreenGeometry) => void;
+  /**
+   * Called, and awaited, when a command was cut off because the device left adb or the adb server
+   * went away, before the command fails: the bridge stops its gateway connection here, so that the
+   * gateway fails the command `DEVICE_DISCONNECTED` instead of hearing a reply. Default: nothing.
+   */
+  onDeviceLost?: (error: AdbDeviceLostError) => Promise<void>;
   /** Diagnostic output, one line per call. Default: none. */
   log?: (line: string) => void;
 }
@@ -136,6 +142,7 @@ export class AdbExecutor implements PhoneExecutor {
   private readonly retryDelayMs: number;
   private readonly onScreenChange: (screen: ScreenGeometry) => void;
   private readonly log: (line: string) => void;
+  private readonly onDeviceLost: (error: AdbDeviceLostError) => Promise<void>;
   private readonly frames = new FrameRegistry();
   private lastScreen: ScreenGeometry | undefined;
   private densityDpi: number | undefined;
@@ -147,6 +154,7 @@ export class AdbExecutor implements PhoneExecutor {
     this.retryDelayMs = options.uiDumpRetryDelayMs ?? 250;
     this.onScreenChange = options.onScreenChange ?? (() => undefined);
     this.log = options.log ?? (() => undefined);
+    this.onDeviceLost = options.onDeviceLost ?? (() => Promise.resolve());
   }
 
   /** The facts from the last {@link describe}, if any. */
@@ -238,7 +246,7 @@ export class AdbExecutor implements PhoneExecutor {
   /** `screencap -p` (raw PNG bytes over exec), re-encoded by sharp only for JPEG or a smaller `maxWidth`. */
   private async screenshot(deadline: Deadline, format: 'png' | 'jpeg', quality: number | undefined, maxWidth: number | undefined): Promise<Record<string, unknown>> {
     const started = this.now();
-    const [output, first] = await Promise.all([this.exec(deadline, ADB_SHELL.screencap), this.readScreen(deadline)]);
+    const [output, first] = await Promise.all([this.output(deadline, ADB_SHELL.screencap), this.readScreen(deadline)]);
     const png = pngImage(output);
     // A rotation between the two reads shows as an image of the other orientation: read the screen again.
     const screen = png.width === first.width && png.height === first.height ? first : await this.readScreen(deadline);
@@ -398,22 +406,39 @@ export class AdbExecutor implements PhoneExecutor {
     return screen;
   }
 
-  /** Runs an `input`-style tool that prints nothing on success. @throws PhoneError COMMAND_FAILED when it printed a failure. */
+  /** Runs an `input`-style tool that prints nothing on success. @throws PhoneError COMMAND_FAILED when it exits non-zero or printed a failure. */
   private async run(deadline: Deadline, command: string): Promise<void> {
-    const output = await this.text(deadline, command);
+    const result = await this.exec(deadline, command);
+    const output = result.output.toString('utf8');
+    if (result.exitStatus !== 0)
+      throw new PhoneError('COMMAND_FAILED', `\`${command.length > 80 ? `${command.slice(0, 80)}…` : command}\` exited with status ${result.exitStatus}: ${excerpt(output)}`);
     if (TOOL_FAILURE.test(output)) throw new PhoneError('COMMAND_FAILED', `\`${command.length > 80 ? `${command.slice(0, 80)}…` : command}\` failed: ${excerpt(output)}`);
   }
 
   private async text(deadline: Deadline, command: string): Promise<string> {
-    return (await this.exec(deadline, command)).toString('utf8');
+    return (await this.output(deadline, command)).toString('utf8');
   }
 
-  /** One shell call within the deadline; adb's failures become PhoneErrors (TIMEOUT, COMMAND_FAILED), an abort passes through. */
-  private async exec(deadline: Deadline, command: string): Promise<Buffer> {
+  /** A command's output, whatever its exit status (e.g. `grep` exits 1 when nothing matched). */
+  private async output(deadline: Deadline, command: string): Promise<Buffer> {
+    return (await this.exec(deadline, command)).output;
+  }
+
+  /**
+   * One shell call within the deadline; adb's failures become PhoneErrors (TIMEOUT, COMMAND_FAILED),
+   * an abort passes through. A command cut off because the device or the adb server is gone first
+   * awaits `onDeviceLost` (which closes the gateway connection), so no reply claims it ran.
+   */
+  private async exec(deadline: Deadline, command: string): Promise<AdbShellResult> {
     const options = deadline.call(command);
     try {
       return await this.shell.exec(command, options);
     } catch (err) {
+      if (err instanceof AdbDeviceLostError) {
+        this.log(err.message);
+        await this.onDeviceLost(err);
+        throw new PhoneError('COMMAND_FAILED', err.message);
+      }
       if (deadline.signal.aborted) throw err;
       if (err instanceof AdbShellTimeoutError) throw new PhoneError('TIMEOUT', err.message);
       if (err instanceof AdbShellError) throw new PhoneError('COMMAND_FAILED', err.message);

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { ShellCommand, type DeviceClient } from '@devicefarmer/adbkit';
-import { AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions } from './device-shell';
+import { AdbDeviceLostError, AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions, type AdbShellResult } from './device-shell';
 
 /**
  * adb's raw `exec:<command>` service (what `adb exec-out` sends). adbkit's `shell()` sends `shell:`,
@@ -49,19 +50,39 @@ export function adbServerAddress(value: string | undefined): AdbServerAddress {
 }
 
 /** The part of adbkit's `DeviceClient` this shell uses. */
-export type AdbkitDevice = Pick<DeviceClient, 'serial' | 'transport'>;
+export type AdbkitDevice = Pick<DeviceClient, 'serial' | 'transport' | 'getState'>;
 
-/** {@link AdbDeviceShell} over adbkit: each command is one adb connection running `exec:`. */
+/**
+ * The line a command's shell prints last, `<marker>:<exit status>`: adb (and adbd when a phone
+ * drops) ends a command's connection the same way whether the command finished or was cut off, so
+ * only this line proves that it finished. The marker is random per command so that no output can
+ * forge it.
+ */
+export function withExitMarker(command: string, marker: string): string {
+  return `${command}; echo "${marker}:$?"`;
+}
+
+/** The output before the exit marker line, and the exit status it carries; undefined when the marker line is missing (the command was cut off). */
+export function readExitMarker(stream: Buffer, marker: string): AdbShellResult | undefined {
+  const at = stream.lastIndexOf(`${marker}:`);
+  if (at < 0) return undefined;
+  const status = /^(\d+)\r?\n?$/.exec(stream.toString('latin1', at + marker.length + 1));
+  if (!status) return undefined;
+  return { output: stream.subarray(0, at), exitStatus: Number(status[1]) };
+}
+
+/** {@link AdbDeviceShell} over adbkit: each command is one adb connection running `exec:`, ended by its exit marker ({@link withExitMarker}). */
 export class AdbkitDeviceShell implements AdbDeviceShell {
   constructor(private readonly device: AdbkitDevice) {}
 
-  exec(command: string, options: AdbExecOptions): Promise<Buffer> {
+  exec(command: string, options: AdbExecOptions): Promise<AdbShellResult> {
     const { timeoutMs, signal } = options;
     if (signal.aborted) return Promise.reject(abortReason(signal));
-    return new Promise<Buffer>((resolve, reject) => {
+    const marker = `mobileclaw-exit-${randomBytes(8).toString('hex')}`;
+    return new Promise<AdbShellResult>((resolve, reject) => {
       let stream: Duplex | undefined;
       let settled = false;
-      const settle = (err: unknown, output?: Buffer): void => {
+      const settle = (err: unknown, output?: AdbShellResult): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -83,7 +104,7 @@ export class AdbkitDeviceShell implements AdbDeviceShell {
             transport.end();
             return undefined;
           }
-          return Promise.resolve(new ExecCommand(transport).execute(command));
+          return Promise.resolve(new ExecCommand(transport).execute(withExitMarker(command, marker)));
         })
         .then(
           (opened) => {
@@ -95,12 +116,32 @@ export class AdbkitDeviceShell implements AdbDeviceShell {
             }
             const chunks: Buffer[] = [];
             opened.on('data', (chunk: Buffer) => chunks.push(chunk));
-            opened.on('end', () => settle(undefined, Buffer.concat(chunks)));
+            opened.on('end', () => {
+              const result = readExitMarker(Buffer.concat(chunks), marker);
+              if (result) settle(undefined, result);
+              else void this.cutOff(command).then((err) => settle(err));
+            });
             opened.on('error', (err: Error) => settle(new AdbShellError(command, err.message)));
           },
           (err: unknown) => settle(new AdbShellError(command, `${this.device.serial}: ${adbFailure(err)}`)),
         );
     });
+  }
+
+  /**
+   * Why a command's connection closed before its exit marker: the device's adb state now
+   * (`host-serial:<serial>:get-state`) tells an unplugged phone or a lost adb server
+   * ({@link AdbDeviceLostError}) from a connection lost on its own ({@link AdbShellError}).
+   */
+  private async cutOff(command: string): Promise<AdbShellError> {
+    const serial = this.device.serial;
+    try {
+      const state = await this.device.getState();
+      if (state !== 'device' && state !== 'emulator') return new AdbDeviceLostError(command, `${serial}: the command was cut off: the device is now ${state}`);
+      return new AdbShellError(command, `${serial}: the adb connection closed before the command finished`);
+    } catch (err) {
+      return new AdbDeviceLostError(command, `${serial}: the command was cut off: ${adbFailure(err)}`);
+    }
   }
 }
 

@@ -6,8 +6,8 @@
  */
 export { AdbBridge, ADB_BRIDGE_CLIENT, deviceIdForSerial, type AdbBridgeOptions } from './adb-bridge';
 export { AdbExecutor, ADB_COMMANDS, ADB_SHELL, ADB_KEYBOARD_IME, type AdbExecutorOptions, type AdbDeviceFacts } from './adb-executor';
-export { AdbkitDeviceShell, adbServerAddress, DEFAULT_ADB_SERVER, type AdbServerAddress, type AdbkitDevice } from './adbkit-device-shell';
-export { AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions } from './device-shell';
+export { AdbkitDeviceShell, withExitMarker, readExitMarker, adbServerAddress, DEFAULT_ADB_SERVER, type AdbServerAddress, type AdbkitDevice } from './adbkit-device-shell';
+export { AdbShellError, AdbShellTimeoutError, AdbDeviceLostError, type AdbDeviceShell, type AdbExecOptions, type AdbShellResult } from './device-shell';
 export { parseGetprop, parseWmSize, parseWmDensity, parseRotation, currentGeometry, type ScreenGeometry, type Size } from './device-facts';
 export { canTypeWithInputText, inputTextCommand, shellQuote } from './input-text';
 export { readUiDump, UI_DUMP_COMMAND, type UiDumpOutput } from './ui-dump';

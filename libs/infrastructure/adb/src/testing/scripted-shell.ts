@@ -1,7 +1,7 @@
-import { AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions } from '../device-shell';
+import { AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions, type AdbShellResult } from '../device-shell';
 
-/** What a scripted command answers: its output, a failure, or nothing until abandoned. */
-export type ScriptedReply = string | Buffer | Error | { hang: true };
+/** What a scripted command answers: its output (exit status 0), its output with an exit status, a failure, or nothing until abandoned. */
+export type ScriptedReply = string | Buffer | { output: string; exitStatus: number } | Error | { hang: true };
 
 /** One command the shell was asked to run. */
 export interface ShellCall {
@@ -50,7 +50,7 @@ export class ScriptedAdbShell implements AdbDeviceShell {
     return this.calls.map((c) => c.command);
   }
 
-  exec(command: string, options: AdbExecOptions): Promise<Buffer> {
+  exec(command: string, options: AdbExecOptions): Promise<AdbShellResult> {
     const call: ShellCall = { command, timeoutMs: options.timeoutMs };
     this.calls.push(call);
     for (const waiter of this.waiters.filter((w) => w.command === command)) waiter.resolve(call);
@@ -63,9 +63,10 @@ export class ScriptedAdbShell implements AdbDeviceShell {
     const reply = index >= 0 ? this.once.splice(index, 1)[0]?.reply : this.standing.get(command);
     if (reply === undefined) return Promise.reject(new Error(`unexpected command: ${command}`));
     if (reply instanceof Error) return Promise.reject(reply);
-    if (typeof reply === 'string') return Promise.resolve(Buffer.from(reply, 'utf8'));
-    if (Buffer.isBuffer(reply)) return Promise.resolve(reply);
-    return new Promise<Buffer>((_resolve, reject) => {
+    if (typeof reply === 'string') return Promise.resolve({ output: Buffer.from(reply, 'utf8'), exitStatus: 0 });
+    if (Buffer.isBuffer(reply)) return Promise.resolve({ output: reply, exitStatus: 0 });
+    if ('output' in reply) return Promise.resolve({ output: Buffer.from(reply.output, 'utf8'), exitStatus: reply.exitStatus });
+    return new Promise<AdbShellResult>((_resolve, reject) => {
       const timer = setTimeout(() => {
         call.abandoned = 'timeout';
         options.signal.removeEventListener('abort', onAbort);
