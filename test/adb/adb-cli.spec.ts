@@ -78,6 +78,36 @@ describe('mobileclaw adb (the CLI bridge, as a process)', () => {
     await adb.close();
     const noAdb = mobileclawAdb(['--gateway', `127.0.0.1:${gw.devicePort}`, '--token', gw.deviceToken, '--adb', `127.0.0.1:${port}`]);
     expect(await noAdb.exited).toBe(ADB_BRIDGE_EXIT.adbUnreachable);
-    expect(noAdb.lines).toEqual([`mobileclaw adb: no adb server at 127.0.0.1:${port} (connection refused); start one with \`adb start-server\``]);
+    expect(noAdb.lines).toEqual([`mobileclaw adb: no adb server at 127.0.0.1:${port} (connection refused); start one with \`adb -P ${port} start-server\``]);
+  });
+
+  it('keeps retrying an adb server lost after start, however long it stays away, and bridges its phones once it is back', async () => {
+    const phone = adb.attach({ serial: 'R58M123ABC' });
+    const gw = await gateways.start({ MOBILECLAW_SIM: 'off' });
+    const bridge = mobileclawAdb(gatewayArgs(gw));
+    await bridge.line(/^R58M123ABC: online \(session /);
+    const port = adb.port;
+    await adb.close();
+    await bridge.line(/^mobileclaw adb: lost the adb server at /);
+    // A retry that finds no server yet: before the fix, this is where the command exited 1.
+    const retried = await Promise.race([bridge.line(/^mobileclaw adb: still no adb server at /), bridge.exited.then((code) => `exited ${code}`)]);
+    expect(retried).toMatch(/^mobileclaw adb: still no adb server at 127\.0\.0\.1:\d+; retrying in \d+ ms$/);
+    adb = new AdbHostServer({ port });
+    adb.attach(phone);
+    await adb.listen();
+    await waitOnline(gw, 'R58M123ABC');
+    expect(bridge.child.exitCode).toBeNull();
+  });
+
+  it('says so on stderr when a second bridge claims the same phone', async () => {
+    adb.attach({ serial: 'R58M123ABC' });
+    const gw = await gateways.start({ MOBILECLAW_SIM: 'off' });
+    const first = mobileclawAdb([...gatewayArgs(gw), '--serial', 'R58M123ABC']);
+    await first.line(/^R58M123ABC: online \(session /);
+    const second = mobileclawAdb([...gatewayArgs(gw), '--serial', 'R58M123ABC']);
+    await second.line(/^R58M123ABC: online \(session /);
+    expect(await first.line(/another connection claimed/)).toBe(
+      `R58M123ABC: another connection claimed device id R58M123ABC at the gateway 127.0.0.1:${gw.devicePort} and took over; is a second \`mobileclaw adb\` (or a gateway with MOBILECLAW_ADB=auto) bridging this phone? A phone must be bridged by one bridge at a time: stop the other one`,
+    );
   });
 });

@@ -29,12 +29,15 @@ export interface AdbBridgeCommandOptions {
  * `mobileclaw adb`: bridges one serial, or every phone the adb server lists (following plugs and
  * unplugs), to a gateway's device port. Resolves with its exit code ({@link ADB_BRIDGE_EXIT}) once
  * it ends: at the signal, when the adb server cannot be reached at start, or when the gateway
- * refuses a bridge. An adb server lost later and an unreachable gateway are retried with backoff.
+ * refuses a bridge. An adb server lost later (for however long) and an unreachable gateway are
+ * retried with backoff.
  */
 export function runAdbBridge(options: AdbBridgeCommandOptions): Promise<number> {
   const { adb, gateway, serial, stderr } = options;
   const at = (address: HostPort): string => (address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`);
   return new Promise((resolve) => {
+    /** Whether the adb server ever answered: only a failure before that ends the command; later losses are retried for good. */
+    let started = false;
     let tracking = false;
     let finished = false;
     const finish = (code: number): void => {
@@ -49,14 +52,17 @@ export function runAdbBridge(options: AdbBridgeCommandOptions): Promise<number> 
       ...(serial === undefined ? {} : { serial }),
       onServer: (server: AdbServerState) => {
         if (server.state === 'tracking') {
+          started = true;
           tracking = true;
           stderr(`mobileclaw adb: following the adb server at ${at(adb)}; bridging ${serial === undefined ? 'every phone in state "device"' : `phone ${serial} (waiting until adb lists it)`} to the gateway at ${at(gateway)}`);
-        } else if (!tracking) {
+        } else if (!started) {
           stderr(`mobileclaw adb: ${server.error.message}`);
           finish(ADB_BRIDGE_EXIT.adbUnreachable);
-        } else {
+        } else if (tracking) {
           tracking = false;
           stderr(`mobileclaw adb: lost the adb server at ${at(adb)} (${server.error.message}); retrying in ${server.retryInMs} ms`);
+        } else {
+          stderr(`mobileclaw adb: still no adb server at ${at(adb)}; retrying in ${server.retryInMs} ms`);
         }
       },
       onDevice: ({ serial: s, deviceId, state }) => {
@@ -66,6 +72,7 @@ export function runAdbBridge(options: AdbBridgeCommandOptions): Promise<number> 
           stderr(`${s}: plugged in; connecting to the gateway as device ${deviceId}`);
           const link = watcher.bridge(s)?.link;
           link?.on('welcome', (welcome) => stderr(`${s}: online (session ${welcome.sessionId})`));
+          link?.on('replaced', () => stderr(replacedNotice(s, deviceId, at(gateway))));
           link?.on('reconnecting', (delayMs) => stderr(`${s}: no connection to the gateway at ${at(gateway)}; retrying in ${delayMs} ms`));
         }
       },
@@ -78,6 +85,19 @@ export function runAdbBridge(options: AdbBridgeCommandOptions): Promise<number> 
     if (options.signal.aborted) finish(ADB_BRIDGE_EXIT.stopped);
     else watcher.start();
   });
+}
+
+/**
+ * What the CLI prints when the gateway hands a phone's device id to another connection (`error
+ * DEVICE_REPLACED`): a second bridge (another `mobileclaw adb`, or a gateway with
+ * `MOBILECLAW_ADB=auto` on the same adb server) drives the same phone, and the two take it from
+ * each other in turn.
+ */
+export function replacedNotice(serial: string, deviceId: string, gateway: string): string {
+  return (
+    `${serial}: another connection claimed device id ${deviceId} at the gateway ${gateway} and took over; ` +
+    'is a second `mobileclaw adb` (or a gateway with MOBILECLAW_ADB=auto) bridging this phone? A phone must be bridged by one bridge at a time: stop the other one'
+  );
 }
 
 /** The adb server named by adb's own `ADB_SERVER_SOCKET`, else 127.0.0.1:5037. @throws RangeError for a form adbkit cannot reach. */

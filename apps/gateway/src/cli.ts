@@ -60,7 +60,7 @@ gateway's data directory (MOBILECLAW_DATA_DIR, default .mobileclaw).
 
 Exit codes:
   0  stopped by SIGINT or SIGTERM (every bridge closed)
-  1  no adb server answers at --adb (start one: adb start-server)
+  1  no adb server answers at --adb (start one: adb start-server, or adb -P <port> start-server for another port)
   2  invalid command line, or no device token found
   3  the gateway refused a bridge (UNAUTHORIZED: wrong device token)
 

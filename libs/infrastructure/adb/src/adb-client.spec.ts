@@ -12,6 +12,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+describe('AdbServerUnreachableError', () => {
+  it("names the port in its start-server hint unless it is adb's default", () => {
+    const refused = new Error('connection refused');
+    expect(new AdbServerUnreachableError({ host: '127.0.0.1', port: 5037 }, refused).message).toBe('no adb server at 127.0.0.1:5037 (connection refused); start one with `adb start-server`');
+    expect(new AdbServerUnreachableError({ host: '127.0.0.1', port: 15037 }, refused).message).toBe('no adb server at 127.0.0.1:15037 (connection refused); start one with `adb -P 15037 start-server`');
+  });
+});
+
 describe('createAdbClient', () => {
   it('rejects AdbServerUnreachableError when no adb server listens, instead of starting one', async () => {
     const port = await closedPort();
@@ -22,7 +30,7 @@ describe('createAdbClient', () => {
         (e: unknown) => e,
       );
     expect(error).toBeInstanceOf(AdbServerUnreachableError);
-    expect((error as Error).message).toBe(`no adb server at 127.0.0.1:${port} (connection refused); start one with \`adb start-server\``);
+    expect((error as Error).message).toBe(`no adb server at 127.0.0.1:${port} (connection refused); start one with \`adb -P ${port} start-server\``);
     // Nothing was started on the port by the attempt.
     const probe = net.connect(port, '127.0.0.1');
     const [failure] = (await once(probe, 'error')) as [NodeJS.ErrnoException];

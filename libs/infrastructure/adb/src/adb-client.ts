@@ -9,7 +9,9 @@ export class AdbServerUnreachableError extends Error {
     readonly address: AdbServerAddress,
     override readonly cause: unknown,
   ) {
-    super(`no adb server at ${address.host}:${address.port} (${cause instanceof Error ? cause.message : String(cause)}); start one with \`adb start-server\``);
+    // adb starts its server on 5037 unless told the port: a hint without it would start the wrong one.
+    const startServer = address.port === 5037 ? 'adb start-server' : `adb -P ${address.port} start-server`;
+    super(`no adb server at ${address.host}:${address.port} (${cause instanceof Error ? cause.message : String(cause)}); start one with \`${startServer}\``);
     this.name = 'AdbServerUnreachableError';
   }
 }
