@@ -100,6 +100,10 @@ describe('gateway REST API over the simulated phone', () => {
     expect(missing.body.errors).toEqual([{ field: 'y', message: 'y must be an integer number' }]);
     const wrongType = await command(gw, { command: 'open' });
     expect(wrongType.body.errors).toEqual([{ field: 'app', message: 'app must be a string' }]);
+    for (const app of ['a', 'settings', 'com.', 'com..x', 'com.1x']) {
+      const notAPackage = await command(gw, { command: 'open', app });
+      expect({ app, status: notAPackage.status, errors: notAPackage.body.errors }).toEqual({ app, status: 400, errors: [{ field: 'app', message: 'app must be an Android package name such as com.android.settings' }] });
+    }
 
     const unknown = await command(gw, { command: 'teleport' });
     expect(unknown.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });

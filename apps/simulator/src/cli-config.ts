@@ -9,7 +9,7 @@ export const USAGE = `Usage: mobileclaw-sim [options]
 Starts simulated Android phones that connect to a MobileClaw gateway (wire protocol v1) and
 reconnect whenever the connection is lost. With --screen they replay a recorded Android screen.
 With --adb-port they are served over the ADB host protocol instead: an adb server of their own
-that the adb client (\`adb -P <port> devices\`) and adb libraries (adbkit) drive, e.g. to test
+that the adb client (\`adb -L tcp:127.0.0.1:<port> devices\`, which never starts an adb server of its own) and adb libraries (adbkit) drive, e.g. to test
 the ADB bridge; they do not connect to a gateway then.
 
 Options:

@@ -55,9 +55,10 @@ export class NoArgumentCommandDto extends CommandBaseDto {}
 @CommandSchema('OpenCommand', 'Opens an app by its package name.', 'open')
 export class OpenCommandDto extends CommandBaseDto {
   /** Android package name, e.g. com.android.settings. */
-  @ApiProperty({ maxLength: 255, pattern: '^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)*$', description: 'Android package name.', example: 'com.android.settings' })
+  // Two or more dot-separated segments, as Android requires (and as the MCP `open_app` tool checks): a phone would refuse anything else.
+  @ApiProperty({ maxLength: 255, pattern: '^[A-Za-z]\\w*(\\.[A-Za-z_]\\w*)+$', description: 'Android package name.', example: 'com.android.settings' })
   @IsString()
-  @Matches(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/, { message: 'app must be an Android package name such as com.android.settings' })
+  @Matches(/^[A-Za-z]\w*(\.[A-Za-z_]\w*)+$/, { message: 'app must be an Android package name such as com.android.settings' })
   @MaxLength(255)
   app!: string;
 }
