@@ -321,7 +321,22 @@ describe('TaskService (RunTask loop)', () => {
     const { service, phone } = setup([done]);
     const original = phone.getDevice.bind(phone);
     phone.getDevice = async (id: string) => ({ ...(await original(id)), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z' });
-    await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({ code: 'DEVICE_DISCONNECTED', deviceId: 'phone-1' });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({
+      code: 'DEVICE_DISCONNECTED',
+      deviceId: 'phone-1',
+      message: 'device phone-1 is offline (since 2026-12-01T00:00:00.000Z)',
+    });
+  });
+
+  it('says why a phone is unreachable when the gateway knows (e.g. adb: unauthorized)', async () => {
+    const { service, phone } = setup([done]);
+    const original = phone.getDevice.bind(phone);
+    const statusReason = 'adb: unauthorized — accept the "Allow USB debugging?" prompt on the phone';
+    phone.getDevice = async (id: string) => ({ ...(await original(id)), status: 'offline', disconnectedAt: '2026-12-01T00:00:00.000Z', statusReason });
+    await expect(service.start({ deviceId: 'phone-1', goal: 'x' })).rejects.toMatchObject({
+      code: 'DEVICE_DISCONNECTED',
+      message: `device phone-1 is offline (since 2026-12-01T00:00:00.000Z; ${statusReason})`,
+    });
   });
 
   it('resumes an event stream exactly after a given id, and gives a late client the whole history and the end', async () => {

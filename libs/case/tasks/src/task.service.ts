@@ -131,7 +131,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     const device = await this.devices.getDevice(input.deviceId);
     if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
     if (device.status === 'offline') {
-      throw new MobileClawError('DEVICE_DISCONNECTED', `device ${input.deviceId} is offline (since ${device.disconnectedAt ?? device.lastSeenAt})`, { deviceId: input.deviceId });
+      throw new MobileClawError('DEVICE_DISCONNECTED', `device ${input.deviceId} is offline (since ${device.disconnectedAt ?? device.lastSeenAt}${device.statusReason === undefined ? '' : `; ${device.statusReason}`})`, { deviceId: input.deviceId });
     }
 
     const lane = this.lane(input.deviceId);
