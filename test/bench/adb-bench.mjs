@@ -29,33 +29,12 @@ import { performance } from 'node:perf_hooks';
 import { startGateway } from '@mobileclaw/gateway';
 import { AdbHostServer } from '@mobileclaw/simulator';
 import { ADB_SHELL, AdbkitDeviceShell, createAdbClient } from '@mobileclaw/adb-bridge';
+import { failureOf, latencyStats, parseIntegerFlags, round3 } from './bench-run.mjs';
 
-function parseArguments(argv) {
-  const args = { commands: 300, tasks: 20, block: 20, warmup: 20, maxSeconds: 300 };
-  const flags = { '--commands': 'commands', '--tasks': 'tasks', '--block': 'block', '--warmup': 'warmup', '--max-seconds': 'maxSeconds' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = flags[argv[i]];
-    if (key === undefined) throw new Error(`unknown argument ${argv[i]} (known: ${Object.keys(flags).join(', ')})`);
-    const n = Number(argv[i + 1]);
-    if (!Number.isInteger(n) || n < (key === 'warmup' ? 0 : 1)) throw new Error(`${argv[i]} must be a positive integer, got ${argv[i + 1]}`);
-    args[key] = n;
-  }
-  return args;
-}
-
-function fail(message) {
-  process.stderr.write(`adb-bench: ${message}\n`);
-  process.exit(1);
-}
-
-const round3 = (ms) => Math.round(ms * 1000) / 1000;
-
-/** p50, p99 (the sorted sample at ⌊n/2⌋ and ⌊0.99 n⌋, as the other benches) and mean, ms. */
-function stats(samples) {
-  const sorted = Float64Array.from(samples).sort();
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  return { p50_ms: round3(sorted[Math.floor(sorted.length / 2)]), p99_ms: round3(sorted[Math.floor(sorted.length * 0.99)]), mean_ms: round3(mean) };
-}
+const parseArguments = (argv) =>
+  parseIntegerFlags(argv, { commands: 300, tasks: 20, block: 20, warmup: 20, maxSeconds: 300 }, { '--commands': 'commands', '--tasks': 'tasks', '--block': 'block', '--warmup': 'warmup', '--max-seconds': 'maxSeconds' });
+const fail = failureOf('adb-bench');
+const stats = latencyStats;
 
 async function json(res) {
   const body = await res.json();

@@ -29,33 +29,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 // The built gateway (npm run bench builds first): the bench measures the compiled code a user runs.
 import { startGateway } from '@mobileclaw/gateway';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { failureOf, latencyStats, parseIntegerFlags, round3 } from './bench-run.mjs';
 
-function parseArguments(argv) {
-  const args = { taps: 600, screens: 60, block: 20, warmup: 20, maxSeconds: 300 };
-  const flags = { '--taps': 'taps', '--screens': 'screens', '--block': 'block', '--warmup': 'warmup', '--max-seconds': 'maxSeconds' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = flags[argv[i]];
-    if (key === undefined) throw new Error(`unknown argument ${argv[i]} (known: ${Object.keys(flags).join(', ')})`);
-    const n = Number(argv[i + 1]);
-    if (!Number.isInteger(n) || n < (key === 'warmup' ? 0 : 1)) throw new Error(`${argv[i]} must be a positive integer, got ${argv[i + 1]}`);
-    args[key] = n;
-  }
-  return args;
-}
-
-function fail(message) {
-  process.stderr.write(`mcp-bench: ${message}\n`);
-  process.exit(1);
-}
-
-const round3 = (ms) => Math.round(ms * 1000) / 1000;
-
-/** p50, p99 (as gateway-bench.mjs: the sorted sample at ⌊n/2⌋ and ⌊0.99 n⌋) and mean, ms. */
-function stats(latencies) {
-  const sorted = Float64Array.from(latencies).sort();
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  return { p50_ms: round3(sorted[Math.floor(sorted.length / 2)]), p99_ms: round3(sorted[Math.floor(sorted.length * 0.99)]), mean_ms: round3(mean) };
-}
+const parseArguments = (argv) =>
+  parseIntegerFlags(argv, { taps: 600, screens: 60, block: 20, warmup: 20, maxSeconds: 300 }, { '--taps': 'taps', '--screens': 'screens', '--block': 'block', '--warmup': 'warmup', '--max-seconds': 'maxSeconds' });
+const fail = failureOf('mcp-bench');
+const stats = latencyStats;
 
 async function connect(base, era) {
   const client = new Client({ name: `mobileclaw-bench-${era}`, version: '1.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
