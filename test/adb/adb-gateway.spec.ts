@@ -152,6 +152,21 @@ describe('gateway with MOBILECLAW_ADB=auto over the simulated adb server', () =>
     expect(phone.received.some((r) => r.command.startsWith('input text '))).toBe(true);
   });
 
+  it('types a 70 000-character text through REST input in pieces adb can carry, and reads it back verified', async () => {
+    const phone = adb.attach({ serial: 'emulator-5556' });
+    const gw = await start();
+    await online(gw, 'emulator-5556');
+    expect((await command(gw, 'emulator-5556', { command: 'open', app: 'com.android.chrome' })).status).toBe(200);
+    const bar = (await uiTree(gw, 'emulator-5556')).nodes.find((n) => n.editable) as UiNode;
+    expect((await command(gw, 'emulator-5556', { command: 'click', ...centre(bar) })).status).toBe(200);
+    // Mostly spaces, each sent as `%s`: in one command it would be about 140 KB, over adb's 64 KiB request limit.
+    const text = `${' '.repeat(69_990)}end%sof it`;
+    const typed = await command(gw, 'emulator-5556', { command: 'input', text, clear: true });
+    expect(typed.status).toBe(200);
+    expect(typed.body.data).toEqual({ text, verified: true, method: 'input-text' });
+    expect(phone.received.filter((r) => r.command.startsWith('input text '))).toHaveLength(70);
+  });
+
   it('fails a command in flight DEVICE_DISCONNECTED when the phone is unplugged, and brings it back online when plugged in again', async () => {
     const phone = adb.attach({ serial: 'R58M123ABC' });
     const gw = await start();

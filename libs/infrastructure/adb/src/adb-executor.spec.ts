@@ -20,6 +20,11 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
   throw new Error('the action succeeded');
 }
 
+/** The key events that clear `n` characters: cursor to the end, n DEL, n FORWARD_DEL. */
+function clearCommand(n: number): string {
+  return `input keyevent 123 ${'67 '.repeat(n)}${'112 '.repeat(n).trimEnd()}`;
+}
+
 describe('AdbExecutor', () => {
   let shell: ScriptedAdbShell;
   let executor: AdbExecutor;
@@ -239,6 +244,63 @@ describe('AdbExecutor', () => {
         .reply("input text 'new'", '')
         .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'new' }));
       expect(await executor.execute(action('input', { text: 'new', clear: true }))).toEqual({ text: 'new', verified: true, method: 'input-text' });
+    });
+
+    it('types long text with several input text commands of at most 1000 characters, in order, then verifies', async () => {
+      const text = `${'a'.repeat(1000)}${' '.repeat(1000)}${'b'.repeat(500)}`;
+      shell
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: '' }))
+        .reply(`input text '${'a'.repeat(1000)}'`, '')
+        .reply(`input text '${'%s'.repeat(1000)}'`, '')
+        .reply(`input text '${'b'.repeat(500)}'`, '')
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: text }));
+      expect(await executor.execute(action('input', { text }))).toEqual({ text, verified: true, method: 'input-text' });
+      expect(shell.commands.map((c) => c.slice(0, 13))).toEqual([ADB_SHELL.uiDump.slice(0, 13), 'input text \'a', 'input text \'%', 'input text \'b', ADB_SHELL.uiDump.slice(0, 13)]);
+    });
+
+    it('stops typing at the first failing piece, reporting it COMMAND_FAILED', async () => {
+      const text = 'c'.repeat(2500);
+      shell
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: '' }))
+        .reply(`input text '${'c'.repeat(1000)}'`, '')
+        .reply(`input text '${'c'.repeat(1000)}'`, { output: 'Killed\n', exitStatus: 137 });
+      expect(await refusal(executor.execute(action('input', { text })))).toEqual({ code: 'COMMAND_FAILED', message: `\`input text '${'c'.repeat(68)}…\` exited with status 137: Killed` });
+      expect(shell.commands.filter((c) => c.startsWith('input text'))).toHaveLength(2);
+    });
+
+    it('clears a field longer than one round of deletes in rounds, reading it back between them, then types', async () => {
+      shell
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'x'.repeat(5000) }))
+        .reply(clearCommand(4096), '')
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'x'.repeat(904) }))
+        .reply(clearCommand(904), '')
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: '' }))
+        .reply("input text 'new'", '')
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'new' }));
+      expect(await executor.execute(action('input', { text: 'new', clear: true }))).toEqual({ text: 'new', verified: true, method: 'input-text' });
+      expect(shell.commands).toEqual([ADB_SHELL.uiDump, clearCommand(4096), ADB_SHELL.uiDump, clearCommand(904), ADB_SHELL.uiDump, "input text 'new'", ADB_SHELL.uiDump]);
+    });
+
+    it('fails COMMAND_FAILED without typing when 8 rounds of deletes leave text in the field', async () => {
+      shell.reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'x'.repeat(5000) })).always(clearCommand(4096), '').always(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'x'.repeat(4500) }));
+      expect(await refusal(executor.execute(action('input', { text: 'new', clear: true })))).toEqual({
+        code: 'COMMAND_FAILED',
+        message: 'could not clear the focused field: 4500 of its 5000 characters are left after 8 rounds of at most 4096 deletes; nothing was typed',
+      });
+      expect(shell.commands.filter((c) => c === clearCommand(4096))).toHaveLength(8);
+      expect(shell.commands.filter((c) => c.startsWith('input text'))).toEqual([]);
+    });
+
+    it('fails NO_FOCUSED_INPUT without typing when the field loses the focus while being cleared', async () => {
+      shell
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'x'.repeat(5000) }))
+        .reply(clearCommand(4096), '')
+        .reply(ADB_SHELL.uiDump, uiDumpOutput({ fieldText: 'x'.repeat(904), focused: false }));
+      expect(await refusal(executor.execute(action('input', { text: 'new', clear: true })))).toEqual({
+        code: 'NO_FOCUSED_INPUT',
+        message: 'no editable field has the focus any more while clearing it; nothing was typed',
+      });
+      expect(shell.commands.filter((c) => c.startsWith('input text'))).toEqual([]);
     });
 
     it('reports verified: false with the text read back when the field shows something else', async () => {

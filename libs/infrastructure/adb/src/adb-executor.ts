@@ -14,7 +14,7 @@ import { parseUiHierarchyXml, type UiTreeNode } from '@mobileclaw/ui-hierarchy';
 import sharp from 'sharp';
 import { currentGeometry, parseGetprop, parseRotation, parseWmDensity, parseWmSize, type ScreenGeometry } from './device-facts';
 import { AdbDeviceLostError, AdbShellError, AdbShellTimeoutError, type AdbDeviceShell, type AdbExecOptions, type AdbShellResult } from './device-shell';
-import { canTypeWithInputText, inputTextCommand, shellQuote } from './input-text';
+import { canTypeWithInputText, inputTextCommands, shellQuote } from './input-text';
 import { readUiDump, UI_DUMP_COMMAND } from './ui-dump';
 
 /** The commands the bridge performs (announced as `capabilities`), the same set as every MobileClaw phone. */
@@ -54,6 +54,11 @@ const SWIPE_MS = 300;
 /** Keys sent to clear a field whose length is unknown (a password field shows no text), and the most ever sent. */
 const UNKNOWN_LENGTH_DELETES = 256;
 const MAX_DELETES = 4096;
+/**
+ * Rounds of at most MAX_DELETES deletes `clear` sends to a field longer than that, reading the field
+ * back after each, before it gives up (so fields of up to 8 × 4096 characters can be emptied).
+ */
+const MAX_CLEAR_ROUNDS = 8;
 /** Output that means an `input`/`am` tool failed (it prints nothing on success). */
 const TOOL_FAILURE = /Exception|^Error:|: not found|Permission denial|SecurityException/im;
 
@@ -322,8 +327,10 @@ export class AdbExecutor implements PhoneExecutor {
   /**
    * `input`: types into the focused editable node, then reads the field back. ASCII goes through
    * `input text` (escaped, see input-text.ts); other text through ADBKeyBoard's broadcast when it is
-   * the active input method, else UNSUPPORTED before anything is typed. NO_FOCUSED_INPUT when no
-   * editable node has the focus.
+   * the active input method, else UNSUPPORTED before anything is typed. Long ASCII text is typed by
+   * several `input text` commands in turn (at most 1000 characters each: adb's request limit).
+   * NO_FOCUSED_INPUT when no editable node has the focus; with `clear`, COMMAND_FAILED (nothing
+   * typed) when the field cannot be emptied.
    */
   private async input(deadline: Deadline, text: string, clear: boolean): Promise<InputResult> {
     const before = focusedEditable((await this.dumpUi(deadline)).nodes);
@@ -332,11 +339,11 @@ export class AdbExecutor implements PhoneExecutor {
     if (method === 'adb-keyboard') await this.requireAdbKeyboard(deadline);
     if (clear) {
       if (method === 'adb-keyboard') await this.broadcast(deadline, 'am broadcast -a ADB_CLEAR_TEXT');
-      else await this.run(deadline, clearFieldCommand(before.password ? UNKNOWN_LENGTH_DELETES : before.text.length));
+      else await this.clearField(deadline, before);
     }
     if (text !== '') {
       if (method === 'adb-keyboard') await this.broadcast(deadline, `am broadcast -a ADB_INPUT_B64 --es msg ${shellQuote(Buffer.from(text, 'utf8').toString('base64'))}`);
-      else await this.run(deadline, inputTextCommand(text));
+      else for (const command of inputTextCommands(text)) await this.run(deadline, command);
     }
     // Read back: never report typing that did not happen as done.
     try {
@@ -349,6 +356,32 @@ export class AdbExecutor implements PhoneExecutor {
       if (!(err instanceof PhoneError)) throw err;
       return { text: '', verified: false, method, verifyError: err.message };
     }
+  }
+
+  /**
+   * Empties the focused `field` with key events. A password field shows no text: one round of
+   * UNKNOWN_LENGTH_DELETES, unchecked. A field of at most MAX_DELETES characters: one round, checked
+   * by the read-back after typing. A longer one: rounds of deletes, the field read back after each,
+   * until it is empty. @throws PhoneError NO_FOCUSED_INPUT when the field loses the focus meanwhile,
+   * COMMAND_FAILED when MAX_CLEAR_ROUNDS rounds leave text behind.
+   */
+  private async clearField(deadline: Deadline, field: UiTreeNode): Promise<void> {
+    if (field.password || field.text.length <= MAX_DELETES) {
+      await this.run(deadline, clearFieldCommand(field.password ? UNKNOWN_LENGTH_DELETES : field.text.length));
+      return;
+    }
+    let left = field.text.length;
+    for (let round = 1; round <= MAX_CLEAR_ROUNDS; round++) {
+      await this.run(deadline, clearFieldCommand(left));
+      const now = focusedEditable((await this.dumpUi(deadline)).nodes);
+      if (!now) throw new PhoneError('NO_FOCUSED_INPUT', 'no editable field has the focus any more while clearing it; nothing was typed');
+      if (now.text === '') return;
+      left = now.text.length;
+    }
+    throw new PhoneError(
+      'COMMAND_FAILED',
+      `could not clear the focused field: ${left} of its ${field.text.length} characters are left after ${MAX_CLEAR_ROUNDS} rounds of at most ${MAX_DELETES} deletes; nothing was typed`,
+    );
   }
 
   /** @throws PhoneError UNSUPPORTED unless ADBKeyBoard is enabled and the current input method, saying how to get there. */

@@ -9,7 +9,7 @@ export { AdbExecutor, ADB_COMMANDS, ADB_SHELL, ADB_KEYBOARD_IME, type AdbExecuto
 export { AdbkitDeviceShell, withExitMarker, readExitMarker, adbServerAddress, DEFAULT_ADB_SERVER, type AdbServerAddress, type AdbkitDevice } from './adbkit-device-shell';
 export { AdbShellError, AdbShellTimeoutError, AdbDeviceLostError, type AdbDeviceShell, type AdbExecOptions, type AdbShellResult } from './device-shell';
 export { parseGetprop, parseWmSize, parseWmDensity, parseRotation, currentGeometry, type ScreenGeometry, type Size } from './device-facts';
-export { canTypeWithInputText, inputTextCommand, shellQuote } from './input-text';
+export { canTypeWithInputText, INPUT_TEXT_CHUNK_CHARS, inputTextCommand, inputTextCommands, shellQuote } from './input-text';
 export { readUiDump, UI_DUMP_COMMAND, type UiDumpOutput } from './ui-dump';
 export { AdbDeviceWatcher, adbStateReason, type AdbDeviceWatcherOptions, type AdbDeviceState, type AdbServerState } from './adb-device-watcher';
 export { createAdbClient, AdbServerUnreachableError } from './adb-client';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { canTypeWithInputText, inputTextCommand, shellQuote } from './input-text';
+import { canTypeWithInputText, inputTextCommand, inputTextCommands, shellQuote } from './input-text';
 
 /** Android's `input text` argument handling (Input.sendText): every `%s` becomes a space, nothing else changes. */
 function androidInputText(arg: string): string {
@@ -73,5 +73,30 @@ describe('inputTextCommand: text for `input text` through the device shell', () 
   it('shellQuote makes one literal word of anything', () => {
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
     expect(shellQuote('')).toBe("''");
+  });
+});
+
+describe('inputTextCommands: long text as several `input text` commands', () => {
+  it('cuts 2500 characters into 3 commands of at most 1000 source characters, escaping each piece', () => {
+    const text = `${'x'.repeat(1000)}${' '.repeat(1000)}${'%s'.repeat(250)}`;
+    const commands = inputTextCommands(text);
+    expect(commands).toEqual([
+      `input text '${'x'.repeat(1000)}'`,
+      `input text '${'%s'.repeat(1000)}'`,
+      ["input text '%'", ...Array.from({ length: 249 }, () => "input text 's%'"), "input text 's'"].join(' && '),
+    ]);
+    expect(commands.map(typedBy).join('')).toBe(text);
+  });
+
+  it('types a % ending one piece and an s starting the next as themselves', () => {
+    expect(inputTextCommands('abc%sde f', 4)).toEqual(["input text 'abc%'", "input text 'sde%s'", "input text 'f'"]);
+    expect(inputTextCommands('abc%sde f', 4).map(typedBy).join('')).toBe('abc%sde f');
+    expect(inputTextCommands('short text')).toEqual(["input text 'short%stext'"]);
+  });
+
+  it('refuses empty text, text input text cannot type and a bad piece size, building nothing', () => {
+    expect(() => inputTextCommands('')).toThrow('there is no text to type');
+    expect(() => inputTextCommands(`${'a'.repeat(5000)}é`)).toThrow('input text types printable ASCII and newlines only');
+    expect(() => inputTextCommands('abc', 0)).toThrow('maxChars must be a positive integer, got 0');
   });
 });

@@ -16,7 +16,14 @@
  *
  * Anything else (non-ASCII, tabs, control characters) cannot be typed by `input text` at all: see
  * {@link canTypeWithInputText}.
+ *
+ * A long text is typed by several commands (see {@link inputTextCommands}): adb sends a shell
+ * command as one request of at most 64 KiB (old Android versions take far less), and each space
+ * grows to `%s` on the way.
  */
+
+/** Source characters typed by one `input text` command line, at most (≤ 2 bytes each once escaped, plus quoting). */
+export const INPUT_TEXT_CHUNK_CHARS = 1000;
 
 /** Characters `input text` types as themselves: printable ASCII (space to `~`) and newline (Enter). */
 const INPUT_TEXT_CHARS = /^[\x20-\x7e\n]*$/;
@@ -43,4 +50,22 @@ export function inputTextCommand(text: string): string {
   if (!canTypeWithInputText(text)) throw new RangeError('input text types printable ASCII and newlines only');
   const chunks = text.split(/(?<=%)(?=s)/);
   return chunks.map((chunk) => `input text ${shellQuote(chunk.replace(/ /g, '%s'))}`).join(' && ');
+}
+
+/**
+ * The shell commands that type `text` one after another, each the {@link inputTextCommand} of a
+ * piece of at most `maxChars` source characters. Pieces are cut before escaping, so a space's `%s`
+ * is never split, and a `%` ending one piece cannot meet the `s` starting the next (each command
+ * decodes its own argument). The text is printable ASCII, so no cut falls inside a surrogate pair.
+ *
+ * @throws RangeError as {@link inputTextCommand} (before any command is built), or when `maxChars`
+ *   is not a positive integer.
+ */
+export function inputTextCommands(text: string, maxChars = INPUT_TEXT_CHUNK_CHARS): string[] {
+  if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`maxChars must be a positive integer, got ${maxChars}`);
+  if (text === '') throw new RangeError('there is no text to type');
+  if (!canTypeWithInputText(text)) throw new RangeError('input text types printable ASCII and newlines only');
+  const commands: string[] = [];
+  for (let start = 0; start < text.length; start += maxChars) commands.push(inputTextCommand(text.slice(start, start + maxChars)));
+  return commands;
 }
