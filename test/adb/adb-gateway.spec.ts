@@ -140,25 +140,26 @@ describe('gateway with MOBILECLAW_ADB=auto over the simulated adb server', () =>
     expect(phone.ui.state.conversations['Alice']?.at(-1)).toEqual({ from: 'me', text });
   });
 
-  it('types through REST input and reads the field back', async () => {
+  /** A phone emulator-5556 behind the simulated adb server, its browser open and the address bar focused. */
+  async function browserAddressBarFocused() {
     const phone = adb.attach({ serial: 'emulator-5556' });
     const gw = await start();
     await online(gw, 'emulator-5556');
     expect((await command(gw, 'emulator-5556', { command: 'open', app: 'com.android.chrome' })).status).toBe(200);
     const bar = (await uiTree(gw, 'emulator-5556')).nodes.find((n) => n.editable) as UiNode;
     expect((await command(gw, 'emulator-5556', { command: 'click', ...centre(bar) })).status).toBe(200);
+    return { phone, gw };
+  }
+
+  it('types through REST input and reads the field back', async () => {
+    const { phone, gw } = await browserAddressBarFocused();
     const typed = await command(gw, 'emulator-5556', { command: 'input', text: `a "b" & c; d's $HOME`, clear: true });
     expect(typed.body.data).toEqual({ text: `a "b" & c; d's $HOME`, verified: true, method: 'input-text' });
     expect(phone.received.some((r) => r.command.startsWith('input text '))).toBe(true);
   });
 
   it('types a 70 000-character text through REST input in pieces adb can carry, and reads it back verified', async () => {
-    const phone = adb.attach({ serial: 'emulator-5556' });
-    const gw = await start();
-    await online(gw, 'emulator-5556');
-    expect((await command(gw, 'emulator-5556', { command: 'open', app: 'com.android.chrome' })).status).toBe(200);
-    const bar = (await uiTree(gw, 'emulator-5556')).nodes.find((n) => n.editable) as UiNode;
-    expect((await command(gw, 'emulator-5556', { command: 'click', ...centre(bar) })).status).toBe(200);
+    const { phone, gw } = await browserAddressBarFocused();
     // Mostly spaces, each sent as `%s`: in one command it would be about 140 KB, over adb's 64 KiB request limit.
     const text = `${' '.repeat(69_990)}end%sof it`;
     const typed = await command(gw, 'emulator-5556', { command: 'input', text, clear: true });
