@@ -145,26 +145,33 @@ function toElement(node: UiNode, index: number, text: string | undefined, desc: 
 }
 
 /**
- * One line per element for a prompt or a log, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked (860,220,1080,420)`.
- * Password fields show `password` and never their text.
+ * An element's index, type, labels and flags, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked`: the line of
+ * {@link formatUiElement} without its bounds, for readers that show geometry their own way. Password
+ * fields show `password` and never their text.
  */
-export function formatUiElement(e: UiElement): string {
+export function describeUiElement(e: UiElement): string {
   const parts = [`[${e.index}]`, e.type];
   if (e.text !== undefined) parts.push(JSON.stringify(e.text));
   if (e.desc !== undefined) parts.push(`desc=${JSON.stringify(e.desc)}`);
   if (e.resourceId !== undefined) parts.push(`id=${e.resourceId}`);
-  const flags: string[] = [];
-  if (e.clickable) flags.push('clickable');
-  if (e.longClickable) flags.push('long-clickable');
-  if (e.editable) flags.push('editable');
-  if (e.password) flags.push('password');
-  if (e.checkable) flags.push(e.checked ? 'checked' : 'unchecked');
-  if (e.scrollable) flags.push('scrollable');
-  if (e.focused) flags.push('focused');
-  if (e.selected) flags.push('selected');
-  if (e.enabled === false) flags.push('disabled');
-  parts.push(...flags, `(${e.bounds.join(',')})`);
+  if (e.clickable) parts.push('clickable');
+  if (e.longClickable) parts.push('long-clickable');
+  if (e.editable) parts.push('editable');
+  if (e.password) parts.push('password');
+  if (e.checkable) parts.push(e.checked ? 'checked' : 'unchecked');
+  if (e.scrollable) parts.push('scrollable');
+  if (e.focused) parts.push('focused');
+  if (e.selected) parts.push('selected');
+  if (e.enabled === false) parts.push('disabled');
   return parts.join(' ');
+}
+
+/**
+ * One line per element for a prompt or a log, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked (860,220,1080,420)`.
+ * Password fields show `password` and never their text.
+ */
+export function formatUiElement(e: UiElement): string {
+  return `${describeUiElement(e)} (${e.bounds.join(',')})`;
 }
 
 /** System UI windows (status and navigation bars) that sit above every app; never "the app in the foreground". */

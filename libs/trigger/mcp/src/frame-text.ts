@@ -1,4 +1,4 @@
-import { CoordinateSpace, type UiElement } from '@mobileclaw/domain';
+import { CoordinateSpace, describeUiElement, type UiElement } from '@mobileclaw/domain';
 import type { ScreenFrame } from '@mobileclaw/case-device-control';
 
 /** The coordinate space a model reads a frame in: its image's px, or the screen's when it has no image. */
@@ -13,22 +13,8 @@ export function frameSpace(frame: ScreenFrame): CoordinateSpace {
  * never show their text. Unlabelled actionable elements are listed too (type and flags only).
  */
 export function formatElement(e: UiElement, space: CoordinateSpace): string {
-  const parts = [`[${e.index}]`, e.type];
-  if (e.text !== undefined) parts.push(JSON.stringify(e.text));
-  if (e.desc !== undefined) parts.push(`desc=${JSON.stringify(e.desc)}`);
-  if (e.resourceId !== undefined) parts.push(`id=${e.resourceId}`);
-  if (e.clickable) parts.push('clickable');
-  if (e.longClickable) parts.push('long-clickable');
-  if (e.editable) parts.push('editable');
-  if (e.password) parts.push('password');
-  if (e.checkable) parts.push(e.checked ? 'checked' : 'unchecked');
-  if (e.scrollable) parts.push('scrollable');
-  if (e.focused) parts.push('focused');
-  if (e.selected) parts.push('selected');
-  if (e.enabled === false) parts.push('disabled');
   const [cx, cy] = space.fromDevice(e.center[0], e.center[1]);
-  parts.push(`center=(${cx},${cy})`, `bounds=(${space.boundsFromDevice(e.bounds).join(',')})`);
-  return parts.join(' ');
+  return `${describeUiElement(e)} center=(${cx},${cy}) bounds=(${space.boundsFromDevice(e.bounds).join(',')})`;
 }
 
 /** The text block of a screen: what the frame is, how to act on it, then every element. */
