@@ -21,15 +21,12 @@
 //   adb_exec    adbkit `exec:` calls alone, as the bridge sends them: `input tap x y` (click), `uiautomator
 //               dump /dev/tty` + the geometry read (ui_tree), `screencap -p` + the geometry read (screenshot)
 // Bounded by --max-seconds (default 300).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 // The built code (npm run bench builds first): the bench measures what a user runs.
 import { startGateway } from '@mobileclaw/gateway';
 import { AdbHostServer } from '@mobileclaw/simulator';
 import { ADB_SHELL, AdbkitDeviceShell, createAdbClient } from '@mobileclaw/adb-bridge';
-import { failureOf, latencyStats, parseIntegerFlags, round3 } from './bench-run.mjs';
+import { failureOf, latencyStats, parseIntegerFlags, round3, startBenchGateway, waitOnline } from './bench-run.mjs';
 
 const parseArguments = (argv) =>
   parseIntegerFlags(argv, { commands: 300, tasks: 20, block: 20, warmup: 20, maxSeconds: 300 }, { '--commands': 'commands', '--tasks': 'tasks', '--block': 'block', '--warmup': 'warmup', '--max-seconds': 'maxSeconds' });
@@ -43,34 +40,16 @@ async function json(res) {
 }
 
 /** Resolves once `deviceId` is listed online (polls the list: setup only, never measured). */
-async function online(base, deviceId) {
-  for (let i = 0; i < 500; i++) {
-    const { devices } = await json(await fetch(`${base}/api/devices`));
-    if (devices.some((d) => d.deviceId === deviceId && d.status !== 'offline')) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${deviceId} never came online`);
-}
-
 async function main() {
   const args = parseArguments(process.argv.slice(2));
   setTimeout(() => fail(`gave up after ${args.maxSeconds} s`), args.maxSeconds * 1000).unref();
-  const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-adb-bench-'));
   const adb = new AdbHostServer();
   await adb.listen();
   const adbPhone = adb.attach({ serial: 'adb-1' });
-  const gw = await startGateway({
-    MOBILECLAW_HTTP_PORT: '0',
-    MOBILECLAW_DEVICE_PORT: '0',
-    MOBILECLAW_DATA_DIR: dataDir,
-    MOBILECLAW_LOG_LEVEL: 'silent',
-    MOBILECLAW_ADB: 'auto',
-    MOBILECLAW_ADB_SERVER: `127.0.0.1:${adb.port}`,
-  });
+  const { gateway: gw, base, close } = await startBenchGateway(startGateway, 'adb-bench', { MOBILECLAW_ADB: 'auto', MOBILECLAW_ADB_SERVER: `127.0.0.1:${adb.port}` });
   try {
-    const base = `http://127.0.0.1:${gw.httpPort}`;
-    await online(base, 'sim-1');
-    await online(base, 'adb-1');
+    await waitOnline(base, 'sim-1');
+    await waitOnline(base, 'adb-1');
     const phones = { tcp: { id: 'sim-1', ui: gw.simulator.ui }, adb: { id: 'adb-1', ui: adbPhone.ui } };
     const clock = gw.simulator.ui.centreOf((n) => /^\d{1,2}:\d{2}$/.test(n.text ?? '')) ?? { x: 540, y: 60 };
     const shell = new AdbkitDeviceShell(createAdbClient({ host: '127.0.0.1', port: adb.port }).getDevice('adb-1'));
@@ -151,9 +130,8 @@ async function main() {
       );
     }
   } finally {
-    await gw.close();
+    await close();
     await adb.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -20,16 +20,11 @@
 // the element under a point), so its cost is ui_tree + click + the protocol; tap_element also
 // checks that the element is still there. The cases run interleaved in blocks of --block, so the
 // noise of a shared machine spreads over all of them. Bounded by --max-seconds (default 300).
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 // The built gateway (npm run bench builds first): the bench measures the compiled code a user runs.
 import { startGateway } from '@mobileclaw/gateway';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { failureOf, latencyStats, parseIntegerFlags, round3 } from './bench-run.mjs';
+import { failureOf, latencyStats, parseIntegerFlags, round3, startBenchGateway, waitOnline } from './bench-run.mjs';
 
 const parseArguments = (argv) =>
   parseIntegerFlags(argv, { taps: 600, screens: 60, block: 20, warmup: 20, maxSeconds: 300 }, { '--taps': 'taps', '--screens': 'screens', '--block': 'block', '--warmup': 'warmup', '--max-seconds': 'maxSeconds' });
@@ -59,19 +54,10 @@ async function rest(base, method, path, body) {
 async function main() {
   const args = parseArguments(process.argv.slice(2));
   setTimeout(() => fail(`gave up after ${args.maxSeconds} s`), args.maxSeconds * 1000).unref();
-  const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-mcp-bench-'));
-  const gateway = await startGateway({
-    MOBILECLAW_HTTP_PORT: '0',
-    MOBILECLAW_DEVICE_PORT: '0',
-    MOBILECLAW_DATA_DIR: dataDir,
-    MOBILECLAW_LOG_LEVEL: 'silent',
-    MOBILECLAW_SIM: 'on',
-    MOBILECLAW_DEVICE_TOKEN: randomBytes(24).toString('base64url'),
-  });
+  const { base, close } = await startBenchGateway(startGateway, 'mcp-bench', { MOBILECLAW_SIM: 'on' });
   const clients = [];
   try {
-    const base = `http://127.0.0.1:${gateway.httpPort}`;
-    for (let i = 0; i < 400 && JSON.parse((await rest(base, 'GET', '/api/devices')).toString('utf8')).length === 0; i++) await delay(25);
+    await waitOnline(base, 'sim-1');
     const modern = await connect(base, '2026-07-28');
     const legacy = await connect(base, '2025');
     clients.push(modern, legacy);
@@ -146,8 +132,7 @@ async function main() {
     process.stdout.write(`${JSON.stringify({ ...line, taps: args.taps, screens: args.screens, block: args.block, node: process.version })}\n`);
   } finally {
     for (const client of clients) await client.close().catch(() => undefined);
-    await gateway.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -24,13 +24,11 @@
  * Run under `MALLOC_ARENA_MAX=2` (env) to compare glibc's arena setting. Stops after `--max-seconds`
  * (the tasks done so far are reported) and always closes the gateway and removes its data dir.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import { startBenchGateway, waitOnline } from './bench-run.mjs';
 
 // CommonJS require: it goes through the TypeScript hook and the @mobileclaw/source condition.
 const require = createRequire(import.meta.url);
@@ -129,23 +127,14 @@ async function runTask(base, goal) {
 async function main() {
   const args = parseArguments(process.argv.slice(2));
   if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
-  const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-sim-memory-'));
   const started = performance.now();
   const deadline = started + args.maxSeconds * 1000;
-  const gateway = await startGateway({
-    MOBILECLAW_HTTP_PORT: '0',
-    MOBILECLAW_DEVICE_PORT: '0',
-    MOBILECLAW_DATA_DIR: dataDir,
-    MOBILECLAW_LOG_LEVEL: 'silent',
-    MOBILECLAW_SIM: 'on',
-    MOBILECLAW_DEVICE_TOKEN: randomBytes(24).toString('base64url'),
-  });
+  const { gateway, base, close } = await startBenchGateway(startGateway, 'sim-memory', { MOBILECLAW_SIM: 'on' });
   const samples = [];
   const statuses = {};
   try {
-    const base = `http://127.0.0.1:${gateway.httpPort}`;
     const phone = gateway.simulator;
-    for (let i = 0; i < 200 && (await api(base, 'GET', '/api/devices')).length === 0; i++) await delay(25);
+    await waitOnline(base, 'sim-1');
     globalThis.gc();
     samples.push(sample(0));
     for (let t = 1; t <= args.tasks && performance.now() < deadline; t++) {
@@ -156,8 +145,7 @@ async function main() {
       samples.push(sample(t));
     }
   } finally {
-    await gateway.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
   globalThis.gc();
   await delay(200);
