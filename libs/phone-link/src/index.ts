@@ -3,7 +3,7 @@
  * owns the wire (hello, heartbeat, one response per action, cancel, deadlines, reconnects); a
  * {@link PhoneExecutor} performs the commands on a device (the simulator's UI, a phone over adb).
  */
-export { PhoneLink, GatewayRefusedError, DEFAULT_FAULTS, type FaultOptions, type PhoneLinkOptions } from './phone-link';
+export { PhoneLink, GatewayRefusedError, DEFAULT_FAULTS, PHONE_LINK_EVENTS, type FaultOptions, type PhoneLinkEvents, type PhoneLinkOptions } from './phone-link';
 export type { PhoneExecutor, PhoneAction, DeviceDescription } from './phone-executor';
 export { PhoneError, type PhoneErrorCode } from './phone-error';
 export { FrameRegistry, type FrameGeometry } from './frame-registry';

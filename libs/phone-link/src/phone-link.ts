@@ -103,6 +103,18 @@ interface Connection {
   maxFrameBytes: number;
 }
 
+/** The events of a {@link PhoneLink} (and of the phones built on one, which pass them on) with their listeners. */
+export interface PhoneLinkEvents {
+  welcome: (welcome: WelcomeFrame) => void;
+  close: (hadError: boolean) => void;
+  action: (action: ActionFrame) => void;
+  replaced: (message: string) => void;
+  reconnecting: (delayMs: number) => void;
+}
+
+/** Every event name of {@link PhoneLinkEvents}. */
+export const PHONE_LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'reconnecting'] as const satisfies readonly (keyof PhoneLinkEvents)[];
+
 /**
  * The phone side of wire protocol v1 (docs/protocol.md) over a real TCP socket: connects to the
  * gateway, says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings
@@ -214,11 +226,7 @@ export class PhoneLink extends EventEmitter {
     return true;
   }
 
-  override on(event: 'welcome', listener: (welcome: WelcomeFrame) => void): this;
-  override on(event: 'close', listener: (hadError: boolean) => void): this;
-  override on(event: 'action', listener: (action: ActionFrame) => void): this;
-  override on(event: 'replaced', listener: (message: string) => void): this;
-  override on(event: 'reconnecting', listener: (delayMs: number) => void): this;
+  override on<E extends keyof PhoneLinkEvents>(event: E, listener: PhoneLinkEvents[E]): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
   override on(event: string | symbol, listener: (...args: any[]) => void): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { PhoneLink, type DeviceDescription, type FaultOptions, type PhoneAction, type PhoneExecutor, type ReconnectBackoffOptions, type ReconnectTimers } from '@mobileclaw/phone-link';
-import type { ActionFrame, WelcomeFrame } from '@mobileclaw/protocol';
+import { PHONE_LINK_EVENTS, PhoneLink, type DeviceDescription, type PhoneLinkEvents, type FaultOptions, type PhoneAction, type PhoneExecutor, type ReconnectBackoffOptions, type ReconnectTimers } from '@mobileclaw/phone-link';
+import type { WelcomeFrame } from '@mobileclaw/protocol';
 import { type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 import { COMMANDS, executeCommand } from './commands';
 import { PhoneUi, type Rotation } from './phone-ui';
@@ -39,9 +39,6 @@ export interface SimulatedPhoneOptions {
 }
 
 export const CLIENT_INFO = { name: 'mobileclaw-sim', version: '0.1.0' } as const;
-
-/** The events a {@link PhoneLink} emits, passed on by {@link SimulatedPhone} as its own. */
-const LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'reconnecting'] as const;
 
 /** Performs actions on a {@link PhoneUi} and describes it as a MobileClaw Sim phone. */
 class PhoneUiExecutor implements PhoneExecutor {
@@ -95,7 +92,8 @@ export class SimulatedPhone extends EventEmitter {
       ...(options.faults === undefined ? {} : { faults: options.faults }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
-    for (const event of LINK_EVENTS) this.link.on(event, (...args: unknown[]) => this.emit(event, ...args));
+    // The link's events are this phone's own.
+    for (const event of PHONE_LINK_EVENTS) this.link.on(event, (...args: unknown[]) => this.emit(event, ...args));
   }
 
   /** Fault injection; tests may change it at any time (read when each action arrives). */
@@ -147,11 +145,7 @@ export class SimulatedPhone extends EventEmitter {
     this.link.sendEvent('screen_changed', { screen: { width, height, densityDpi, rotation: r } });
   }
 
-  override on(event: 'welcome', listener: (welcome: WelcomeFrame) => void): this;
-  override on(event: 'close', listener: (hadError: boolean) => void): this;
-  override on(event: 'action', listener: (action: ActionFrame) => void): this;
-  override on(event: 'replaced', listener: (message: string) => void): this;
-  override on(event: 'reconnecting', listener: (delayMs: number) => void): this;
+  override on<E extends keyof PhoneLinkEvents>(event: E, listener: PhoneLinkEvents[E]): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
   override on(event: string | symbol, listener: (...args: any[]) => void): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
