@@ -164,11 +164,9 @@ export class DeviceControlService {
 
   private async observeNow(deviceId: string, options: ObserveOptions = {}): Promise<ScreenFrame> {
     const { image = true, signal } = options;
-    const exec = this.execOptions(signal);
     let shot: ScreenshotData | undefined;
-    if (image !== false) shot = (await this.phones.execute<ScreenshotData>(deviceId, { command: 'screenshot', format: 'png' }, exec)).data;
-    const tree = (await this.phones.execute<UiTreeData>(deviceId, { command: 'ui_tree' }, exec)).data;
-    if (!Array.isArray(tree?.nodes)) throw new MobileClawError('PROTOCOL_ERROR', `${deviceId} answered ui_tree without a node list`, { deviceId });
+    if (image !== false) shot = (await this.phones.execute<ScreenshotData>(deviceId, { command: 'screenshot', format: 'png' }, this.execOptions(signal))).data;
+    const tree = await this.readTree(deviceId, signal);
     const screen = tree.screen ?? shot?.screen ?? (shot ? { width: shot.width, height: shot.height } : (await this.phones.getDevice(deviceId)).screen);
     if (!screen) throw new MobileClawError('PROTOCOL_ERROR', `${deviceId} did not report its screen size`, { deviceId });
     const frame: ScreenFrame = {
@@ -278,7 +276,7 @@ export class DeviceControlService {
     const command: Command = { command: 'input', text };
     if (options.clear) command.clear = true;
     const result = await this.act(deviceId, command, undefined, options.signal);
-    const field = findFocusedField(await this.treeNodes(deviceId, options.signal));
+    const field = findFocusedField((await this.readTree(deviceId, options.signal)).nodes);
     const outcome: InputOutcome = { ...this.outcome(result, {}), holdsText: false };
     if (!field) return outcome;
     if (field.password) return { ...outcome, holdsText: null };
@@ -315,7 +313,7 @@ export class DeviceControlService {
 
   private async openAppNow(deviceId: string, app: string, options: ActionOptions = {}): Promise<OpenAppOutcome> {
     const result = await this.act(deviceId, { command: 'open', app }, undefined, options.signal);
-    const fg = foregroundPackage(await this.treeNodes(deviceId, options.signal));
+    const fg = foregroundPackage((await this.readTree(deviceId, options.signal)).nodes);
     const outcome: OpenAppOutcome = { ...this.outcome(result, {}), verified: fg === app };
     if (fg !== undefined) outcome.foregroundPackage = fg;
     return outcome;
@@ -403,17 +401,19 @@ export class DeviceControlService {
     return frame;
   }
 
-  /** The nodes of the phone's current tree. @throws MobileClawError `PROTOCOL_ERROR` when the reply has no node list. */
-  private async treeNodes(deviceId: string, signal?: AbortSignal): Promise<UiNode[]> {
+  /**
+   * The phone's current `ui_tree` reply.
+   * @throws MobileClawError `PROTOCOL_ERROR` when the reply has no node list, and the command error codes.
+   */
+  private async readTree(deviceId: string, signal?: AbortSignal): Promise<UiTreeData> {
     const tree = (await this.phones.execute<UiTreeData>(deviceId, { command: 'ui_tree' }, this.execOptions(signal))).data;
     if (!Array.isArray(tree?.nodes)) throw new MobileClawError('PROTOCOL_ERROR', `${deviceId} answered ui_tree without a node list`, { deviceId });
-    return tree.nodes;
+    return tree;
   }
 
   /** The phone's current element list and geometry (no image, not remembered). */
   private async currentTree(deviceId: string, signal?: AbortSignal): Promise<{ screen: ScreenInfo; elements: UiElement[]; deviceFrameId?: string }> {
-    const tree = (await this.phones.execute<UiTreeData>(deviceId, { command: 'ui_tree' }, this.execOptions(signal))).data;
-    if (!Array.isArray(tree?.nodes)) throw new MobileClawError('PROTOCOL_ERROR', `${deviceId} answered ui_tree without a node list`, { deviceId });
+    const tree = await this.readTree(deviceId, signal);
     const screen = tree.screen ?? (await this.phones.getDevice(deviceId)).screen;
     if (!screen) throw new MobileClawError('PROTOCOL_ERROR', `${deviceId} did not report its screen size`, { deviceId });
     return { screen, elements: toUiElements(tree.nodes), ...(tree.frameId === undefined ? {} : { deviceFrameId: tree.frameId }) };
