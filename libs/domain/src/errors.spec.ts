@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(30);
+    expect(ERROR_CODES).toHaveLength(31);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -18,7 +18,7 @@ describe('error catalog', () => {
       'DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'DEVICE_BUSY', 'TIMEOUT', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'UNSUPPORTED_VERSION', 'STALE_FRAME',
       'DEVICE_AMBIGUOUS', 'NOT_SUPPORTED', 'APPROVAL_REQUIRED',
       'SHUTTING_DOWN', 'STORAGE_ERROR', 'INTERNAL_ERROR',
-      'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'PLANNER_ERROR', 'GOAL_FAILED', 'MAX_STEPS', 'APPROVAL_DENIED', 'CANCELED', 'INTERRUPTED',
+      'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'PLANNER_ERROR', 'GOAL_FAILED', 'NO_EFFECT', 'MAX_STEPS', 'APPROVAL_DENIED', 'CANCELED', 'INTERRUPTED',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });

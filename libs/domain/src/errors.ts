@@ -77,6 +77,11 @@ export const ERROR_CATALOG = {
   PLANNER_ERROR: { title: 'The planner failed', retryable: true },
   /** The planner decided the goal cannot be reached (`fail`). */
   GOAL_FAILED: { title: 'The goal cannot be reached', retryable: false },
+  /**
+   * An action showed no visible effect on the next screen, and again when tried once more (or the
+   * planner declared the goal reached right after it): the task stops rather than claim a success.
+   */
+  NO_EFFECT: { title: 'The action had no visible effect', retryable: false },
   /** The step budget ran out; the same budget runs out again (a larger one is another request). */
   MAX_STEPS: { title: 'Step budget exhausted', retryable: false },
   APPROVAL_DENIED: { title: 'A human denied the action', retryable: false },

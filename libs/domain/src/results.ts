@@ -39,6 +39,8 @@ export interface UiNode {
   scrollable?: boolean;
   selected?: boolean;
   password?: boolean;
+  /** `id` of the node that labels this one (Android `AccessibilityNodeInfo#getLabeledBy`), when the phone reports it. */
+  labeledBy?: string;
   children?: UiNode[];
 }
 

@@ -1,6 +1,16 @@
 import type { UiNode } from '../results';
 
 /**
+ * Where an element's {@link UiElement.label} was found on screen, best source first:
+ * - `text` / `desc`: the element's own text or content description;
+ * - `labeled-by`: the node its `labeledBy` relation names (Android `AccessibilityNodeInfo#getLabeledBy`);
+ * - `row`: the title (and summary) of the clickable row it sits in, e.g. a preference row's switch;
+ * - `card`: the content description of the card or container that holds it;
+ * - `preceding`: the nearest text before it in the same container.
+ */
+export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding';
+
+/**
  * One entry of the compact element list a planner reads (droidrun/mobile-mcp style): the actionable
  * or readable nodes of a UI tree, numbered in document order. Bounds are `[left, top, right, bottom]`
  * and `center` is `[x, y]`, in device px.
@@ -16,6 +26,13 @@ export interface UiElement {
   text?: string;
   /** Content description (accessibility label); omitted when it equals `text`. */
   desc?: string;
+  /**
+   * The best human label on screen for this element (see {@link UiLabelSource} for where it may come
+   * from); set on every actionable element that has one anywhere around it.
+   */
+  label?: string;
+  /** Where {@link label} came from; set exactly when `label` is. */
+  labelSource?: UiLabelSource;
   resourceId?: string;
   bounds: [number, number, number, number];
   center: [number, number];

@@ -40,6 +40,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   CANCELED: 409,
   GOAL_FAILED: 422,
   MAX_STEPS: 422,
+  NO_EFFECT: 422,
   PLANNER_ERROR: 502,
   INTERRUPTED: 503,
 };

@@ -17,7 +17,7 @@ export class AgentActionSchema {
 @ApiSchema({ name: 'TaskError' })
 export class TaskErrorSchema {
   @ApiProperty({
-    description: 'A command error code or one of PLANNER_ERROR, GOAL_FAILED, MAX_STEPS, APPROVAL_DENIED, CANCELED, INTERRUPTED, INTERNAL_ERROR.',
+    description: 'A command error code or one of PLANNER_ERROR, GOAL_FAILED, NO_EFFECT, MAX_STEPS, APPROVAL_DENIED, CANCELED, INTERRUPTED, INTERNAL_ERROR.',
     enum: [...ERROR_CODES],
     example: 'MAX_STEPS',
   })
