@@ -5,8 +5,11 @@
 export type GoalIntent =
   /** Launch an app by name, or (when no app has that name) open the visible item with that label. */
   | { kind: 'open'; name: string }
-  /** Tap the element labelled `target`. */
-  | { kind: 'tap'; target: string }
+  /**
+   * Tap the element labelled `target` (as the goal wrote it). `names`, when set, lists every label
+   * that counts as that target (e.g. for "dismiss": Dismiss, Close, 关闭); default `[target]`.
+   */
+  | { kind: 'tap'; target: string; names?: readonly string[] }
   /** Type `text` into the field labelled `field` (or the focused / only field when absent). */
   | { kind: 'type'; text: string; field?: string }
   /** Set the switch of `setting` to `on`. */
