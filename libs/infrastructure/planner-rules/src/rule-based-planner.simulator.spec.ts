@@ -207,7 +207,6 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     ['打开蓝牙', (ui: PhoneUi) => ((ui.state.bluetooth = true), void ui.open('com.android.settings'))],
     ['open Settings', (ui: PhoneUi) => void ui.open('com.android.settings')],
     ['go home', () => undefined],
-    ['open example.com in browser', (ui: PhoneUi) => ((ui.state.browser = { url: 'https://example.com', title: 'example.com' }), void ui.open('com.android.chrome'))],
   ])('"%s" already satisfied ends done at step 0', async (goal, setup) => {
     const ui = new PhoneUi();
     setup(ui);
@@ -216,6 +215,33 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(run.history).toEqual([]);
     expect(run.final.type).toBe('done');
     expect(JSON.stringify(ui.state)).toBe(before);
+  });
+
+  it.each([
+    ['open example.com in browser', 'https://example.com', 'example.com'],
+    ['visit example.com/docs', 'https://example.com/docs', 'https://example.com/docs'],
+  ])('"%s" with the browser already there still loads the address itself: only its own navigation counts', async (goal, url, shown) => {
+    const ui = new PhoneUi();
+    ui.state.browser = { url, title: 'example.com' };
+    ui.open('com.android.chrome');
+    const run = await drive(ui, goal);
+    const bar = ui.centreOf((n) => n.id === 'app/toolbar/url_bar');
+    const go = ui.centreOf((n) => n.id === 'app/toolbar/go');
+    // The focused address bar already holds the address: Go loads it.
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'click', x: bar?.x, y: bar?.y },
+      { command: 'click', x: go?.x, y: go?.y },
+    ]);
+    expect(run.final).toMatchObject({ type: 'done', summary: `The browser shows ${shown}.` });
+  });
+
+  it('"打开浏览器然后访问 example.com" on a page of the same site navigates to the address instead of taking that page for it', async () => {
+    const ui = new PhoneUi();
+    ui.state.browser = { url: 'https://example.com/docs', title: 'example.com' };
+    const run = await drive(ui, '打开浏览器然后访问 example.com');
+    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['open', 'click', 'input', 'click']);
+    expect(ui.state.browser.url).toBe('https://example.com');
+    expect(run.final).toMatchObject({ type: 'done', summary: 'The browser shows example.com.' });
   });
 
   it('asks for approval before sending to a new recipient, on the Send tap only, and sends once approved', async () => {
@@ -269,12 +295,20 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['open']);
   });
 
-  it('fails when no app or item has the name, after looking on the home screen', async () => {
+  it('fails when no app or item has the name, after looking on the home screen and for an app drawer', async () => {
     const ui = new PhoneUi();
     ui.open('com.android.settings');
     const run = await drive(ui, 'open Calculator');
-    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['home']);
-    expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('No app is known as "Calculator"') });
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'home' },
+      { command: 'swipe', x1: 540, y1: 1920, x2: 540, y2: 720, durationMs: 300 },
+    ]);
+    expect(run.final).toMatchObject({
+      type: 'fail',
+      reason:
+        'Goal understood as: open "Calculator". No app is known as "Calculator", and nothing labelled so is on the screen or the home screen; ' +
+        'swiping up on the home screen showed no app drawer.',
+    });
   });
 
   it.each([
@@ -288,19 +322,24 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(expected);
     expect(ui.backStack).toEqual(['launcher', 'contacts', 'contact']);
     expect(ui.current).toEqual({ screen: 'contact', param: name });
-    expect(run.final).toEqual({ type: 'done', summary: `Opened ${JSON.stringify(name)}.`, reasoning: expect.any(String) });
+    // The contact's page shows the name as its large title: that is the item open.
+    expect(run.final).toEqual({ type: 'done', summary: `${JSON.stringify(name)} is open: the screen's title is ${JSON.stringify(name)}.`, reasoning: expect.any(String) });
   });
 
-  it('"open" an item that no list holds: scrolls to the end of the list, then looks on the home screen once, then fails', async () => {
+  it('"open" an item that no list holds: scrolls to the end of the list, then looks on the home screen once and for an app drawer, then fails', async () => {
     const ui = new PhoneUi();
     ui.open('com.android.contacts');
     const run = await drive(ui, 'open Zelda');
     const commands = run.history.map((h) => h.decision.type === 'action' && h.decision.action.command);
-    expect(commands.at(-1)).toBe('home');
-    expect(commands.slice(0, -1).every((c) => c === 'swipe')).toBe(true);
+    const home = commands.indexOf('home');
+    expect(home).toBeGreaterThan(0);
+    expect(commands.slice(0, home).every((c) => c === 'swipe')).toBe(true);
+    expect(commands.slice(home + 1)).toEqual(['swipe']);
     expect(run.final).toMatchObject({
       type: 'fail',
-      reason: expect.stringMatching(/No app is known as "Zelda" and nothing labelled so is on the screen \(its list scrolled \d time\(s\)\) or the home screen\.$/),
+      reason: expect.stringMatching(
+        new RegExp(`No app is known as "Zelda", and nothing labelled so is on the screen \\(its list scrolled ${home} time\\(s\\)\\) or the home screen; swiping up on the home screen showed no app drawer\\.$`),
+      ),
     });
   });
 

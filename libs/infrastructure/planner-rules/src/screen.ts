@@ -1,62 +1,47 @@
 import { createHash } from 'node:crypto';
-import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, boundsContain, type UiElement } from '@mobileclaw/domain';
+import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, type UiElement } from '@mobileclaw/domain';
 import { isLauncherPackage } from './app-catalog';
-import { compactLabel, normalizeLabel } from './goal-text';
-
-/** How well an element's label matches a wanted label; higher is better, 0 is no match. */
-export enum LabelMatch {
-  None = 0,
-  /** The label contains the wanted words (e.g. "Use Wi‑Fi" for "Wi-Fi"). */
-  Contains = 1,
-  /** Equal once spaces, hyphens and punctuation are ignored ("WiFi" = "Wi‑Fi"). */
-  Compact = 2,
-  /** Equal after {@link normalizeLabel}. */
-  Exact = 3,
-}
+import { normalizeLabel } from './goal-text';
+import { LabelMatch, type WantedLabels } from './label-match';
+import { bestHit, chooseTarget, elementLabels, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
 
 /** Switch texts that state the value rather than name the switch. */
 const STATE_TEXTS = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
-/** How `label` matches any of `wanted` (best of them). */
-export function matchLabel(label: string | undefined, wanted: readonly string[]): LabelMatch {
-  if (label === undefined) return LabelMatch.None;
-  const norm = normalizeLabel(label);
-  if (norm === '') return LabelMatch.None;
-  let best = LabelMatch.None;
-  for (const w of wanted) {
-    const want = normalizeLabel(w);
-    if (want === '') continue;
-    if (norm === want) return LabelMatch.Exact;
-    if (compactLabel(label) === compactLabel(w)) best = Math.max(best, LabelMatch.Compact);
-    else if (new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(want)}($|[^\\p{L}\\p{N}])`, 'u').test(norm)) best = Math.max(best, LabelMatch.Contains);
-    else if (/[\u3400-\u9fff]/.test(want) && norm.includes(want)) best = Math.max(best, LabelMatch.Contains);
-  }
-  return best;
-}
+/** Share of the screen's height, from its top, where the texts naming the screen (toolbar, large title) sit. */
+const TITLE_REGION = 0.25;
 
-/** The labels of an element: each part of its (merged) text, then its content description. */
+/** The element's own labels (its text, each part of a merged text, its description, an own `label`), without duplicates. */
 export function labelsOf(e: UiElement): string[] {
-  const labels = e.text === undefined ? [] : e.text.split(UI_TEXT_SEPARATOR).map((t) => t.trim());
-  if (e.desc !== undefined) labels.push(e.desc);
-  return labels.filter((l) => l !== '');
+  const texts = elementLabels(e)
+    .filter((l) => l.own)
+    .map((l) => l.text.trim());
+  return texts.filter((t, i) => t !== '' && texts.indexOf(t) === i);
 }
 
-/** The element's title: the first part of its text, else its description. */
+/** The element's title: the first part of its text, else its description, else its own `label`. */
 export function titleOf(e: UiElement): string | undefined {
-  return labelsOf(e)[0];
+  const first = e.text?.split(UI_TEXT_SEPARATOR)[0]?.trim();
+  if (first) return first;
+  return e.desc ?? labelsOf(e)[0];
 }
 
 function area(e: UiElement): number {
   return (e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]);
 }
 
-/** One element found for a purpose, and how well it matched. */
-export interface Found {
+function containsBounds(outer: UiElement, inner: UiElement): boolean {
+  return outer.bounds[0] <= inner.bounds[0] && outer.bounds[1] <= inner.bounds[1] && outer.bounds[2] >= inner.bounds[2] && outer.bounds[3] >= inner.bounds[3];
+}
+
+function isActionable(e: UiElement): boolean {
+  return !!(e.clickable || e.longClickable || e.editable || e.checkable || e.scrollable);
+}
+
+/** A text or element that names the screen shown: a title near its top, or a selected tab. */
+export interface ScreenName {
   element: UiElement;
-  match: LabelMatch;
+  hit: LabelHit;
 }
 
 /**
@@ -95,53 +80,91 @@ export class Screen {
   }
 
   /**
-   * The switch for a setting named by any of `names`: a checkable element labelled so itself (its
-   * description, or its text unless that is just "ON"/"OFF"), or one whose centre lies inside a row
-   * (another element) titled so. Best match first, then document order.
+   * The element to tap for `wanted`: every element whose labels (own text, description, its
+   * `label`) match is a candidate, acted on through itself when it is clickable or editable, else
+   * through its clickable ancestor (the smallest clickable element holding its bounds), else
+   * itself when it is a switch or checkbox; a plain text with none of these is not tappable.
+   * See {@link chooseTarget} for the ranking, ambiguity and disabled rules; `minimum` bounds how
+   * loose a match may be.
    */
-  findSwitch(names: readonly string[]): Found | undefined {
-    let best: Found | undefined;
+  findTarget(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
+    const candidates: Candidate[] = [];
+    for (const e of this.elements) {
+      const hit = bestHit(elementLabels(e), wanted);
+      if (!hit) continue;
+      const target = e.clickable || e.editable ? e : (this.clickableAncestor(e) ?? (e.checkable ? e : undefined));
+      candidates.push(target ? { element: e, target, hit } : { element: e, hit });
+    }
+    return chooseTarget(candidates, minimum);
+  }
+
+  /**
+   * The switch (any checkable element) for a setting named by `wanted`: labelled so itself (its
+   * description, its `label`, or its text unless that is just "ON"/"OFF"), or by the title of the
+   * smallest element around it that has one (a preference row, a card). Same ranking and ambiguity
+   * rules as {@link findTarget}; the target is the switch itself.
+   */
+  findSwitch(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
+    const candidates: Candidate[] = [];
     for (const sw of this.elements.filter((e) => e.checkable)) {
-      const own = labelsOf(sw).filter((l) => !STATE_TEXTS.has(normalizeLabel(l)));
-      let match = Math.max(LabelMatch.None, ...own.map((l) => matchLabel(l, names)));
-      for (const row of this.elements) {
-        if (row === sw || row.checkable || !boundsContain(row.bounds, ...sw.center) || area(row) <= area(sw)) continue;
-        match = Math.max(match, matchLabel(titleOf(row), names));
-      }
-      if (match > (best?.match ?? LabelMatch.None)) best = { element: sw, match };
+      const labels: ElementLabel[] = elementLabels(sw).filter((l) => !STATE_TEXTS.has(normalizeLabel(l.text)));
+      const row = this.labelledContainer(sw);
+      const rowTitle = row && titleOf(row);
+      if (rowTitle !== undefined) labels.push({ text: rowTitle, own: false, cap: LabelMatch.Exact });
+      const hit = bestHit(labels, wanted);
+      if (hit) candidates.push({ element: sw, target: sw, hit });
+    }
+    return chooseTarget(candidates, minimum);
+  }
+
+  /** The smallest non-checkable element with a title whose bounds hold `e`'s and are larger: its row or card. */
+  private labelledContainer(e: UiElement): UiElement | undefined {
+    let found: UiElement | undefined;
+    for (const c of this.elements) {
+      if (c === e || c.checkable || !containsBounds(c, e) || area(c) <= area(e) || titleOf(c) === undefined) continue;
+      if (!found || area(c) < area(found)) found = c;
+    }
+    return found;
+  }
+
+  /** The smallest clickable element (enabled or not) other than `e` whose bounds hold `e`'s: the control a text belongs to. */
+  clickableAncestor(e: UiElement): UiElement | undefined {
+    let found: UiElement | undefined;
+    for (const c of this.elements) {
+      if (c === e || !c.clickable || !containsBounds(c, e)) continue;
+      if (!found || area(c) <= area(found)) found = c;
+    }
+    return found;
+  }
+
+  /**
+   * What names the screen as `wanted` (an exact or compact match): a non-actionable text in the top
+   * quarter of the screen (a toolbar or large title, e.g. "Network & internet" on that settings
+   * page), or a selected element (the current tab). `undefined` when nothing does.
+   */
+  screenName(wanted: WantedLabels): ScreenName | undefined {
+    const [, top, , bottom] = this.extent();
+    const limit = top + (bottom - top) * TITLE_REGION;
+    let best: ScreenName | undefined;
+    for (const e of this.elements) {
+      const title = !isActionable(e) && e.bounds[3] <= limit;
+      if (!title && e.selected !== true) continue;
+      const hit = bestHit(elementLabels(e).filter((l) => l.own), wanted);
+      if (!hit || hit.level < LabelMatch.Compact) continue;
+      if (!best || hit.level > best.hit.level) best = { element: e, hit };
     }
     return best;
   }
 
-  /**
-   * The element to tap for a label: clickable elements whose whole label or title matches come
-   * first; a matching plain text is tapped through the smallest clickable element around it, or
-   * itself when none (unless `clickableOnly`). `minimum` bounds how loose a match may be.
-   */
-  findTapTarget(names: readonly string[], minimum: LabelMatch = LabelMatch.Compact, clickableOnly = false): Found | undefined {
-    let best: (Found & { score: number }) | undefined;
-    for (const e of this.elements) {
-      if (e.enabled === false) continue;
-      if (clickableOnly && !e.clickable && !this.clickableAround(e)) continue;
-      const labels = labelsOf(e);
-      const whole = e.text !== undefined ? matchLabel(e.text, names) : LabelMatch.None;
-      const match = Math.max(whole, matchLabel(titleOf(e), names), matchLabel(e.desc, names), ...labels.map((l) => Math.min(matchLabel(l, names), LabelMatch.Contains)));
-      if (match < minimum) continue;
-      const target = e.clickable || e.editable ? e : this.clickableAround(e) ?? e;
-      const score = match * 4 + (whole === LabelMatch.Exact ? 2 : 0) + (target.clickable || target.editable ? 1 : 0);
-      if (score > (best?.score ?? -1)) best = { element: target, match: match as LabelMatch, score };
-    }
-    return best && { element: best.element, match: best.match };
-  }
-
-  /** The smallest clickable element whose bounds hold `e`'s centre. */
-  clickableAround(e: UiElement): UiElement | undefined {
-    let found: UiElement | undefined;
-    for (const c of this.elements) {
-      if (c === e || !c.clickable || c.enabled === false || !boundsContain(c.bounds, ...e.center)) continue;
-      if (!found || area(c) < area(found)) found = c;
-    }
-    return found;
+  /** The bounds `[left, top, right, bottom]` (px) all elements together cover; zeros when there are none. */
+  extent(): [number, number, number, number] {
+    if (this.elements.length === 0) return [0, 0, 0, 0];
+    return [
+      Math.min(...this.elements.map((e) => e.bounds[0])),
+      Math.min(...this.elements.map((e) => e.bounds[1])),
+      Math.max(...this.elements.map((e) => e.bounds[2])),
+      Math.max(...this.elements.map((e) => e.bounds[3])),
+    ];
   }
 
   /**
@@ -169,9 +192,14 @@ export class Screen {
     return this.elements.filter((e) => e.editable);
   }
 
-  /** The first scrollable container, if any. */
+  /**
+   * The main scrollable container: the largest one (the first of equals), so that a page's list is
+   * scrolled rather than a strip of tabs or a carousel inside it.
+   */
   scrollable(): UiElement | undefined {
-    return this.elements.find((e) => e.scrollable);
+    let found: UiElement | undefined;
+    for (const e of this.elements) if (e.scrollable && (!found || area(e) > area(found))) found = e;
+    return found;
   }
 
   /** Non-actionable texts exactly equal to `text` (after trimming), e.g. a chat bubble or a screen title. */

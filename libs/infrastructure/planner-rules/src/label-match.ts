@@ -1,0 +1,68 @@
+import { compactLabel, normalizeLabel } from './goal-text';
+import { equivalentLabels } from './ui-glossary';
+
+/** How well an element's label matches a wanted label; higher is better, 0 is no match. */
+export enum LabelMatch {
+  None = 0,
+  /** The label contains the wanted words (e.g. "Use Wi‑Fi" for "Wi-Fi"): a partial match. */
+  Contains = 1,
+  /** Equal once spaces, hyphens and punctuation are ignored ("WiFi" = "Wi‑Fi"). */
+  Compact = 2,
+  /** Equal after {@link normalizeLabel}. */
+  Exact = 3,
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * How `label` matches any of `wanted` (the best of them). A partial match needs whole words (the
+ * wanted text bounded by non-letters, so "Wi‑Fi" is in "Use Wi‑Fi" but "Bo" is not in "Bob"), or,
+ * for a wanted text written in CJK ideographs (no spaces between words), any occurrence.
+ */
+export function matchLabel(label: string | undefined, wanted: readonly string[]): LabelMatch {
+  if (label === undefined) return LabelMatch.None;
+  const norm = normalizeLabel(label);
+  if (norm === '') return LabelMatch.None;
+  let best = LabelMatch.None;
+  for (const w of wanted) {
+    const want = normalizeLabel(w);
+    if (want === '') continue;
+    if (norm === want) return LabelMatch.Exact;
+    if (compactLabel(label) === compactLabel(w)) best = Math.max(best, LabelMatch.Compact);
+    else if (new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(want)}($|[^\\p{L}\\p{N}])`, 'u').test(norm)) best = Math.max(best, LabelMatch.Contains);
+    else if (/[\u3400-\u9fff]/.test(want) && norm.includes(want)) best = Math.max(best, LabelMatch.Contains);
+  }
+  return best;
+}
+
+/**
+ * The labels a goal's target may carry on screen: `literal` as the goal and the planner's catalogs
+ * name it (e.g. "dismiss", "Close"; a known setting's aliases), `equivalent` the same-meaning terms
+ * of the UI glossary in either language ("Alarm" for "闹钟", "WLAN" for "Wi-Fi") not already literal.
+ */
+export interface WantedLabels {
+  literal: readonly string[];
+  equivalent: readonly string[];
+}
+
+/** {@link WantedLabels} for `names` (at least one), duplicates (under {@link compactLabel}) dropped. */
+export function wantedLabels(names: readonly string[]): WantedLabels {
+  const seen = new Set<string>();
+  const keep = (list: readonly string[]): string[] =>
+    list.filter((name) => {
+      const key = compactLabel(name) || normalizeLabel(name);
+      if (key === '' || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  const literal = keep(names);
+  const equivalent = keep(literal.flatMap((name) => equivalentLabels(name)));
+  return { literal, equivalent };
+}
+
+/** `wanted` as one flat list, literal names first. */
+export function allLabels(wanted: WantedLabels): string[] {
+  return [...wanted.literal, ...wanted.equivalent];
+}
