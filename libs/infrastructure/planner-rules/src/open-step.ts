@@ -71,7 +71,8 @@ function lookFurther(name: string, label: string, isKnownApp: boolean, input: St
   const launchFailed = memory.facts.get('launchFailed');
   /** "… is on the screen, the home screen or in the app drawer". */
   const nowhere = (places: string[]): string => {
-    const all = typeof launchFailed === 'string' ? places : [`the screen${listed}`, ...places];
+    // The screen the task started on counts as a place looked at when it was not the home screen.
+    const all = typeof launchFailed === 'string' || !memory.facts.has('wentHome') ? places : [`the screen${listed}`, ...places];
     const list = all.length === 1 ? (all[0] as string) : `${all.slice(0, -1).join(', ')} or ${all[all.length - 1] as string}`;
     return typeof launchFailed === 'string'
       ? `could not open ${label}: the phone answered ${launchFailed}, and no icon labelled ${JSON.stringify(label)} is on ${list}`

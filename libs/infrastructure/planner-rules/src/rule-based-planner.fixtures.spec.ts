@@ -107,6 +107,96 @@ describe('RuleBasedPlanner on settings-network-internet-wifi.xml (Wi‑Fi on, Ai
   });
 });
 
+describe('RuleBasedPlanner on settings-network-internet-wifi.xml: rows, switches and the page itself', () => {
+  const network = recorded('settings-network-internet-wifi.xml');
+
+  it('"turn off Airplane mode" is done at step 0 (its switch is off); "tap Airplane mode" taps its row', async () => {
+    expect(await plan('turn off Airplane mode', network)).toEqual({ type: 'done', summary: 'Airplane mode is off.', reasoning: expect.any(String) });
+    expect(await plan('tap Airplane mode', network)).toMatchObject({ action: { command: 'click', x: 540, y: 693 }, elementIndex: 7 });
+  });
+
+  it('"tap Wi-Fi" taps the Wi‑Fi row: the row and the switch inside it are one target, not two', async () => {
+    expect(await plan('tap Wi-Fi', network)).toMatchObject({ action: { command: 'click', x: 540, y: 320 }, elementIndex: 3 });
+  });
+
+  it('"open Network & internet" is done at step 0: the page\'s title reads so', async () => {
+    expect(await plan('open Network & internet', network)).toEqual({
+      type: 'done',
+      summary: '"Network & internet" is open: the screen\'s title is "Network & internet".',
+      reasoning: expect.any(String),
+    });
+  });
+
+  it('"turn on Wi-Fi hotspot" does not take the Wi‑Fi switch for it, and fails in this list without a way further', async () => {
+    expect(await plan('turn on Wi-Fi hotspot', network)).toMatchObject({ type: 'fail', reason: 'Goal understood as: turn on "Wi-Fi hotspot". Could not find the Hotspot switch in Settings.' });
+  });
+
+  it('uses an element\'s `label` when the screen reader gives one: the Airplane mode switch labelled by its row', async () => {
+    const labelled: Recorded = { ...network, elements: network.elements.map((e) => (e.index === 8 ? { ...e, label: 'Airplane mode', labelSource: 'row' as const } : e)) };
+    expect(await plan('turn on Airplane mode', labelled)).toMatchObject({ action: { command: 'click', x: 972, y: 693 }, elementIndex: 8 });
+  });
+});
+
+describe('RuleBasedPlanner on settings-top.xml replayed (a static screen: taps change nothing)', () => {
+  const top = recorded('settings-top.xml');
+
+  it('"open Network & internet" taps the row, taps it once more, then fails: never completed without an effect', async () => {
+    const planner = new RuleBasedPlanner();
+    const history: PlannerHistoryEntry[] = [];
+    const decisions: PlanDecision[] = [];
+    for (let i = 0; i < 5; i++) {
+      const decision = await plan('open Network & internet', top, [...history], planner, 'replayed-top');
+      decisions.push(decision);
+      if (decision.type !== 'action') break;
+      history.push({ index: i, decision, result: { status: 'success', verified: false }, observation: { elements: top.elements, package: top.package } });
+    }
+    expect(decisions.map((d) => (d.type === 'action' ? d.action : d.type))).toEqual([{ command: 'click', x: 540, y: 497 }, { command: 'click', x: 540, y: 497 }, 'fail']);
+    expect(decisions[2]).toMatchObject({ reason: 'Goal understood as: open "Network & internet". Tapping "Network & internet" had no visible effect, twice (the screen did not change).' });
+  });
+});
+
+describe('RuleBasedPlanner on settings-security-list.xml', () => {
+  const security = recorded('settings-security-list.xml');
+
+  it('"tap Security" fails: only the page title reads so, and nothing clickable holds it', async () => {
+    expect(await plan('tap Security', security)).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: tap "Security". "Security" is shown ([1] "Security") but neither it nor anything around it can be tapped.',
+    });
+  });
+
+  it('"open Security" is done at step 0 (the title); "tap Settings" taps the gear, not "Search settings"', async () => {
+    expect(await plan('open Security', security)).toMatchObject({ type: 'done', summary: '"Security" is open: the screen\'s title is "Security".' });
+    expect(await plan('tap Settings', security)).toMatchObject({ action: { command: 'click', x: 992, y: 1378 }, elementIndex: 12 });
+  });
+});
+
+describe('RuleBasedPlanner on playstore-games-scroll.xml', () => {
+  const store = recorded('playstore-games-scroll.xml');
+
+  it('"open Apps" taps the bottom tab; "open Games" is done at once: it is the selected tab', async () => {
+    expect(await plan('open Apps', store)).toMatchObject({ action: { command: 'click', x: 405, y: 2011 }, elementIndex: 17 });
+    expect(await plan('open Games', store)).toMatchObject({ type: 'done', summary: '"Games" is open: "Games" is selected.' });
+  });
+
+  it('"tap Gardenscapes" taps the only card that names it (a partial match, unique)', async () => {
+    expect(await plan('tap Gardenscapes', store)).toMatchObject({ action: { command: 'click', x: 376, y: 1228 }, elementIndex: 14 });
+  });
+
+  it('scrolls the page\'s main list (the largest), not the strip of tabs, to look for a missing item', async () => {
+    expect(await plan('tap Minecraft', store)).toMatchObject({ action: { command: 'swipe', x1: 540, y1: 1464, x2: 540, y2: 532, durationMs: 300 }, elementIndex: 5 });
+  });
+});
+
+describe('RuleBasedPlanner on settings-languages.xml', () => {
+  const languages = recorded('settings-languages.xml');
+
+  it('"open Languages" is done at once (the collapsing toolbar names the page); "tap Add a language" taps the button', async () => {
+    expect(await plan('open Languages', languages)).toMatchObject({ type: 'done', summary: '"Languages" is open: the screen\'s title is "Languages".' });
+    expect(await plan('tap Add a language', languages)).toMatchObject({ action: { command: 'click', x: 540, y: 1123 }, elementIndex: 7 });
+  });
+});
+
 describe('RuleBasedPlanner on settings-connected-devices-bluetooth.xml', () => {
   const devices = recorded('settings-connected-devices-bluetooth.xml');
 
@@ -121,6 +211,13 @@ describe('RuleBasedPlanner on signup-form-textfields.xml', () => {
   it('finds a field by the caption above it: "Password", not "Confirm Password"', async () => {
     expect(await plan('type s3cret into the Password field', form)).toMatchObject({ action: { command: 'click', x: 540, y: 697 }, elementIndex: 8 });
     expect(await plan('在 Confirm Password 输入 s3cret', form)).toMatchObject({ action: { command: 'click', x: 540, y: 972 }, elementIndex: 12 });
+  });
+
+  it('"tap Show password" fails naming both buttons: one per password field', async () => {
+    expect(await plan('tap Show password', form)).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: tap "Show password". "Show password" matches 2 elements: [9] "Show password" and [13] "Show password".',
+    });
   });
 
   it('is done at once when the field already shows the text', async () => {

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { foregroundPackage, toUiElements, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type StepResult } from '@mobileclaw/domain';
+import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the test drives the simulated phone's pure UI state machine (no sockets); nothing outside tests imports it
 import { PhoneError, PhoneUi, type UiNode as PhoneNode } from '@mobileclaw/simulator';
 import { RuleBasedPlanner } from './rule-based-planner';
@@ -367,5 +370,28 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(commands.length).toBeGreaterThan(1);
     expect(commands.every((c) => c === 'swipe')).toBe(true);
     expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('Nothing labelled "Zelda" is on the screen (scrolled') });
+  });
+});
+
+describe('RuleBasedPlanner on the simulated phone replaying a recorded screen (static: nothing a tap does shows)', () => {
+  const replay = parseUiHierarchyXml(readFileSync(path.resolve(__dirname, '../../../../test/fixtures/screens/settings-top.xml'), 'utf8'));
+
+  it('"open Network & internet" never ends done: tap, tap once more, then fail for want of an effect', async () => {
+    const ui = new PhoneUi({ replay });
+    const run = await drive(ui, 'open Network & internet');
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'click', x: 540, y: 497 },
+      { command: 'click', x: 540, y: 497 },
+    ]);
+    expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('Tapping "Network & internet" had no visible effect, twice') });
+  });
+
+  it('"turn on Wi-Fi" follows the known path, then fails: the row it taps (twice) opens nothing', async () => {
+    const run = await drive(new PhoneUi({ replay }), 'turn on Wi-Fi');
+    expect(run.history.map((h) => (h.decision.type === 'action' ? [h.decision.action, h.decision.elementIndex] : null))).toEqual([
+      [{ command: 'click', x: 540, y: 497 }, 4],
+      [{ command: 'click', x: 540, y: 497 }, 4],
+    ]);
+    expect(run.final).toMatchObject({ type: 'fail', reason: 'Goal understood as: turn on "Wi-Fi". Tapping "Network & internet" had no visible effect, twice (the screen did not change).' });
   });
 });

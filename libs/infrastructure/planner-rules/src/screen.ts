@@ -8,8 +8,19 @@ import { bestHit, chooseTarget, elementLabels, type Candidate, type ElementLabel
 /** Switch texts that state the value rather than name the switch. */
 const STATE_TEXTS = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
 
-/** Share of the screen's height, from its top, where the texts naming the screen (toolbar, large title) sit. */
+/**
+ * Share of the height the elements cover, from their top, where the texts naming the screen
+ * (toolbar, large title) sit. The elements' extent stands for the screen: a planner replaying an
+ * earlier step has its element list but not its screen size, and must judge it the same way.
+ */
 const TITLE_REGION = 0.25;
+
+/** Resource ids (their name after `/`) of the bars and large titles that name a screen, wherever they sit. */
+const TITLE_ID = /toolbar|action_?bar|app_?bar|title_?bar|large_?title/i;
+
+function isTitleBar(e: UiElement): boolean {
+  return e.resourceId !== undefined && TITLE_ID.test(e.resourceId.slice(e.resourceId.indexOf('/') + 1));
+}
 
 /** The element's own labels (its text, each part of a merged text, its description, an own `label`), without duplicates. */
 export function labelsOf(e: UiElement): string[] {
@@ -138,16 +149,19 @@ export class Screen {
   }
 
   /**
-   * What names the screen as `wanted` (an exact or compact match): a non-actionable text in the top
-   * quarter of the screen (a toolbar or large title, e.g. "Network & internet" on that settings
-   * page), or a selected element (the current tab). `undefined` when nothing does.
+   * What names the screen as `wanted` (an exact or compact match): a title — a non-actionable text
+   * outside every scrollable list, in the top quarter of the screen or with a toolbar's or large
+   * title's resource id (e.g. "Network & internet" on that settings page, a collapsing toolbar
+   * described "Languages"; not a list's section header) — or a selected element (the current tab).
+   * `undefined` when nothing does.
    */
   screenName(wanted: WantedLabels): ScreenName | undefined {
     const [, top, , bottom] = this.extent();
     const limit = top + (bottom - top) * TITLE_REGION;
+    const lists = this.elements.filter((e) => e.scrollable);
     let best: ScreenName | undefined;
     for (const e of this.elements) {
-      const title = !isActionable(e) && e.bounds[3] <= limit;
+      const title = !isActionable(e) && (e.bounds[3] <= limit || isTitleBar(e)) && !lists.some((list) => containsBounds(list, e));
       if (!title && e.selected !== true) continue;
       const hit = bestHit(elementLabels(e).filter((l) => l.own), wanted);
       if (!hit || hit.level < LabelMatch.Compact) continue;
