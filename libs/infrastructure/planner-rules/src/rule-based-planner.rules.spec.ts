@@ -293,6 +293,11 @@ describe('switches: in the current app first, Settings only for known settings',
     expect(await first('turn off NFC', screen)).toMatchObject({ type: 'done', summary: 'NFC is off.' });
   });
 
+  it('fails on a disabled row that leads to the switch, instead of looking elsewhere', async () => {
+    const screen: Shown = { pkg: SETTINGS, elements: [row(0, 0, { text: 'Location · Off', enabled: false }), row(1, 1, { text: 'Privacy' })] };
+    expect(reasonOf(await first('turn on Location', screen))).toBe('Goal understood as: turn on "Location". "Location" ([0] "Location") is disabled, so it cannot be used.');
+  });
+
   it('fails on two switches that match equally well', async () => {
     const screen: Shown = {
       pkg: 'com.example.app',

@@ -4,7 +4,11 @@ import { foregroundPackage, toUiElements, type AgentAction, type PlanDecision, t
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the test drives the simulated phone's pure UI state machine (no sockets); nothing outside tests imports it
 import { PhoneError, PhoneUi, type UiNode as PhoneNode } from '@mobileclaw/simulator';
+import type { GoalIntent } from './goal-intent';
 import { RuleBasedPlanner } from './rule-based-planner';
+import { Screen } from './screen';
+import { decideStep } from './step-decision';
+import { taskMemoryFrom } from './task-memory';
 
 function perform(ui: PhoneUi, action: AgentAction): StepResult {
   try {
@@ -393,5 +397,44 @@ describe('RuleBasedPlanner on the simulated phone replaying a recorded screen (s
       [{ command: 'click', x: 540, y: 497 }, 4],
     ]);
     expect(run.final).toMatchObject({ type: 'fail', reason: 'Goal understood as: turn on "Wi-Fi". Tapping "Network & internet" had no visible effect, twice (the screen did not change).' });
+  });
+});
+
+describe('RuleBasedPlanner steps on the simulated phone for intents as the goal parser splits them', () => {
+  /** The task loop over hand-made `intents` (one per object of "turn on Bluetooth and Wi-Fi", …). */
+  function driveIntents(ui: PhoneUi, intents: GoalIntent[]): { final: PlanDecision; commands: string[] } {
+    const history: PlannerHistoryEntry[] = [];
+    for (let stepIndex = 0; stepIndex < 25; stepIndex++) {
+      const tree = ui.uiTree();
+      const elements = toUiElements(tree.nodes);
+      const pkg = foregroundPackage(tree.nodes);
+      const memory = taskMemoryFrom(history, intents);
+      const decision = decideStep(intents, memory, { index: stepIndex, screen: new Screen(elements, pkg), history: [...history] });
+      if (decision.type !== 'action') return { final: decision, commands: history.map((h) => (h.decision.type === 'action' ? h.decision.action.command : '')) };
+      history.push({ index: stepIndex, decision, result: perform(ui, decision.action), observation: pkg === undefined ? { elements } : { elements, package: pkg } });
+    }
+    throw new Error('no done or fail within 25 steps');
+  }
+
+  it('turns on Bluetooth and Wi-Fi, one switch after the other, in Settings', () => {
+    const ui = new PhoneUi();
+    const run = driveIntents(ui, [
+      { kind: 'toggle', setting: 'Bluetooth', on: true },
+      { kind: 'toggle', setting: 'Wi-Fi', on: true },
+    ]);
+    expect(run.commands).toEqual(['open', 'click', 'click']);
+    expect([ui.state.bluetooth, ui.state.wifi]).toEqual([true, true]);
+    expect(run.final).toMatchObject({ type: 'done', summary: 'Wi-Fi is on.' });
+  });
+
+  it('opens the browser and visits an address (two intents), navigating itself', () => {
+    const ui = new PhoneUi();
+    const run = driveIntents(ui, [
+      { kind: 'open', name: '浏览器' },
+      { kind: 'open_url', url: 'example.com' },
+    ]);
+    expect(run.commands).toEqual(['open', 'click', 'input', 'click']);
+    expect(ui.state.browser.url).toBe('https://example.com');
+    expect(run.final.type).toBe('done');
   });
 });

@@ -2,7 +2,7 @@ import { done, fail, lastError, lastTapEffect, openApp, retapOrFail, scrollOrFai
 import { LabelMatch } from './label-match';
 import { findKnownSetting } from './setting-catalog';
 import { targetLabels } from './tap-step';
-import { ambiguityReason, describeCandidate } from './target-choice';
+import { ambiguityReason, describeCandidate, disabledReason } from './target-choice';
 
 /** Package of the system Settings app. */
 export const SETTINGS_PACKAGE = 'com.android.settings';
@@ -15,7 +15,7 @@ export const SETTINGS_PACKAGE = 'com.android.settings';
  *    list every label it has), so "Wi‑Fi hotspot" is never taken for "Wi‑Fi"; another name may
  *    match partially when only one switch does. Two equally good switches fail, naming them; a
  *    disabled switch in the wrong state fails.
- * 2. A row labelled X without a switch is opened once (its page holds the switch).
+ * 2. A row labelled X without a switch is opened once (its page holds the switch); a disabled one fails.
  * 3. A known setting not on screen is looked for in the Settings app (opened when another app is in
  *    front), along its known path (e.g. "Network & internet"); anything else only in the current
  *    app's list, which is scrolled before failing: an in-app option never sends the planner to Settings.
@@ -52,6 +52,7 @@ export function planToggle(setting: string, on: boolean, input: StepInput): Step
   if (!wasTapped(memory, label)) {
     const own = screen.findTarget(wanted, LabelMatch.Compact);
     if (own.kind === 'found' && own.candidate.target?.clickable) return tap(memory, label, own.candidate.target, `Open the ${label} page to find its switch.`);
+    if (own.kind === 'disabled') return fail(disabledReason(setting, own.candidate));
   }
   if (known) {
     for (const hop of known.path) {
