@@ -101,6 +101,12 @@ describe('matching labels', () => {
     expect(await first('点击 秒表', { elements: CLOCK_TABS, pkg: CLOCK })).toMatchObject({ type: 'action', action: { command: 'click', x: 945, y: 2270 }, elementIndex: 3 });
   });
 
+  it('"打开闹钟" in an English clock app: done when the "Alarm" tab is selected, else taps it', async () => {
+    expect(await first('打开闹钟', { elements: CLOCK_TABS, pkg: CLOCK })).toMatchObject({ type: 'done', summary: '"闹钟" is open: "Alarm" is selected.' });
+    const onClock = CLOCK_TABS.map((e) => ({ ...e, selected: e.index === 1 }));
+    expect(await first('打开闹钟', { elements: onClock, pkg: CLOCK })).toMatchObject({ action: { command: 'click', x: 135, y: 2270 }, elementIndex: 0 });
+  });
+
   it('finds "Wi-Fi" as "WLAN" (a vendor\'s and the Chinese UI\'s word for it)', async () => {
     const screen = [row(0, 0, { text: 'WLAN · 已连接' }), row(1, 1, { text: '蓝牙 · 已关闭' })];
     expect(await first('tap Wi-Fi', { elements: screen, pkg: SETTINGS })).toMatchObject({ action: { command: 'click', x: 540, y: 400 }, elementIndex: 0 });
@@ -252,6 +258,20 @@ describe('switches: in the current app first, Settings only for known settings',
       ],
     };
     expect(await first('enable delivery reports', options)).toMatchObject({ action: { command: 'click', x: 970, y: 400 }, elementIndex: 1 });
+  });
+
+  it('reads an unlabelled switch\'s label from the text beside it when no row holds both', async () => {
+    const screen: Shown = {
+      pkg: 'com.example.app',
+      elements: [
+        el(0, { type: 'TextView', text: 'Dark mode', bounds: [48, 340, 700, 420] }),
+        el(1, { type: 'Switch', checkable: true, checked: false, clickable: true, bounds: [900, 320, 1040, 440] }),
+        el(2, { type: 'TextView', text: 'Autoplay videos', bounds: [48, 540, 700, 620] }),
+        el(3, { type: 'Switch', checkable: true, checked: true, clickable: true, bounds: [900, 520, 1040, 640] }),
+      ],
+    };
+    expect(await first('turn off autoplay videos', screen)).toMatchObject({ action: { command: 'click', x: 970, y: 580 }, elementIndex: 3 });
+    expect(await first('turn on dark mode', screen)).toMatchObject({ action: { command: 'click', x: 970, y: 380 }, elementIndex: 1 });
   });
 
   it('looks for an unknown switch that is not on screen only in the current app: scrolls its list, then fails saying why', async () => {

@@ -111,8 +111,9 @@ export class Screen {
 
   /**
    * The switch (any checkable element) for a setting named by `wanted`: labelled so itself (its
-   * description, its `label`, or its text unless that is just "ON"/"OFF"), or by the title of the
-   * smallest element around it that has one (a preference row, a card). Same ranking and ambiguity
+   * description, its `label`, or its text unless that is just "ON"/"OFF"), by the title of the
+   * smallest element around it that has one (a preference row, a card), or by the nearest text left
+   * of it on its line (borrowed labels rank below own ones). Same ranking and ambiguity
    * rules as {@link findTarget}; the target is the switch itself.
    */
   findSwitch(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
@@ -122,10 +123,27 @@ export class Screen {
       const row = this.labelledContainer(sw);
       const rowTitle = row && titleOf(row);
       if (rowTitle !== undefined) labels.push({ text: rowTitle, own: false, cap: LabelMatch.Exact });
+      const beside = this.textBeside(sw);
+      const besideTitle = beside && titleOf(beside);
+      if (besideTitle !== undefined) labels.push({ text: besideTitle, own: false, cap: LabelMatch.Exact });
       const hit = bestHit(labels, wanted);
       if (hit) candidates.push({ element: sw, target: sw, hit });
     }
     return chooseTarget(candidates, minimum);
+  }
+
+  /**
+   * The nearest text left of `e` on its line (its vertical span holding `e`'s centre), e.g. the title
+   * of a row that is not itself clickable, or an alarm's time before its switch.
+   */
+  private textBeside(e: UiElement): UiElement | undefined {
+    let found: UiElement | undefined;
+    for (const t of this.elements) {
+      if (t === e || t.checkable || t.editable || t.scrollable || titleOf(t) === undefined) continue;
+      if (t.bounds[2] > e.bounds[0] || t.bounds[1] > e.center[1] || t.bounds[3] <= e.center[1]) continue;
+      if (!found || t.bounds[2] > found.bounds[2]) found = t;
+    }
+    return found;
   }
 
   /** The smallest non-checkable element with a title whose bounds hold `e`'s and are larger: its row or card. */
