@@ -60,14 +60,14 @@ export function click(element: UiElement, reasoning: string, approval?: Approval
 
 /**
  * Clicks `element` and remembers `label` as tapped by this intent, and the click as the intent's
- * latest tap (see {@link lastTapEffect}).
+ * latest tap (see {@link lastTapEffect}), named `what` in reasons (default: `label` quoted).
  */
-export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest, once?: string): StepOutcome {
+export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest, once?: string, what = JSON.stringify(label)): StepOutcome {
   memory.tapped.add(normalizeLabel(label));
   const outcome = click(element, reasoning, approval, once);
   if (outcome.kind === 'act') {
     memory.facts.set('lastTap', actionKey(outcome.action));
-    memory.facts.set('lastTapLabel', JSON.stringify(label));
+    memory.facts.set('lastTapLabel', what);
     memory.facts.set('lastTapOnce', once !== undefined);
   }
   return outcome;
@@ -130,9 +130,9 @@ export function lastError(last: LastStep | undefined, command: AgentAction['comm
 }
 
 /**
- * A swipe scrolling the main scrollable list (see `Screen.scrollable`) one page towards its end, to look for something; or
- * `undefined` when there is no list, {@link MAX_SCROLLS} swipes were made, or the last swipe changed
- * nothing (the end of the list). Counts the swipe in `memory.scrolls`.
+ * A swipe scrolling the main scrollable list (see `Screen.scrollable`) one page towards its end, to
+ * look for something; or `undefined` when there is no list, {@link MAX_SCROLLS} swipes were made, or
+ * the last swipe changed nothing (the end of the list). Counts the swipe in `memory.scrolls`.
  */
 export function scrollToFind(input: StepInput, lookingFor: string): StepOutcome | undefined {
   const list = input.screen.scrollable();

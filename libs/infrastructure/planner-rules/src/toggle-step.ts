@@ -35,7 +35,7 @@ export function planToggle(setting: string, on: boolean, input: StepInput): Step
     if (sw.checked === on) return done(`${label} is ${state}.`);
     if (choice.kind === 'disabled') return fail(`the ${label} switch (${describeCandidate(choice.candidate)}) is disabled, so it cannot be turned ${state}`);
     if (lastTapEffect(input) === false) return retapOrFail(input);
-    return tap(memory, `${label} switch`, sw, `The ${label} switch is ${on ? 'off' : 'on'}; tap it to turn ${label} ${state}.`);
+    return tap(memory, `${label} switch`, sw, `The ${label} switch is ${on ? 'off' : 'on'}; tap it to turn ${label} ${state}.`, undefined, undefined, `the ${label} switch`);
   }
   if (lastTapEffect(input) === false) return retapOrFail(input);
 
