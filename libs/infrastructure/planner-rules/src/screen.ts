@@ -3,7 +3,7 @@ import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, type UiElement } from '@mobilecl
 import { isLauncherPackage } from './app-catalog';
 import { normalizeLabel } from './goal-text';
 import { LabelMatch, type WantedLabels } from './label-match';
-import { bestHit, chooseTarget, elementLabels, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
+import { bestHit, boundsWithin, chooseTarget, elementLabels, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
 
 /** Switch texts that state the value rather than name the switch. */
 const STATE_TEXTS = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
@@ -42,7 +42,7 @@ function area(e: UiElement): number {
 }
 
 function containsBounds(outer: UiElement, inner: UiElement): boolean {
-  return outer.bounds[0] <= inner.bounds[0] && outer.bounds[1] <= inner.bounds[1] && outer.bounds[2] >= inner.bounds[2] && outer.bounds[3] >= inner.bounds[3];
+  return boundsWithin(outer.bounds, inner.bounds);
 }
 
 function isActionable(e: UiElement): boolean {

@@ -95,8 +95,9 @@ export type TargetChoice =
   | { kind: 'untappable'; candidate: Candidate }
   | { kind: 'none' };
 
-function contains(outer: readonly number[], inner: readonly number[]): boolean {
-  return (outer[0] as number) <= (inner[0] as number) && (outer[1] as number) <= (inner[1] as number) && (outer[2] as number) >= (inner[2] as number) && (outer[3] as number) >= (inner[3] as number);
+/** True when `inner` lies within `outer` (bounds `[left, top, right, bottom]`, px; equal bounds count). */
+export function boundsWithin(outer: UiElement['bounds'], inner: UiElement['bounds']): boolean {
+  return outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
 }
 
 /** Higher score first, then the earlier (outer) target in document order. */
@@ -115,7 +116,7 @@ function distinctTargets(pool: readonly Candidate[]): Candidate[] {
   const groups: Candidate[][] = [];
   for (const c of pool) {
     const bounds = (c.target ?? c.element).bounds;
-    const group = groups.find((g) => g.some((o) => contains((o.target ?? o.element).bounds, bounds) || contains(bounds, (o.target ?? o.element).bounds)));
+    const group = groups.find((g) => g.some((o) => boundsWithin((o.target ?? o.element).bounds, bounds) || boundsWithin(bounds, (o.target ?? o.element).bounds)));
     if (group) group.push(c);
     else groups.push([c]);
   }
