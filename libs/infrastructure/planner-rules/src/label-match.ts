@@ -19,7 +19,8 @@ function escapeRegExp(text: string): string {
 /**
  * How `label` matches any of `wanted` (the best of them). A partial match needs whole words (the
  * wanted text bounded by non-letters, so "Wi‑Fi" is in "Use Wi‑Fi" but "Bo" is not in "Bob"), or,
- * for a wanted text written in CJK ideographs (no spaces between words), any occurrence.
+ * for a wanted text of two or more CJK characters (no spaces between words), any occurrence; a
+ * single character ("好") is too common inside other words to count.
  */
 export function matchLabel(label: string | undefined, wanted: readonly string[]): LabelMatch {
   if (label === undefined) return LabelMatch.None;
@@ -32,7 +33,7 @@ export function matchLabel(label: string | undefined, wanted: readonly string[])
     if (norm === want) return LabelMatch.Exact;
     if (compactLabel(label) === compactLabel(w)) best = Math.max(best, LabelMatch.Compact);
     else if (new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(want)}($|[^\\p{L}\\p{N}])`, 'u').test(norm)) best = Math.max(best, LabelMatch.Contains);
-    else if (/[\u3400-\u9fff]/.test(want) && norm.includes(want)) best = Math.max(best, LabelMatch.Contains);
+    else if (/[\u3400-\u9fff]/.test(want) && Array.from(want).length >= 2 && norm.includes(want)) best = Math.max(best, LabelMatch.Contains);
   }
   return best;
 }

@@ -120,6 +120,12 @@ describe('matching labels', () => {
     expect(await first('tap Add alarm', { elements: screen, pkg: CLOCK })).toMatchObject({ action: { command: 'click', x: 540, y: 1980 }, elementIndex: 1 });
   });
 
+  it('finds a Chinese word inside a longer Chinese label, but not a single character', async () => {
+    const screen = [row(0, 0, { text: '你好世界' }), row(1, 1, { text: '蓝牙设置' })];
+    expect(await first('点击 蓝牙', { elements: screen })).toMatchObject({ elementIndex: 1 });
+    expect(reasonOf(await first('点击 好', { elements: screen }))).toBe('Goal understood as: tap "好". Nothing labelled "好" is on the screen.');
+  });
+
   it('prefers an exact match to a compact one, and a compact one to a partial one', async () => {
     const partialAndCompact = [row(0, 0, { text: 'Wi\u2011Fi hotspot · Off' }), row(1, 1, { text: 'WiFi' })];
     expect(await first('tap Wi-Fi', { elements: partialAndCompact })).toMatchObject({ elementIndex: 1 });
@@ -215,6 +221,18 @@ describe('dialog and tour buttons named by several labels (tap intents with `nam
     const decisions = decide([{ kind: 'tap', target: 'skip', names: ['Skip', 'Skip tour', '跳过'] }], [tour, after]);
     expect(decisions[0]).toMatchObject({ action: { command: 'click', x: 940, y: 170 }, elementIndex: 1 });
     expect(decisions[1]).toMatchObject({ type: 'done', summary: 'Tapped "skip".' });
+  });
+
+  it('never takes a switch\'s state text for a button: "关闭" on a switch is "off", not "Close"', () => {
+    const screen: Shown = {
+      pkg: SETTINGS,
+      elements: [
+        row(0, 0, { text: '蓝牙' }),
+        el(1, { type: 'Switch', text: '关闭', checkable: true, checked: false, clickable: true, bounds: [900, 340, 1040, 460] }),
+        el(2, { type: 'Button', text: '关闭', clickable: true, bounds: [48, 2200, 1032, 2330] }),
+      ],
+    };
+    expect(decide([{ kind: 'tap', target: 'close', names: ['Close', '关闭'] }], [screen])[0]).toMatchObject({ action: { command: 'click', x: 540, y: 2265 }, elementIndex: 2 });
   });
 
   it('fails naming every label looked for when none is on the screen', () => {

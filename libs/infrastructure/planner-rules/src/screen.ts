@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, type UiElement } from '@mobileclaw/domain';
 import { isLauncherPackage } from './app-catalog';
-import { normalizeLabel } from './goal-text';
 import { LabelMatch, type WantedLabels } from './label-match';
 import { bestHit, boundsWithin, chooseTarget, elementLabels, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
-
-/** Switch texts that state the value rather than name the switch. */
-const STATE_TEXTS = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
 
 /**
  * Share of the height the elements cover, from their top, where the texts naming the screen
@@ -119,7 +115,7 @@ export class Screen {
   findSwitch(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
     const candidates: Candidate[] = [];
     for (const sw of this.elements.filter((e) => e.checkable)) {
-      const labels: ElementLabel[] = elementLabels(sw).filter((l) => !STATE_TEXTS.has(normalizeLabel(l.text)));
+      const labels: ElementLabel[] = elementLabels(sw);
       const row = this.labelledContainer(sw);
       const rowTitle = row && titleOf(row);
       if (rowTitle !== undefined) labels.push({ text: rowTitle, own: false, cap: LabelMatch.Exact });

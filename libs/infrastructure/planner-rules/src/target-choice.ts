@@ -1,4 +1,5 @@
 import { UI_TEXT_SEPARATOR, type UiElement, type UiLabelSource } from '@mobileclaw/domain';
+import { normalizeLabel } from './goal-text';
 import { LabelMatch, matchLabel, type WantedLabels } from './label-match';
 
 /** One label an element carries. */
@@ -12,6 +13,9 @@ export interface ElementLabel {
   /** The best match this label may give: a later part of a merged text ("Wi‑Fi · On" → "On") only matches partially. */
   cap: LabelMatch;
 }
+
+/** Texts a switch or checkbox shows for its value ("ON", "关闭"): never a label of it ("关闭" is also "Close"). */
+const STATE_TEXTS: ReadonlySet<string> = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
 
 /** Label sources that name the element itself rather than its surroundings. */
 const OWN_SOURCES: ReadonlySet<UiLabelSource> = new Set(['text', 'desc', 'labeled-by']);
@@ -33,9 +37,15 @@ function withParts(text: string, own: boolean): ElementLabel[] {
 /**
  * Every label of an element, most specific first: its `label` (the best human label the screen
  * reader found; own or borrowed by its `labelSource`), its text's title part, its description, its
- * whole text, then the other parts of a merged text (which only match partially).
+ * whole text, then the other parts of a merged text (which only match partially). A checkable
+ * element's state text ("ON", "OFF", "关闭") is not a label.
  */
 export function elementLabels(e: UiElement): ElementLabel[] {
+  const all = labelsWithState(e);
+  return e.checkable ? all.filter((l) => !STATE_TEXTS.has(normalizeLabel(l.text))) : all;
+}
+
+function labelsWithState(e: UiElement): ElementLabel[] {
   const out: ElementLabel[] = [];
   if (e.label !== undefined && e.label.trim() !== '') out.push(...withParts(e.label, e.labelSource === undefined || OWN_SOURCES.has(e.labelSource)));
   const text = e.text === undefined ? [] : withParts(e.text, true);
