@@ -114,6 +114,12 @@ export function planOpen(name: string, input: StepInput): StepOutcome {
   if (app) {
     const inApp = screen.isIn(app.package);
     if (inApp === true) return done(`${app.label} is open.`);
+    if (memory.opened.has(app.package) && lastSucceeded(last, 'open', app.package) && last?.changed === false) {
+      // The launch changed nothing on screen: launched once more, then given up (never taken for done).
+      if (memory.facts.get('relaunched') === true) return fail(`launched ${app.label} (${app.package}) twice, but the screen did not change`);
+      memory.facts.set('relaunched', true);
+      return openApp(memory, app.package, app.label);
+    }
     if (inApp === undefined && memory.opened.has(app.package) && lastSucceeded(last, 'open', app.package))
       return done(`${app.label} was opened (the phone did not report the foreground app).`);
   } else {

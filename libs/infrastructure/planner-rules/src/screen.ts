@@ -45,6 +45,25 @@ function isActionable(e: UiElement): boolean {
   return !!(e.clickable || e.longClickable || e.editable || e.checkable || e.scrollable);
 }
 
+/**
+ * The package most resource ids on screen belong to (`com.example.app:id/title` → `com.example.app`),
+ * the framework's (`android`) and System UI's aside; `undefined` when none has one. Stands for the
+ * foreground package when a recording has no package attributes (some `uiautomator dump` files).
+ */
+function packageOfResourceIds(elements: readonly UiElement[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const e of elements) {
+    const at = e.resourceId?.indexOf(':id/') ?? -1;
+    if (at <= 0) continue;
+    const pkg = (e.resourceId as string).slice(0, at);
+    if (pkg === 'android' || SYSTEM_UI_PACKAGES.has(pkg)) continue;
+    counts.set(pkg, (counts.get(pkg) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [pkg, n] of counts) if (best === undefined || n > (counts.get(best) as number)) best = pkg;
+  return best;
+}
+
 /** A text or element that names the screen shown: a title near its top, or a selected tab. */
 export interface ScreenName {
   element: UiElement;
@@ -56,14 +75,18 @@ export interface ScreenName {
  * Bounds and centres are device px.
  */
 export class Screen {
-  /** Foreground package, or `undefined` when unknown (System UI does not count). */
+  /**
+   * Foreground package, or `undefined` when unknown (System UI does not count). When the observation
+   * gives none, the package of most resource ids on screen stands for it.
+   */
   readonly package: string | undefined;
 
   constructor(
     readonly elements: readonly UiElement[],
     pkg: string | undefined,
   ) {
-    this.package = pkg === undefined || pkg === '' || SYSTEM_UI_PACKAGES.has(pkg) ? undefined : pkg;
+    const given = pkg === undefined || pkg === '' || SYSTEM_UI_PACKAGES.has(pkg) ? undefined : pkg;
+    this.package = given ?? packageOfResourceIds(elements);
   }
 
   /** True/false when the foreground package is known, `undefined` otherwise. */
@@ -94,7 +117,7 @@ export class Screen {
    * See {@link chooseTarget} for the ranking, ambiguity and disabled rules; `minimum` bounds how
    * loose a match may be.
    */
-  findTarget(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
+  findTarget(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Words): TargetChoice {
     const candidates: Candidate[] = [];
     for (const e of this.elements) {
       const hit = bestHit(elementLabels(e), wanted);
@@ -108,17 +131,19 @@ export class Screen {
   /**
    * The switch (any checkable element) for a setting named by `wanted`: labelled so itself (its
    * description, its `label`, or its text unless that is just "ON"/"OFF"), by the title of the
-   * smallest element around it that has one (a preference row, a card), or by the nearest text left
-   * of it on its line (borrowed labels rank below own ones). Same ranking and ambiguity
+   * smallest element around it that has one (a preference row, a card), by the nearest text left
+   * of it on its line, or — by their words only — by all the texts of that row or card together
+   * (borrowed labels rank below own ones). Same ranking and ambiguity
    * rules as {@link findTarget}; the target is the switch itself.
    */
-  findSwitch(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
+  findSwitch(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Words): TargetChoice {
     const candidates: Candidate[] = [];
     for (const sw of this.elements.filter((e) => e.checkable)) {
       const labels: ElementLabel[] = elementLabels(sw);
       const row = this.labelledContainer(sw);
       const rowTitle = row && titleOf(row);
       if (rowTitle !== undefined) labels.push({ text: rowTitle, own: false, cap: LabelMatch.Exact });
+      if (row) labels.push({ text: this.textsWithin(row, sw), own: false, cap: LabelMatch.Words });
       const beside = this.textBeside(sw);
       const besideTitle = beside && titleOf(beside);
       if (besideTitle !== undefined) labels.push({ text: besideTitle, own: false, cap: LabelMatch.Exact });
@@ -126,6 +151,12 @@ export class Screen {
       if (hit) candidates.push({ element: sw, target: sw, hit });
     }
     return chooseTarget(candidates, minimum);
+  }
+
+  /** The own labels of `container` and of every element inside it but other switches, joined: e.g. an alarm card's time, days and name. */
+  private textsWithin(container: UiElement, sw: UiElement): string {
+    const inside = this.elements.filter((e) => (e === sw || !e.checkable) && containsBounds(container, e));
+    return inside.flatMap((e) => labelsOf(e)).join(UI_TEXT_SEPARATOR);
   }
 
   /**

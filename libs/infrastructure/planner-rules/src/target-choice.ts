@@ -1,6 +1,6 @@
 import { UI_TEXT_SEPARATOR, type UiElement, type UiLabelSource } from '@mobileclaw/domain';
 import { normalizeLabel } from './goal-text';
-import { LabelMatch, matchLabel, type WantedLabels } from './label-match';
+import { LabelMatch, matchLabel, matchWords, type WantedLabels } from './label-match';
 
 /** One label an element carries. */
 export interface ElementLabel {
@@ -10,7 +10,10 @@ export interface ElementLabel {
    * a label it borrows from around it (its row's title, its card's description, a preceding text).
    */
   own: boolean;
-  /** The best match this label may give: a later part of a merged text ("Wi‑Fi · On" → "On") only matches partially. */
+  /**
+   * The best match this label may give: a later part of a merged text ("Wi‑Fi · On" → "On") only
+   * matches partially; the texts around a switch together (its card) only by their words.
+   */
   cap: LabelMatch;
 }
 
@@ -76,7 +79,9 @@ export function bestHit(labels: readonly ElementLabel[], wanted: WantedLabels): 
   let best: LabelHit | undefined;
   for (const l of labels) {
     for (const literal of [true, false]) {
-      const level = Math.min(matchLabel(l.text, literal ? wanted.literal : wanted.equivalent), l.cap) as LabelMatch;
+      const names = literal ? wanted.literal : wanted.equivalent;
+      let level = Math.min(matchLabel(l.text, names), l.cap) as LabelMatch;
+      if (level === LabelMatch.None && matchWords(l.text, names)) level = LabelMatch.Words;
       if (level === LabelMatch.None) continue;
       const hit: LabelHit = { level, literal, own: l.own, label: l.text };
       if (!best || hitScore(hit) > hitScore(best)) best = hit;
@@ -138,19 +143,19 @@ function distinctTargets(pool: readonly Candidate[]): Candidate[] {
  * - exact matches beat compact ones, which beat partial ones; then literal names beat glossary
  *   equivalents, and an element's own label beats one borrowed from around it;
  * - two equally good candidates that are different targets → `ambiguous` (never the first silently);
- *   a partial match is accepted only when it is the only partial match on screen;
+ *   a partial match is accepted only when it is the only one of its kind on screen;
  * - the best match disabled → `disabled`;
  * - a plain text matching exactly (or compactly) that cannot be tapped beats a tappable partial
  *   match → `untappable` (a near name is never tapped in place of the named thing).
  */
-export function chooseTarget(candidates: readonly Candidate[], minimum: LabelMatch = LabelMatch.Contains): TargetChoice {
+export function chooseTarget(candidates: readonly Candidate[], minimum: LabelMatch = LabelMatch.Words): TargetChoice {
   const tappable = candidates.filter((c) => c.target !== undefined && c.hit.level >= minimum);
   const plain = candidates.filter((c) => c.target === undefined && c.hit.level >= Math.max(minimum, LabelMatch.Compact));
   const topLevel = Math.max(LabelMatch.None, ...tappable.map((c) => c.hit.level));
   if (plain.length > 0 && topLevel < LabelMatch.Compact) return { kind: 'untappable', candidate: plain.reduce((best, c) => (better(c, best) ? c : best)) };
   if (tappable.length === 0) return { kind: 'none' };
   const topScore = Math.max(...tappable.map((c) => hitScore(c.hit)));
-  const pool = topLevel === LabelMatch.Contains ? tappable : tappable.filter((c) => hitScore(c.hit) === topScore);
+  const pool = topLevel <= LabelMatch.Contains ? tappable.filter((c) => c.hit.level === topLevel) : tappable.filter((c) => hitScore(c.hit) === topScore);
   const targets = distinctTargets(pool);
   if (targets.length > 1) return { kind: 'ambiguous', candidates: targets };
   const chosen = targets[0] as Candidate;

@@ -28,7 +28,7 @@ export function planToggle(setting: string, on: boolean, input: StepInput): Step
   const wanted = targetLabels(known ? [setting, ...known.aliases] : [setting]);
   const state = on ? 'on' : 'off';
 
-  const choice = screen.findSwitch(wanted, known ? LabelMatch.Compact : LabelMatch.Contains);
+  const choice = screen.findSwitch(wanted, known ? LabelMatch.Compact : LabelMatch.Words);
   if (choice.kind === 'ambiguous') return fail(ambiguityReason(setting, choice.candidates));
   if (choice.kind === 'found' || choice.kind === 'disabled') {
     const sw = choice.candidate.element;
