@@ -68,6 +68,13 @@ describe('element labels: own text and description', () => {
     expect(labelOf([up, bare], bare)).toEqual(['Image3', 'text']);
   });
 
+  it('labels a button whose text is only a symbol by its description, and by the symbol when it has none', () => {
+    const add = n({ class: 'android.widget.Button', text: '+', desc: 'Add alarm', clickable: true, bounds: [0, 0, 100, 100] });
+    const plus = n({ class: 'android.widget.Button', text: '+', clickable: true, bounds: [100, 0, 200, 100] });
+    expect(labelOf([add, plus], add)).toEqual(['Add alarm', 'desc']);
+    expect(labelOf([add, plus], plus)).toEqual(['+', 'text']);
+  });
+
   it('never takes an on/off state text as a toggle’s label, and takes its description instead', () => {
     const wifi = switchAt([860, 220, 1080, 420], { text: 'ON', desc: 'Wi‑Fi', checked: true });
     const bluetooth = switchAt([860, 420, 1080, 620], { text: '开启', desc: '蓝牙', checked: true });
@@ -134,10 +141,13 @@ describe('element labels: card', () => {
     expect(labelOf([card], toggle)).toEqual(['Alarm 8:30 AM', 'card']);
   });
 
-  it('does not look for a card or a row past a scroll container', () => {
+  it('does not look for a card or a row past a list, scrolling or not', () => {
     const icon = n({ class: 'android.widget.ImageView', clickable: true, bounds: [0, 100, 100, 200] });
     const page = n({ desc: 'Main page', clickable: true, bounds: [0, 0, 1080, 2000] }, [n({ scrollable: true, bounds: [0, 0, 1080, 2000] }, [n({ bounds: [0, 100, 1080, 300] }, [icon])])]);
     expect(labelOf([page], icon)).toEqual([null, null]);
+    const star = n({ class: 'android.widget.ImageView', clickable: true, bounds: [0, 100, 100, 200] });
+    const fitting = n({ desc: 'Favourites', bounds: [0, 0, 1080, 2000] }, [n({ class: 'android.widget.ListView', bounds: [0, 0, 1080, 2000] }, [n({ bounds: [0, 100, 1080, 300] }, [star])])]);
+    expect(labelOf([fitting], star)).toEqual([null, null]);
   });
 });
 
@@ -200,6 +210,12 @@ describe('element labels: preceding caption', () => {
     expect(labelOf([byClass], recipient)).toEqual([null, null]);
     const byId = n({ bounds: [0, 63, 1080, 2274] }, [n({ resourceId: 'com.example:id/action_bar', bounds: [0, 63, 1080, 231] }, [text('New conversation', [189, 63, 1038, 231])]), recipient]);
     expect(labelOf([byId], recipient)).toEqual([null, null]);
+  });
+
+  it('never takes the page title in an app bar as the label of an icon beside it', () => {
+    const search = n({ class: 'android.widget.ImageButton', clickable: true, bounds: [900, 63, 1040, 231] });
+    const bar = n({ class: 'com.google.android.material.appbar.MaterialToolbar', bounds: [0, 63, 1080, 231] }, [n({ bounds: [189, 63, 800, 231] }, [text('Alarms', [189, 100, 500, 190])]), search]);
+    expect(labelOf([bar], search)).toEqual([null, null]);
   });
 });
 

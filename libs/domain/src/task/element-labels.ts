@@ -29,7 +29,12 @@ export function isStateText(text: string): boolean {
  * `（必填）`, `[optional]`) or only punctuation and symbols (`*`, `:`).
  */
 function isAnnotation(text: string): boolean {
-  return /^[([{（［【<＜].*[)\]}）］】>＞]$/su.test(text) || /^[\p{P}\p{S}\s]+$/u.test(text);
+  return /^[([{（［【<＜].*[)\]}）］】>＞]$/su.test(text) || isSymbols(text);
+}
+
+/** True for a text of punctuation and symbols only (`+`, `⋮`, `×`, `*`). */
+function isSymbols(text: string): boolean {
+  return /^[\p{P}\p{S}\s]+$/u.test(text);
 }
 
 function trimmed(value: string | undefined): string | undefined {
@@ -110,6 +115,19 @@ function isNearCaption(text: UiNode['bounds'], el: UiNode['bounds']): boolean {
   return text[0] < el[2] && text[2] > el[0] && 2 * (el[1] - text[3]) <= el[3] - el[1];
 }
 
+const TAP_TARGET_ORDER: readonly UiLabelSource[] = ['text', 'desc', 'labeled-by', 'row', 'card', 'preceding', 'resource-id'];
+const DESCRIPTION_FIRST_ORDER: readonly UiLabelSource[] = ['desc', 'text', 'labeled-by', 'row', 'card', 'preceding', 'resource-id'];
+const FIELD_ORDER: readonly UiLabelSource[] = ['desc', 'labeled-by', 'row', 'card', 'preceding', 'text', 'resource-id'];
+const SCROLL_REGION_ORDER: readonly UiLabelSource[] = ['text', 'desc', 'labeled-by'];
+
+/** The sources an element's label is looked for in, best first (see {@link ElementLabels}). */
+function sourceOrder(n: UiNode): readonly UiLabelSource[] {
+  if (isScrollRegion(n)) return SCROLL_REGION_ORDER;
+  if (n.editable) return FIELD_ORDER;
+  const text = trimmed(n.text);
+  return drawsNoText(n) || (text !== undefined && isSymbols(text) && trimmed(n.desc) !== undefined) ? DESCRIPTION_FIRST_ORDER : TAP_TARGET_ORDER;
+}
+
 /**
  * Finds the best human label of each actionable element of one UI tree, during {@link toUiElements}'s
  * single depth-first walk (document order): the walk reports every node with {@link see} and asks for an
@@ -118,14 +136,15 @@ function isNearCaption(text: UiNode['bounds'], el: UiNode['bounds']): boolean {
  * Sources, best first ({@link UiLabelSource}): own text, own content description, the `labeledBy` node,
  * the row (the nearest tap-target ancestor labelled by its own or merged text), the card (the nearest
  * ancestor with a content description), the nearest preceding caption in the same container, and last
- * the humanised resource id. Exceptions to that order: an image view takes its description before its
- * text ({@link drawsNoText}); a field (editable) takes its own text (its value, or its hint while empty)
- * only after every source around it; a pure scroll container takes only its own text, description or
- * `labeledBy`. A checkable element never takes an on/off state text ({@link isStateText}). Row and card
- * never look past a scroll container. The preceding caption is a non-actionable text node in the
+ * the humanised resource id. Exceptions to that order ({@link sourceOrder}): an image view, and an
+ * element whose text is only symbols (`+`, `⋮`) but that has a description, take the description
+ * first ({@link drawsNoText}); a field (editable) takes its own text (its value, or its hint while
+ * empty) only after every source around it; a pure scroll container takes only its own text,
+ * description or `labeledBy`. A checkable element never takes an on/off state text ({@link isStateText}). Row and card
+ * never look past a list. The preceding caption is a non-actionable text node in the
  * element's container (below the nearest actionable ancestor or list item), not in brackets nor mere
- * punctuation, on the element's line or just above it ({@link isNearCaption}); lists, list items and app
- * bars are containers of their own ({@link childScope}).
+ * punctuation, not in an app bar (there it is the page's title), on the element's line or just above it
+ * ({@link isNearCaption}); lists, list items and app bars are containers of their own ({@link childScope}).
  *
  * Cost: O(depth) per element plus O(1) per node; the `labeledBy` index is built once per tree.
  */
@@ -153,7 +172,7 @@ export class ElementLabels {
 
   /** Reports a node in document order, with the container it sits in (see {@link childScope}). */
   see(node: UiNode, scope: UiNode | null): void {
-    if (isActionable(node) || node.password) return;
+    if (isActionable(node) || node.password || (scope !== null && isAppBar(scope))) return;
     const [l, t, r, b] = node.bounds;
     if (r <= l || b <= t) return;
     const text = trimmed(node.text);
@@ -170,25 +189,27 @@ export class ElementLabels {
    * @param parts the descendants whose texts its `text` merged, in order (empty when it has own text).
    */
   labelOf(node: UiNode, ancestors: readonly UiNode[], scope: UiNode | null, parts: readonly UiNode[]): ElementLabel | undefined {
-    const accept = node.checkable ? (s: string | undefined) => (s !== undefined && !isStateText(s) ? s : undefined) : (s: string | undefined) => s;
-    const ownText = (): string | undefined => accept(node.password ? undefined : trimmed(node.text)) ?? accept(titleOf(parts, !!node.checkable));
-    const sources: [UiLabelSource, () => string | undefined][] = [
-      ['text', ownText],
-      ['desc', () => accept(trimmed(node.desc))],
-      ['labeled-by', () => accept(this.labeledBy(node))],
-    ];
-    if (drawsNoText(node)) sources.unshift(sources.splice(1, 1)[0]!);
-    if (!isScrollRegion(node)) {
-      sources.push(
-        ['row', () => accept(this.row(ancestors))],
-        ['card', () => accept(card(ancestors))],
-        ['preceding', () => accept(this.preceding(node, scope))],
-      );
-      if (node.editable) sources.push(sources.shift()!);
-      sources.push(['resource-id', () => humanisedResourceId(node.resourceId)]);
-    }
-    for (const [labelSource, find] of sources) {
-      const label = find();
+    const accept = (s: string | undefined): string | undefined => (s !== undefined && node.checkable && isStateText(s) ? undefined : s);
+    const find = (source: UiLabelSource): string | undefined => {
+      switch (source) {
+        case 'text':
+          return accept(node.password ? undefined : trimmed(node.text)) ?? accept(titleOf(parts, !!node.checkable));
+        case 'desc':
+          return accept(trimmed(node.desc));
+        case 'labeled-by':
+          return accept(this.labeledBy(node));
+        case 'row':
+          return accept(this.row(ancestors));
+        case 'card':
+          return accept(card(ancestors));
+        case 'preceding':
+          return accept(this.preceding(node, scope));
+        case 'resource-id':
+          return humanisedResourceId(node.resourceId);
+      }
+    };
+    for (const labelSource of sourceOrder(node)) {
+      const label = find(labelSource);
       if (label !== undefined) {
         const found = { label, labelSource };
         this.found.set(node, found);
@@ -206,11 +227,11 @@ export class ElementLabels {
     return (target.password ? undefined : trimmed(target.text)) ?? trimmed(target.desc) ?? this.found.get(target)?.label;
   }
 
-  /** The label of the nearest tap-target ancestor that is named by its own text or its row. */
+  /** The label of the nearest tap-target ancestor (below the nearest list) that is named by its own text or its row. */
   private row(ancestors: readonly UiNode[]): string | undefined {
     for (let i = ancestors.length - 1; i >= 0; i--) {
       const a = ancestors[i]!;
-      if (a.scrollable) return undefined;
+      if (isList(a)) return undefined;
       if (!isTappable(a)) continue;
       const found = this.found.get(a);
       if (found && (found.labelSource === 'text' || found.labelSource === 'row')) return found.label;
@@ -236,11 +257,11 @@ function indexById(roots: readonly UiNode[]): Map<string, UiNode> {
   return byId;
 }
 
-/** The content description of the nearest ancestor that has one, below the nearest scroll container. */
+/** The content description of the nearest ancestor that has one, below the nearest list. */
 function card(ancestors: readonly UiNode[]): string | undefined {
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const a = ancestors[i]!;
-    if (a.scrollable) return undefined;
+    if (isList(a)) return undefined;
     const desc = trimmed(a.desc);
     if (desc) return desc;
   }
