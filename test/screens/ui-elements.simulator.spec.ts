@@ -68,12 +68,12 @@ describe('element labels on the simulated phone', () => {
     expect(unlabelled).toEqual([]);
   });
 
-  it('labels each text field, which shows no caption, by its resource id', () => {
+  it('labels each text field, which shows no caption, by its hint', () => {
     const fields = screens.flatMap(({ screen, list }) => list.filter((e) => e.editable).map((e) => [screen, e.label, e.labelSource]));
     expect(fields).toEqual([
-      ['conversation', 'compose message text', 'resource-id'],
-      ['new_chat', 'recipient text view', 'resource-id'],
-      ['browser', 'url bar', 'resource-id'],
+      ['conversation', 'Text message', 'hint'],
+      ['new_chat', 'Type a name', 'hint'],
+      ['browser', 'Search or type web address', 'hint'],
     ]);
   });
 });

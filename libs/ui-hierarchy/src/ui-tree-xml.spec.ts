@@ -297,6 +297,17 @@ describe('parseUiHierarchyXml on a plain uiautomator dump (<node> format)', () =
 describe('parseUiHierarchyXml details', () => {
   const wrap = (nodes: string, hierarchy = 'rotation="0" width="100" height="200"') => `<hierarchy ${hierarchy}>${nodes}</hierarchy>`;
 
+  it('reads a field\'s hint where the dump has one (Appium\'s hint attribute), and leaves it out otherwise', () => {
+    const parsed = parseUiHierarchyXml(
+      wrap('<android.widget.EditText index="0" class="android.widget.EditText" text="" hint="Search &amp; type" bounds="[0,0][100,50]"/><android.widget.EditText index="1" class="android.widget.EditText" text="x" hint="" bounds="[0,50][100,100]"/>'),
+    );
+    expect(parsed.nodes.map((n) => [n.id, n.hint])).toEqual([
+      ['n0', 'Search & type'],
+      ['n1', undefined],
+    ]);
+    expect(Object.hasOwn(parsed.nodes[1] as object, 'hint')).toBe(false);
+  });
+
   it('accepts a byte-order mark, surrounding whitespace and comments', () => {
     const tree = parseUiHierarchyXml(`\uFEFF\n  <?xml version="1.0" encoding="UTF-8"?>\n<!-- dumped -->\n${wrap('<node bounds="[0,0][100,200]"/>')}\n`);
     expect(tree).toEqual({ screen: { width: 100, height: 200, rotation: 0 }, nodes: [{ ...PLAIN, id: 'n0', class: '', text: '', desc: '', resourceId: '', package: '', bounds: [0, 0, 100, 200], children: [] }] });

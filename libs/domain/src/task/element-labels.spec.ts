@@ -183,6 +183,16 @@ describe('element labels: preceding caption', () => {
     expect(labelOf(roots, name)).toEqual(['Last name', 'text']);
   });
 
+  it('labels a field by its hint when no caption is near it, before the value typed into it', () => {
+    const address = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'example.org', hint: 'Search or type web address', bounds: [40, 300, 1040, 420] });
+    const empty = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: '', hint: '  Text message ', bounds: [40, 1800, 900, 1900] });
+    const captioned = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: '', hint: 'you@example.com', bounds: [40, 700, 1040, 820] });
+    const roots = [n({ bounds: [0, 0, 1080, 2000] }, [address, text('E-mail', [40, 640, 300, 690]), captioned, empty])];
+    expect(labelOf(roots, address)).toEqual(['Search or type web address', 'hint']);
+    expect(labelOf(roots, empty)).toEqual(['Text message', 'hint']);
+    expect(labelOf(roots, captioned)).toEqual(['E-mail', 'preceding']);
+  });
+
   it('never takes a text below the element, inside another control, or in another list item', () => {
     const icon = n({ class: 'android.widget.ImageButton', clickable: true, bounds: [0, 0, 100, 100] });
     const below = n({ bounds: [0, 0, 1080, 300] }, [icon, text('Below', [0, 120, 300, 160])]);

@@ -117,7 +117,7 @@ function isNearCaption(text: UiNode['bounds'], el: UiNode['bounds']): boolean {
 
 const TAP_TARGET_ORDER: readonly UiLabelSource[] = ['text', 'desc', 'labeled-by', 'row', 'card', 'preceding', 'resource-id'];
 const DESCRIPTION_FIRST_ORDER: readonly UiLabelSource[] = ['desc', 'text', 'labeled-by', 'row', 'card', 'preceding', 'resource-id'];
-const FIELD_ORDER: readonly UiLabelSource[] = ['desc', 'labeled-by', 'row', 'card', 'preceding', 'text', 'resource-id'];
+const FIELD_ORDER: readonly UiLabelSource[] = ['desc', 'labeled-by', 'row', 'card', 'preceding', 'hint', 'text', 'resource-id'];
 const SCROLL_REGION_ORDER: readonly UiLabelSource[] = ['text', 'desc', 'labeled-by'];
 
 /** The sources an element's label is looked for in, best first (see {@link ElementLabels}). */
@@ -138,8 +138,8 @@ function sourceOrder(n: UiNode): readonly UiLabelSource[] {
  * ancestor with a content description), the nearest preceding caption in the same container, and last
  * the humanised resource id. Exceptions to that order ({@link sourceOrder}): an image view, and an
  * element whose text is only symbols (`+`, `⋮`) but that has a description, take the description
- * first ({@link drawsNoText}); a field (editable) takes its own text (its value, or its hint while
- * empty) only after every source around it; a pure scroll container takes only its own text,
+ * first ({@link drawsNoText}); a field (editable) takes its hint, then its own text (its value, or on old
+ * Android versions its hint while empty), only after every source around it; a pure scroll container takes only its own text,
  * description or `labeledBy`. A checkable element never takes an on/off state text ({@link isStateText}). Row and card
  * never look past a list. The preceding caption is a non-actionable text node in the
  * element's container (below the nearest actionable ancestor or list item), not in brackets nor mere
@@ -204,6 +204,8 @@ export class ElementLabels {
           return accept(card(ancestors));
         case 'preceding':
           return accept(this.preceding(node, scope));
+        case 'hint':
+          return trimmed(node.hint);
         case 'resource-id':
           return humanisedResourceId(node.resourceId);
       }

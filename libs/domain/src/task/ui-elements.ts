@@ -8,10 +8,11 @@ import { ElementLabels } from './element-labels';
  * - `row`: the title (and summary) of the clickable row it sits in, e.g. a preference row's switch;
  * - `card`: the content description of the card or container that holds it;
  * - `preceding`: the nearest text before it in the same container, e.g. a form field's caption;
+ * - `hint`: a field's hint (placeholder) text, when nothing around the field names it;
  * - `resource-id`: last resort, nothing on screen names it: its resource id's entry name in words
  *   (`com.example:id/fab_add_alarm` → `fab add alarm`); never a framework (`android:`) or obfuscated id.
  */
-export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding' | 'resource-id';
+export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding' | 'hint' | 'resource-id';
 
 /**
  * One entry of the compact element list a planner reads (droidrun/mobile-mcp style): the actionable
