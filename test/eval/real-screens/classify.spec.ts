@@ -174,7 +174,7 @@ describe('firstSentAction', () => {
   it('skips plans that never reached the phone: decisions, and actions denied approval', () => {
     const denied = step(0, { type: 'action', action: click(10, 10), reasoning: 'r', approval: { reason: 'pays' } }, { status: 'denied' });
     const planned = step(1, { type: 'action', action: click(20, 20), reasoning: 'r' });
-    const sent = step(2, { type: 'action', action: click(540, 639), reasoning: 'r', elementIndex: 0 }, { status: 'error', errorCode: 'OUT_OF_BOUNDS' });
+    const sent = step(2, { type: 'action', action: click(540, 639), reasoning: 'r', elementIndex: 0 }, { status: 'error', errorCode: 'DEVICE_ERROR' });
     expect(firstSentAction({ status: 'failed', steps: [denied, planned, sent, failed(3)], received: [click(540, 639)] })).toEqual({ action: click(540, 639), elementIndex: 0 });
     expect(firstSentAction({ status: 'canceled', steps: [denied], received: [] })).toBeUndefined();
   });
