@@ -1,15 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Task, TaskStatus, TaskStep } from '@mobileclaw/domain';
-import { resolveLlmPlannerOptions } from '@mobileclaw/gateway';
+import type { RunningGateway } from '@mobileclaw/gateway';
 import { SimulatedPhone } from '@mobileclaw/simulator';
-import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
-import { SseClient } from '../support/sse-client';
+import { configuredPlanner, followTask, gatewayApi as api, mapConcurrently, round, withEvalGateway } from './eval-gateway';
 import { EVAL_GOALS, type EvalGoal } from './goals';
 import { snapshotPhone, type CheckResult } from './phone-checks';
+
+export { configuredPlanner } from './eval-gateway';
 
 /**
  * The evaluation runner: starts the real gateway in-process (HTTP API, SQLite store, the configured
@@ -34,6 +33,11 @@ export interface EvalOptions {
   taskTimeoutMs?: number;
   /** When set, the per-goal results are written there as JSON (directories created). */
   resultsFile?: string;
+  /**
+   * A running gateway to use (left running; its planner comes from `env`, which must be the one it
+   * was started with). Default: one started for this run and stopped after it.
+   */
+  gateway?: RunningGateway;
 }
 
 /** Mean duration of one step's phases, in ms; `total` is their sum. */
@@ -96,7 +100,7 @@ export interface EvalReport {
   failures: EvalFailure[];
   /** Goals whose run threw instead of ending in a task status. */
   crashed: number;
-  /** Wall time of the whole evaluation (gateway start to stop), in ms. */
+  /** Wall time of the whole evaluation, in ms (from the gateway's start to its stop when the run starts its own). */
   wall_ms: number;
   results: GoalResult[];
 }
@@ -105,14 +109,6 @@ export interface EvalReport {
 export type EvalSummary = Omit<EvalReport, 'results'>;
 
 type TaskWithSteps = Task & { steps: TaskStep[] };
-
-const TERMINAL_EVENTS = new Set(['task.completed', 'task.failed', 'task.canceled', 'task.interrupted']);
-
-/** Name of the planner `env` configures, as the gateway records it on tasks. */
-export function configuredPlanner(env: Record<string, string | undefined>): string {
-  const llm = resolveLlmPlannerOptions(env);
-  return llm ? `llm:${llm.model}` : 'rule-based';
-}
 
 /**
  * Runs every goal and summarises. Each goal gets a fresh phone (set up by `goal.setup` before it
@@ -127,25 +123,9 @@ export async function runEvaluation(options: EvalOptions = {}): Promise<EvalRepo
   const env = options.env ?? process.env;
   const planner = configuredPlanner(env);
   const started = performance.now();
-  const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-eval-'));
-  const gateway = await startGateway({
-    ...Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('MOBILECLAW_LLM_'))),
-    MOBILECLAW_HTTP_PORT: '0',
-    MOBILECLAW_DEVICE_PORT: '0',
-    MOBILECLAW_DATA_DIR: dataDir,
-    MOBILECLAW_LOG_LEVEL: 'silent',
-    MOBILECLAW_SIM: 'off',
-    // A token of our own: the gateway would otherwise generate one and announce it on stdout.
-    MOBILECLAW_DEVICE_TOKEN: randomBytes(24).toString('base64url'),
-  });
-  let results: GoalResult[];
-  try {
-    const run = (goal: EvalGoal, index: number) => runGoal(gateway, goal, index, options);
-    results = await mapConcurrently(goals, options.concurrency ?? 4, run);
-  } finally {
-    await gateway.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  const results = await withEvalGateway(env, options.gateway, (gateway) =>
+    mapConcurrently(goals, options.concurrency ?? 4, (goal: EvalGoal, index: number) => runGoal(gateway, goal, index, options)),
+  );
   const report = summarise(planner, results, performance.now() - started);
   if (options.resultsFile) {
     mkdirSync(dirname(options.resultsFile), { recursive: true });
@@ -158,33 +138,6 @@ export async function runEvaluation(options: EvalOptions = {}): Promise<EvalRepo
 export function summaryLine(report: EvalReport): string {
   const { results: _results, ...summary } = report;
   return JSON.stringify(summary satisfies EvalSummary);
-}
-
-/** Runs `work` on every item, at most `limit` at a time; results in input order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON
-async function api(gateway: RunningGateway, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`http://127.0.0.1:${gateway.httpPort}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return text ? JSON.parse(text) : undefined;
 }
 
 function emptyResult(goal: EvalGoal): GoalResult {
@@ -216,7 +169,7 @@ async function runGoal(gateway: RunningGateway, goal: EvalGoal, index: number, o
     const began = performance.now();
     const created = await api(gateway, 'POST', '/api/tasks', { deviceId: phone.deviceId, goal: goal.goal, ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}) });
     result.taskId = created.taskId as string;
-    result.approvals = await followToEnd(gateway, result.taskId, goal, options.taskTimeoutMs ?? 120_000);
+    result.approvals = await followTask(gateway, result.taskId, { approve: goal.approval === 'approve', timeoutMs: options.taskTimeoutMs ?? 120_000 });
     result.wallMs = round(performance.now() - began, 1);
     const task = (await api(gateway, 'GET', `/api/tasks/${result.taskId}`)) as TaskWithSteps;
     result.status = task.status;
@@ -243,34 +196,6 @@ async function runGoal(gateway: RunningGateway, goal: EvalGoal, index: number, o
   return result;
 }
 
-/**
- * Reads the task's event stream until it ends, answering approval requests: approved when the goal
- * expects one, denied otherwise. A task still running after `timeoutMs` is canceled.
- * @returns how many approvals were requested.
- */
-async function followToEnd(gateway: RunningGateway, taskId: string, goal: EvalGoal, timeoutMs: number): Promise<number> {
-  const stream = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/events`);
-  const watchdog = setTimeout(() => void api(gateway, 'POST', `/api/tasks/${taskId}/cancel`).catch(() => undefined), timeoutMs);
-  try {
-    if (stream.status !== 200) throw new Error(`GET /api/tasks/${taskId}/events answered ${stream.status}`);
-    let approvals = 0;
-    let lastId = 0;
-    for (;;) {
-      const event = await Promise.race([
-        stream.next((e) => Number(e.id) > lastId && (e.event === 'task.input_required' || TERMINAL_EVENTS.has(e.event))),
-        stream.ended.then(() => undefined),
-      ]);
-      if (event === undefined || TERMINAL_EVENTS.has(event.event)) return approvals;
-      lastId = Number(event.id);
-      approvals++;
-      await api(gateway, 'POST', `/api/tasks/${taskId}/approval`, { approve: goal.approval === 'approve' });
-    }
-  } finally {
-    clearTimeout(watchdog);
-    stream.close();
-  }
-}
-
 /** Why the goal did not succeed, or `undefined` when it did. */
 function judge(goal: EvalGoal, task: TaskWithSteps, result: GoalResult): string | undefined {
   const wanted: TaskStatus = goal.expect === 'complete' ? 'completed' : 'failed';
@@ -283,11 +208,6 @@ function judge(goal: EvalGoal, task: TaskWithSteps, result: GoalResult): string 
   if (goal.approval === undefined && result.approvals > 0) return `unexpected approval request (${task.pendingAction?.reason ?? 'denied'})`;
   if (goal.maxActions !== undefined && result.actions > goal.maxActions) return `took ${result.actions} actions, at most ${goal.maxActions} expected`;
   return undefined;
-}
-
-function round(value: number, decimals: number): number {
-  const f = 10 ** decimals;
-  return Math.round(value * f) / f;
 }
 
 function summarise(planner: string, results: GoalResult[], wallMs: number): EvalReport {

@@ -2,9 +2,9 @@
  * The compact element list planners read ({@link toUiElements}), checked with exact values on the
  * real recorded Android screens in test/fixtures/screens, imported by the protocol's XML importer.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatUiElement, toUiElements, type UiElement } from '@mobileclaw/domain';
+import { formatUiElement, toUiElements, type UiElement, type UiLabelSource } from '@mobileclaw/domain';
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 
 const SCREENS = path.resolve(__dirname, '../fixtures/screens');
@@ -24,11 +24,11 @@ describe('toUiElements on settings-network-internet-wifi.xml', () => {
 
   it('lists exactly the actionable and readable elements, rows labelled by their texts', () => {
     expect(list).toEqual([
-      { index: 0, nodeId: 'n5', type: 'ImageButton', bounds: [0, 66, 154, 220], center: [77, 143], desc: 'Navigate up', clickable: true },
+      { index: 0, nodeId: 'n5', type: 'ImageButton', bounds: [0, 66, 154, 220], center: [77, 143], desc: 'Navigate up', label: 'Navigate up', labelSource: 'desc', clickable: true },
       { index: 1, nodeId: 'n6', type: 'TextView', bounds: [198, 106, 651, 180], center: [424, 143], text: 'Network & internet' },
-      { index: 2, nodeId: 'n8', type: 'TextView', bounds: [948, 77, 1080, 209], center: [1014, 143], desc: 'Search settings', clickable: true },
-      { index: 3, nodeId: 'n15', type: 'LinearLayout', bounds: [0, 220, 1080, 420], center: [540, 320], text: `${WIFI} · AndroidWifi / No internet`, clickable: true },
-      { index: 4, nodeId: 'n24', type: 'LinearLayout', bounds: [860, 220, 1080, 420], center: [970, 320], resourceId: 'android:id/widget_frame', clickable: true },
+      { index: 2, nodeId: 'n8', type: 'TextView', bounds: [948, 77, 1080, 209], center: [1014, 143], desc: 'Search settings', label: 'Search settings', labelSource: 'desc', clickable: true },
+      { index: 3, nodeId: 'n15', type: 'LinearLayout', bounds: [0, 220, 1080, 420], center: [540, 320], text: `${WIFI} · AndroidWifi / No internet`, label: WIFI, labelSource: 'text', clickable: true },
+      { index: 4, nodeId: 'n24', type: 'LinearLayout', bounds: [860, 220, 1080, 420], center: [970, 320], resourceId: 'android:id/widget_frame', label: WIFI, labelSource: 'row', clickable: true },
       {
         index: 5,
         nodeId: 'n25',
@@ -37,23 +37,41 @@ describe('toUiElements on settings-network-internet-wifi.xml', () => {
         center: [970, 320],
         text: 'ON',
         desc: WIFI,
+        label: WIFI,
+        labelSource: 'desc',
         resourceId: 'com.android.settings:id/switchWidget',
         checkable: true,
         checked: true,
       },
-      { index: 6, nodeId: 'n26', type: 'LinearLayout', bounds: [0, 420, 1080, 620], center: [540, 520], text: 'Mobile network · T-Mobile', clickable: true },
-      { index: 7, nodeId: 'n33', type: 'LinearLayout', bounds: [0, 620, 1080, 767], center: [540, 693], text: 'Airplane mode', clickable: true },
-      { index: 8, nodeId: 'n39', type: 'Switch', bounds: [908, 656, 1036, 730], center: [972, 693], text: 'OFF', resourceId: 'android:id/switch_widget', checkable: true, checked: false },
-      { index: 9, nodeId: 'n40', type: 'LinearLayout', bounds: [0, 767, 1080, 914], center: [540, 840], text: 'Mobile plan', clickable: true },
-      { index: 10, nodeId: 'n44', type: 'LinearLayout', bounds: [0, 914, 1080, 1114], center: [540, 1014], text: 'Data Saver · Off', clickable: true },
-      { index: 11, nodeId: 'n50', type: 'LinearLayout', bounds: [0, 1114, 1080, 1308], center: [540, 1211], text: 'Advanced · VPN, Private DNS', clickable: true },
+      { index: 6, nodeId: 'n26', type: 'LinearLayout', bounds: [0, 420, 1080, 620], center: [540, 520], text: 'Mobile network · T-Mobile', label: 'Mobile network', labelSource: 'text', clickable: true },
+      { index: 7, nodeId: 'n33', type: 'LinearLayout', bounds: [0, 620, 1080, 767], center: [540, 693], text: 'Airplane mode', label: 'Airplane mode', labelSource: 'text', clickable: true },
+      {
+        index: 8,
+        nodeId: 'n39',
+        type: 'Switch',
+        bounds: [908, 656, 1036, 730],
+        center: [972, 693],
+        text: 'OFF',
+        label: 'Airplane mode',
+        labelSource: 'row',
+        resourceId: 'android:id/switch_widget',
+        checkable: true,
+        checked: false,
+      },
+      { index: 9, nodeId: 'n40', type: 'LinearLayout', bounds: [0, 767, 1080, 914], center: [540, 840], text: 'Mobile plan', label: 'Mobile plan', labelSource: 'text', clickable: true },
+      { index: 10, nodeId: 'n44', type: 'LinearLayout', bounds: [0, 914, 1080, 1114], center: [540, 1014], text: 'Data Saver · Off', label: 'Data Saver', labelSource: 'text', clickable: true },
+      { index: 11, nodeId: 'n50', type: 'LinearLayout', bounds: [0, 1114, 1080, 1308], center: [540, 1211], text: 'Advanced · VPN, Private DNS', label: 'Advanced', labelSource: 'text', clickable: true },
     ]);
   });
 
   it('finds the Wi‑Fi switch by its label: on, with its bounds and centre', () => {
-    const switches = list.filter((e) => e.type === 'Switch' && (e.desc ?? e.text)?.includes(WIFI));
+    const switches = list.filter((e) => e.type === 'Switch' && e.label === WIFI);
     expect(switches.map((e) => [e.checked, e.bounds, e.center])).toEqual([[true, [860, 220, 1080, 420], [970, 320]]]);
     expect(formatUiElement(switches[0] as UiElement)).toBe(`[5] Switch "ON" desc="${WIFI}" id=com.android.settings:id/switchWidget checked (860,220,1080,420)`);
+  });
+
+  it('lists the Airplane mode switch with the title of its row as its label', () => {
+    expect(formatUiElement(byNode(list, 'n39') as UiElement)).toBe('[8] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row) (908,656,1036,730)');
   });
 
   it('has no scrollable container on this recording', () => {
@@ -67,14 +85,35 @@ describe('toUiElements on settings-top.xml', () => {
   it('makes the Network & internet row one clickable element with the row’s bounds and centre', () => {
     const rows = list.filter((e) => e.text?.includes('Network & internet'));
     expect(rows).toEqual([
-      { index: 4, nodeId: 'n26', type: 'LinearLayout', bounds: [0, 397, 1080, 597], center: [540, 497], text: `Network & internet · ${WIFI}, mobile, data usage, and hotspot`, clickable: true },
+      {
+        index: 4,
+        nodeId: 'n26',
+        type: 'LinearLayout',
+        bounds: [0, 397, 1080, 597],
+        center: [540, 497],
+        text: `Network & internet · ${WIFI}, mobile, data usage, and hotspot`,
+        label: 'Network & internet',
+        labelSource: 'text',
+        clickable: true,
+      },
     ]);
   });
 
   it('lists the search bar, the avatar, the scroll container, the card and one element per category row', () => {
     expect(list).toHaveLength(13);
     expect(list.slice(0, 4)).toEqual([
-      { index: 0, nodeId: 'n7', type: 'ViewGroup', bounds: [22, 88, 1058, 220], center: [540, 154], text: 'Search settings', resourceId: 'com.android.settings:id/search_action_bar', clickable: true },
+      {
+        index: 0,
+        nodeId: 'n7',
+        type: 'ViewGroup',
+        bounds: [22, 88, 1058, 220],
+        center: [540, 154],
+        text: 'Search settings',
+        label: 'Search settings',
+        labelSource: 'text',
+        resourceId: 'com.android.settings:id/search_action_bar',
+        clickable: true,
+      },
       {
         index: 1,
         nodeId: 'n10',
@@ -82,11 +121,13 @@ describe('toUiElements on settings-top.xml', () => {
         bounds: [926, 88, 1058, 220],
         center: [992, 154],
         desc: 'Profile picture, double tap to open Google Account',
+        label: 'Profile picture, double tap to open Google Account',
+        labelSource: 'desc',
         resourceId: 'com.android.settings:id/account_avatar',
         clickable: true,
       },
       { index: 2, nodeId: 'n11', type: 'ScrollView', bounds: [0, 66, 1080, 2088], center: [540, 1077], resourceId: 'com.android.settings:id/main_content_scrollable_container', scrollable: true },
-      { index: 3, nodeId: 'n16', type: 'MaterialCardView', bounds: [22, 242, 1058, 375], center: [540, 308], desc: 'Show', clickable: true },
+      { index: 3, nodeId: 'n16', type: 'MaterialCardView', bounds: [22, 242, 1058, 375], center: [540, 308], desc: 'Show', label: 'Show', labelSource: 'desc', clickable: true },
     ]);
     expect(list.slice(4).map((e) => [e.text, e.center])).toEqual([
       [`Network & internet · ${WIFI}, mobile, data usage, and hotspot`, [540, 497]],
@@ -114,6 +155,8 @@ describe('toUiElements on signup-form-textfields.xml', () => {
         type: 'EditText',
         bounds: [44, 627, 1036, 768],
         center: [540, 697],
+        label: 'Password',
+        labelSource: 'preceding',
         resourceId: 'jp.co.app.android:id/textInputEditText',
         clickable: true,
         longClickable: true,
@@ -126,6 +169,8 @@ describe('toUiElements on signup-form-textfields.xml', () => {
         type: 'EditText',
         bounds: [44, 902, 1036, 1043],
         center: [540, 972],
+        label: 'Confirm Password',
+        labelSource: 'preceding',
         resourceId: 'jp.co.app.android:id/textInputEditText',
         clickable: true,
         longClickable: true,
@@ -133,7 +178,9 @@ describe('toUiElements on signup-form-textfields.xml', () => {
         password: true,
       },
     ]);
-    expect(formatUiElement(list[8] as UiElement)).toBe('[8] EditText id=jp.co.app.android:id/textInputEditText clickable long-clickable editable password (44,627,1036,768)');
+    expect(formatUiElement(list[8] as UiElement)).toBe(
+      '[8] EditText id=jp.co.app.android:id/textInputEditText clickable long-clickable editable password label="Password" (preceding) (44,627,1036,768)',
+    );
     expect(JSON.stringify(list)).not.toContain('password1');
   });
 
@@ -181,7 +228,7 @@ describe('toUiElements on settings-security-list.xml', () => {
   });
 
   it('labels rows by title and summary, and keeps the row’s separate settings button', () => {
-    expect(byNode(list, 'n46')).toEqual({ index: 11, nodeId: 'n46', type: 'LinearLayout', bounds: [0, 1278, 1080, 1478], center: [540, 1378], text: 'Screen lock · Password', clickable: true });
+    expect(byNode(list, 'n46')).toEqual({ index: 11, nodeId: 'n46', type: 'LinearLayout', bounds: [0, 1278, 1080, 1478], center: [540, 1378], text: 'Screen lock · Password', label: 'Screen lock', labelSource: 'text', clickable: true });
     expect(byNode(list, 'n54')).toEqual({
       index: 12,
       nodeId: 'n54',
@@ -189,10 +236,12 @@ describe('toUiElements on settings-security-list.xml', () => {
       bounds: [904, 1278, 1080, 1478],
       center: [992, 1378],
       desc: 'Settings',
+      label: 'Settings',
+      labelSource: 'desc',
       resourceId: 'com.android.settings:id/settings_button',
       clickable: true,
     });
-    expect(byNode(list, 'n9')).toEqual({ index: 3, nodeId: 'n9', type: 'TextView', bounds: [948, 77, 1080, 209], center: [1014, 143], desc: 'Help & feedback', clickable: true });
+    expect(byNode(list, 'n9')).toEqual({ index: 3, nodeId: 'n9', type: 'TextView', bounds: [948, 77, 1080, 209], center: [1014, 143], desc: 'Help & feedback', label: 'Help & feedback', labelSource: 'desc', clickable: true });
     expect(byNode(list, 'n67')?.text).toBe('Encryption & credentials');
   });
 });
@@ -219,6 +268,8 @@ describe('toUiElements on playstore-games-scroll.xml', () => {
       bounds: [50, 956, 702, 1501],
       center: [376, 1228],
       text: 'App: Gardenscapes\nCasual\nPuzzle\nStar rating: 4.3',
+      label: 'App: Gardenscapes',
+      labelSource: 'text',
       resourceId: 'com.android.vending:id/play_card',
       clickable: true,
       longClickable: true,
@@ -230,6 +281,8 @@ describe('toUiElements on playstore-games-scroll.xml', () => {
       bounds: [66, 77, 220, 209],
       center: [143, 143],
       desc: 'Show navigation drawer',
+      label: 'Show navigation drawer',
+      labelSource: 'desc',
       resourceId: 'com.android.vending:id/0_resource_name_obfuscated',
       clickable: true,
     });
@@ -260,9 +313,20 @@ describe('toUiElements on settings-languages.xml', () => {
       { index: 4, nodeId: 'n21', type: 'TextView', bounds: [66, 628, 132, 826], center: [99, 727], text: '1', resourceId: 'com.android.settings:id/miniLabel' },
       { index: 5, nodeId: 'n25', type: 'TextView', bounds: [66, 826, 904, 1024], center: [485, 925], text: '日本語 (日本)', desc: 'Japanese (Japan)', resourceId: 'com.android.settings:id/label' },
       { index: 6, nodeId: 'n26', type: 'TextView', bounds: [66, 826, 132, 1024], center: [99, 925], text: '2', resourceId: 'com.android.settings:id/miniLabel' },
-      { index: 7, nodeId: 'n28', type: 'Button', bounds: [0, 1024, 1080, 1222], center: [540, 1123], text: 'Add a language', resourceId: 'com.android.settings:id/add_language', clickable: true },
+      {
+        index: 7,
+        nodeId: 'n28',
+        type: 'Button',
+        bounds: [0, 1024, 1080, 1222],
+        center: [540, 1123],
+        text: 'Add a language',
+        label: 'Add a language',
+        labelSource: 'text',
+        resourceId: 'com.android.settings:id/add_language',
+        clickable: true,
+      },
     ]);
-    expect(byNode(list, 'n10')).toEqual({ index: 2, nodeId: 'n10', type: 'ImageButton', bounds: [969, 147, 1080, 279], center: [1024, 213], desc: 'More options', clickable: true, longClickable: true });
+    expect(byNode(list, 'n10')).toEqual({ index: 2, nodeId: 'n10', type: 'ImageButton', bounds: [969, 147, 1080, 279], center: [1024, 213], desc: 'More options', label: 'More options', labelSource: 'desc', clickable: true, longClickable: true });
     expect(list.filter((e) => e.scrollable)).toEqual([]);
   });
 });
@@ -275,8 +339,108 @@ describe('toUiElements on settings-connected-devices-bluetooth.xml', () => {
     expect(list.slice(3, 7)).toEqual([
       { index: 3, nodeId: 'n14', type: 'RecyclerView', bounds: [0, 220, 1080, 2088], center: [540, 1154], resourceId: 'com.android.settings:id/recycler_view', scrollable: true },
       { index: 4, nodeId: 'n17', type: 'TextView', bounds: [198, 286, 1036, 327], center: [617, 306], text: 'CURRENTLY CONNECTED', resourceId: 'android:id/title' },
-      { index: 5, nodeId: 'n18', type: 'LinearLayout', bounds: [0, 349, 1080, 549], center: [540, 449], text: 'USB · Charging this device', clickable: true },
-      { index: 6, nodeId: 'n24', type: 'LinearLayout', bounds: [0, 549, 1080, 749], center: [540, 649], text: 'Connection preferences · Bluetooth', clickable: true },
+      { index: 5, nodeId: 'n18', type: 'LinearLayout', bounds: [0, 349, 1080, 549], center: [540, 449], text: 'USB · Charging this device', label: 'USB', labelSource: 'text', clickable: true },
+      { index: 6, nodeId: 'n24', type: 'LinearLayout', bounds: [0, 549, 1080, 749], center: [540, 649], text: 'Connection preferences · Bluetooth', label: 'Connection preferences', labelSource: 'text', clickable: true },
+    ]);
+  });
+});
+
+/**
+ * An element the user acts on that may carry no text of its own: a switch, checkbox or other checkable,
+ * a field, a tappable image button or image view, or any other tap target without text.
+ */
+function needsLabel(e: UiElement): boolean {
+  if (e.checkable || e.editable) return true;
+  return !!(e.clickable || e.longClickable) && (/^Image(Button|View)$/.test(e.type) || e.text === undefined);
+}
+
+/**
+ * Per recorded screen (file name in test/fixtures/screens), every element {@link needsLabel} picks, by
+ * node id: its type, and its expected label and source, or `null` where nothing on the screen names it
+ * (the reason beside it). Adding a recording: add its file and one entry here.
+ */
+const EXPECTED_LABELS: Record<string, Record<string, [type: string, label: string, source: UiLabelSource] | [type: string, null]>> = {
+  'playstore-games-scroll.xml': {
+    // The next carousel card, 26 px of it inside the screen's right edge: no text, description or id.
+    n32: ['FrameLayout', null],
+    n35: ['FrameLayout', 'Discover recommended games', 'desc'],
+    n36: ['ImageView', 'More results for Discover recommended games', 'desc'],
+    // The search bar's frame: its texts all belong to the controls inside it; its id is obfuscated.
+    n82: ['FrameLayout', null],
+    n84: ['FrameLayout', 'Show navigation drawer', 'desc'],
+    n88: ['ImageView', 'Voice Search', 'desc'],
+    n89: ['FrameLayout', 'Signed in as Foo foo@example.com\nAccount and settings.', 'desc'],
+  },
+  'settings-connected-devices-bluetooth.xml': {
+    n5: ['ImageButton', 'Navigate up', 'desc'],
+    n8: ['TextView', 'Search settings', 'desc'],
+    // The last row, cut off by the screen's bottom edge: only its icon is on screen.
+    n28: ['LinearLayout', null],
+  },
+  'settings-languages.xml': {
+    n7: ['ImageButton', 'Navigate up', 'desc'],
+    n10: ['ImageButton', 'More options', 'desc'],
+  },
+  'settings-network-internet-wifi.xml': {
+    n5: ['ImageButton', 'Navigate up', 'desc'],
+    n8: ['TextView', 'Search settings', 'desc'],
+    n24: ['LinearLayout', WIFI, 'row'],
+    n25: ['Switch', WIFI, 'desc'],
+    n39: ['Switch', 'Airplane mode', 'row'],
+  },
+  'settings-security-list.xml': {
+    n5: ['ImageButton', 'Navigate up', 'desc'],
+    n8: ['TextView', 'Search settings', 'desc'],
+    n9: ['TextView', 'Help & feedback', 'desc'],
+    n54: ['ImageView', 'Settings', 'desc'],
+  },
+  'settings-top.xml': {
+    n10: ['ImageView', 'Profile picture, double tap to open Google Account', 'desc'],
+    n16: ['MaterialCardView', 'Show', 'desc'],
+  },
+  'signup-form-textfields.xml': {
+    // The recording's anonymised text "button1" on an image button, which draws no text: its description wins.
+    n8: ['ImageButton', 'Navigate up', 'desc'],
+    n23: ['EditText', 'Mail Address', 'preceding'],
+    n32: ['EditText', 'Password', 'preceding'],
+    n35: ['ImageButton', 'Show password', 'desc'],
+    n44: ['EditText', 'Confirm Password', 'preceding'],
+    n47: ['ImageButton', 'Show password', 'desc'],
+    // "Full Name (Mandatory)" captions the first of the two name fields; the second shows its own hint.
+    n55: ['EditText', 'Full Name', 'preceding'],
+    n61: ['EditText', 'Last Name', 'text'],
+  },
+};
+
+describe('labels of switches, checkboxes, icon buttons and fields on every recorded screen', () => {
+  const files = readdirSync(SCREENS)
+    .filter((f) => f.endsWith('.xml'))
+    .sort();
+
+  it('has expected labels for every recording', () => {
+    expect(Object.keys(EXPECTED_LABELS).sort()).toEqual(files);
+  });
+
+  it.each(files)('%s: each such element has exactly the expected label and source', (file) => {
+    const actual = Object.fromEntries(elements(file).filter(needsLabel).map((e) => [e.nodeId, e.label === undefined ? [e.type, null] : [e.type, e.label, e.labelSource]]));
+    expect(actual).toEqual(EXPECTED_LABELS[file]);
+  });
+
+  it.each(files)('%s: every actionable element but a scroll container has a label, unless listed as unnamed above', (file) => {
+    const unnamed = Object.entries(EXPECTED_LABELS[file] ?? {})
+      .filter(([, expected]) => expected[1] === null)
+      .map(([nodeId]) => nodeId);
+    const unlabelled = elements(file).filter((e) => (e.clickable || e.longClickable || e.checkable || e.editable) && e.label === undefined);
+    expect(unlabelled.map((e) => e.nodeId)).toEqual(unnamed);
+  });
+
+  it('labels every toggle on the recorded screens by a name, never by its on/off state', () => {
+    const toggles = files.flatMap((file) => elements(file).filter((e) => e.checkable).map((e) => [file, e.nodeId, e.text ?? null, e.label]));
+    expect(toggles).toEqual([
+      ['settings-network-internet-wifi.xml', 'n25', 'ON', WIFI],
+      ['settings-network-internet-wifi.xml', 'n39', 'OFF', 'Airplane mode'],
+      ['signup-form-textfields.xml', 'n35', 'ButtonA', 'Show password'],
+      ['signup-form-textfields.xml', 'n47', 'Button Y', 'Show password'],
     ]);
   });
 });

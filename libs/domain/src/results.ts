@@ -39,6 +39,8 @@ export interface UiNode {
   scrollable?: boolean;
   selected?: boolean;
   password?: boolean;
+  /** A field's hint (placeholder) text, shown while it is empty (Android `AccessibilityNodeInfo#getHintText`, API 26+). */
+  hint?: string;
   /** `id` of the node that labels this one (Android `AccessibilityNodeInfo#getLabeledBy`), when the phone reports it. */
   labeledBy?: string;
   children?: UiNode[];

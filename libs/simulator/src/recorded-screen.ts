@@ -46,6 +46,7 @@ export function recordedViews(nodes: readonly UiTreeNode[], screenWidth: number)
       bounds: [...node.bounds],
       text: node.password ? '' : node.text,
       desc: node.desc,
+      ...(node.hint === undefined ? {} : { hint: node.hint }),
       resourceId: node.resourceId,
       clickable: node.clickable || node.longClickable,
       editable: node.editable,

@@ -224,6 +224,188 @@ describe('parseUiHierarchyXml on the recorded screens (Appium page source)', () 
   });
 });
 
+describe('parseUiHierarchyXml on more recorded screens (Appium page source)', () => {
+  it('numbers nodes in document order and counts every element', () => {
+    const counts: Record<string, number> = {};
+    for (const file of ['clock-alarm-list.xml', 'dialog-app-not-responding.xml', 'settings-date-time.xml', 'settings-date-time-ja.xml']) {
+      const all = flatten(screen(file).nodes);
+      expect(all.map((n) => n.id)).toEqual(all.map((_, i) => `n${i}`));
+      counts[file] = all.length;
+    }
+    expect(counts).toEqual({ 'clock-alarm-list.xml': 62, 'dialog-app-not-responding.xml': 12, 'settings-date-time.xml': 53, 'settings-date-time-ja.xml': 51 });
+  });
+
+  it('clock-alarm-list.xml: two alarm switches with no label of their own, a hair space in the times, the selected tab', () => {
+    const tree = screen('clock-alarm-list.xml');
+    expect(tree.screen).toEqual({ width: 1080, height: 2088, rotation: 0 });
+    expect(node(tree, 'n24')).toEqual({
+      ...PLAIN,
+      id: 'n24',
+      class: 'android.widget.Switch',
+      text: '',
+      desc: '',
+      resourceId: 'com.google.android.deskclock:id/onoff',
+      package: 'com.google.android.deskclock',
+      bounds: [821, 469, 975, 601],
+      clickable: true,
+      focusable: true,
+      checkable: true,
+      childIds: [],
+    });
+    expect(ids(tree, (n) => n.checkable)).toEqual(['n24', 'n31']);
+    expect(ids(tree, (n) => n.checked)).toEqual([]);
+    expect(node(tree, 'n20')).toMatchObject({ text: '8:30\u200aAM', desc: '8:30\u200aAM', clickable: true, bounds: [88, 308, 461, 469] });
+    expect(node(tree, 'n30')).toMatchObject({ text: 'Sun, Sat', desc: 'Sunday, Saturday', clickable: false });
+    expect(node(tree, 'n33')).toMatchObject({ class: 'android.widget.Button', text: '', desc: 'Add alarm', clickable: true, bounds: [408, 1560, 672, 1824] });
+    expect(node(tree, 'n36')).toMatchObject({ desc: 'Alarm', selected: true, clickable: false, bounds: [0, 1868, 216, 2088] });
+    expect(node(tree, 'n52')).toMatchObject({ desc: 'Stopwatch', selected: false, clickable: true, bounds: [648, 1868, 864, 2088], childIds: ['n53', 'n55'] });
+  });
+
+  it('dialog-app-not-responding.xml: a system dialog window smaller than the screen', () => {
+    const tree = screen('dialog-app-not-responding.xml');
+    expect(tree.screen).toEqual({ width: 1080, height: 2088, rotation: 0 });
+    expect(tree.nodes.map((n) => [n.package, n.bounds])).toEqual([['android', [28, 807, 1052, 1346]]]);
+    expect(node(tree, 'n6')).toMatchObject({ text: "Settings isn't responding", resourceId: 'android:id/alertTitle' });
+    expect(ids(tree, (n) => n.clickable)).toEqual(['n10', 'n11']);
+    expect(node(tree, 'n11')).toEqual({
+      ...PLAIN,
+      id: 'n11',
+      class: 'android.widget.Button',
+      text: 'Wait',
+      desc: '',
+      resourceId: 'android:id/aerr_wait',
+      package: 'android',
+      bounds: [72, 1148, 1008, 1280],
+      clickable: true,
+      focusable: true,
+      childIds: [],
+    });
+  });
+
+  it('settings-date-time.xml: preference switches outside their clickable rows, disabled rows and their texts', () => {
+    const tree = screen('settings-date-time.xml');
+    expect(ids(tree, (n) => n.class === 'android.widget.Switch')).toEqual(['n19', 'n35', 'n40', 'n52']);
+    expect(ids(tree, (n) => n.checked)).toEqual(['n19', 'n35', 'n52']);
+    expect(tree.nodes.length).toBe(1);
+    expect(flatten(tree.nodes).filter((n) => n.class === 'android.widget.Switch').every((n) => !n.clickable && !n.focusable)).toBe(true);
+    expect(node(tree, 'n15')).toMatchObject({ class: 'android.widget.LinearLayout', clickable: true, bounds: [0, 558, 1080, 720], childIds: ['n16', 'n18'] });
+    expect(node(tree, 'n17').text).toBe('Set time automatically');
+    expect(ids(tree, (n) => !n.enabled)).toEqual(['n20', 'n21', 'n22', 'n23', 'n24', 'n25', 'n26', 'n27', 'n41', 'n42', 'n43', 'n44']);
+    expect(node(tree, 'n20')).toMatchObject({ clickable: true, enabled: false, bounds: [0, 720, 1080, 935] });
+    expect(node(tree, 'n22')).toMatchObject({ text: 'Date', enabled: false });
+    expect(node(tree, 'n30')).toMatchObject({ text: 'Time zone', enabled: true, clickable: false, bounds: [66, 1216, 1036, 1269] });
+    expect(node(tree, 'n5').desc).toBe('Date & time');
+  });
+
+  it('settings-date-time-ja.xml: the same page in Japanese, with the list marked scrollable', () => {
+    const tree = screen('settings-date-time-ja.xml');
+    expect(node(tree, 'n17').text).toBe('日時を自動的に設定');
+    expect(node(tree, 'n7')).toMatchObject({ class: 'android.widget.ImageButton', desc: '上へ移動', clickable: true });
+    expect(node(tree, 'n38')).toMatchObject({ text: 'タイムゾーンの設定に位置情報を使用', bounds: [66, 1497, 838, 1651] });
+    expect(node(tree, 'n40')).toMatchObject({ class: 'android.widget.Switch', checkable: true, checked: false, bounds: [882, 1508, 1036, 1640] });
+    expect(ids(tree, (n) => n.scrollable)).toEqual(['n14']);
+    expect(node(tree, 'n23')).toMatchObject({ text: '2023年12月15日', enabled: false });
+  });
+});
+
+describe('parseUiHierarchyXml on recorded uiautomator dumps (<node> format)', () => {
+  it('takes each screen from its root nodes, numbers nodes in order and counts every node', () => {
+    const seen: Record<string, [number, number, number, number]> = {};
+    for (const file of ['gmail-welcome-tour.xml', 'homee-welcome.xml', 'launcher-home-pixel.xml', 'quick-settings-zh.xml', 'pharmacy-home-ar.xml', 'samsung-app-drawer.xml', 'samsung-open-with-chooser.xml']) {
+      const tree = screen(file);
+      const all = flatten(tree.nodes);
+      expect(all.map((n) => n.id)).toEqual(all.map((_, i) => `n${i}`));
+      seen[file] = [tree.screen.width, tree.screen.height, tree.nodes.length, all.length];
+      expect(tree.screen.rotation).toBe(0);
+    }
+    expect(seen).toEqual({
+      'gmail-welcome-tour.xml': [1080, 1794, 1, 20],
+      'homee-welcome.xml': [1080, 2400, 2, 50],
+      'launcher-home-pixel.xml': [1080, 2400, 2, 23],
+      'quick-settings-zh.xml': [320, 439, 1, 104],
+      'pharmacy-home-ar.xml': [1080, 2156, 1, 120],
+      'samsung-app-drawer.xml': [1080, 2178, 1, 67],
+      'samsung-open-with-chooser.xml': [1080, 2178, 1, 69],
+    });
+  });
+
+  it('gmail-welcome-tour.xml: the tour’s only button', () => {
+    const tree = screen('gmail-welcome-tour.xml');
+    expect(ids(tree, (n) => n.clickable)).toEqual(['n17']);
+    expect(node(tree, 'n17')).toEqual({
+      ...PLAIN,
+      id: 'n17',
+      class: 'android.widget.TextView',
+      text: 'GOT IT',
+      desc: '',
+      resourceId: 'com.google.android.gm:id/welcome_tour_got_it',
+      package: 'com.google.android.gm',
+      bounds: [0, 1647, 1080, 1794],
+      clickable: true,
+      focusable: true,
+      childIds: [],
+    });
+    expect(node(tree, 'n6')).toMatchObject({ class: 'androidx.viewpager.widget.ViewPager', resourceId: 'com.google.android.gm:id/welcome_tour_pager' });
+    // The navigation bar's background is recorded with empty bounds.
+    expect(node(tree, 'n19')).toMatchObject({ resourceId: 'android:id/navigationBarBackground', bounds: [0, 0, 0, 0] });
+  });
+
+  it('homee-welcome.xml: two windows (status bar, app); a Flutter app labels its buttons only by description', () => {
+    const tree = screen('homee-welcome.xml');
+    expect(tree.nodes.map((n) => [n.id, n.package])).toEqual([
+      ['n0', 'com.android.systemui'],
+      ['n27', 'de.vorwerk.homee.homee'],
+    ]);
+    expect(node(tree, 'n44')).toMatchObject({ class: 'android.widget.Button', text: '', desc: 'I am new here', clickable: true, bounds: [42, 1741, 1038, 1867] });
+    expect(node(tree, 'n48').desc).toBe(' and ');
+    expect(ids(tree, (n) => n.clickable)).toEqual(['n43', 'n44', 'n47', 'n49']);
+  });
+
+  it('launcher-home-pixel.xml: app icons whose description differs from their text', () => {
+    const tree = screen('launcher-home-pixel.xml');
+    expect(node(tree, 'n11')).toMatchObject({ class: 'android.widget.TextView', text: 'VLC', desc: 'Predicted app: VLC', clickable: true, bounds: [832, 1873, 1004, 2068] });
+    expect(node(tree, 'n10')).toMatchObject({ text: 'Chrome', desc: 'Chrome', bounds: [580, 1873, 753, 2068] });
+    expect(node(tree, 'n14')).toMatchObject({ desc: 'Voice search', clickable: true, focusable: false });
+    expect(ids(tree, (n) => n.scrollable)).toEqual(['n1']);
+  });
+
+  it('quick-settings-zh.xml: Chinese tiles are switches with text 开启/关闭 and a description', () => {
+    const tree = screen('quick-settings-zh.xml');
+    expect(flatten(tree.nodes).filter((n) => n.class === 'android.widget.Switch').map((n) => [n.id, n.text, n.desc, n.checked])).toEqual([
+      ['n15', '开启', '互联网,zxgj_5G', true],
+      ['n24', '关闭', '蓝牙。', false],
+      ['n30', '关闭', '热点', false],
+      ['n36', '开启', '飞行模式', true],
+      ['n50', '关闭', '位置信息', false],
+      ['n56', '关闭', '省电模式', false],
+    ]);
+    expect(node(tree, 'n24')).toMatchObject({ clickable: true, longClickable: true, checkable: true, bounds: [163, 88, 305, 156], childIds: ['n25', 'n27'] });
+    expect(node(tree, 'n28')).toMatchObject({ text: '蓝牙', selected: true });
+    expect(node(tree, 'n12')).toMatchObject({ class: 'android.widget.SeekBar', text: '屏幕亮度' });
+  });
+
+  it('pharmacy-home-ar.xml: Arabic labels laid out right to left, icon-font glyphs, two identical buttons', () => {
+    const tree = screen('pharmacy-home-ar.xml');
+    expect(node(tree, 'n28')).toMatchObject({ class: 'android.widget.Button', desc: 'السلة', clickable: true, bounds: [51, 162, 191, 302] });
+    expect(node(tree, 'n29').text).toBe('\uf161');
+    expect(node(tree, 'n34').text).toBe('مرحباً، Mazen 👋');
+    expect(ids(tree, (n) => n.desc === 'Add to cart')).toEqual(['n58', 'n70']);
+    // The first tab (home) sits at the right edge.
+    expect(node(tree, 'n93')).toMatchObject({ desc: 'الرئيسية', selected: true, bounds: [856, 2030, 1067, 2156] });
+  });
+
+  it('samsung-app-drawer.xml and samsung-open-with-chooser.xml: One UI launcher icons, disabled dialog buttons, repeated app names', () => {
+    const drawer = screen('samsung-app-drawer.xml');
+    expect(node(drawer, 'n29')).toMatchObject({ text: 'Camera', desc: 'Camera', resourceId: 'com.sec.android.app.launcher:id/apps_icon', clickable: true, longClickable: true, bounds: [291, 1783, 537, 2150] });
+    expect(ids(drawer, (n) => n.desc.startsWith('Page ')).length).toBe(12);
+    const chooser = screen('samsung-open-with-chooser.xml');
+    expect(ids(chooser, (n) => !n.enabled)).toEqual(['n65', 'n67']);
+    expect(node(chooser, 'n67')).toMatchObject({ class: 'android.widget.Button', text: 'Always', desc: 'Always use selected app', clickable: true, enabled: false });
+    expect(ids(chooser, (n) => n.text === 'Messages')).toEqual(['n17', 'n21']);
+    expect(node(chooser, 'n22')).toMatchObject({ clickable: true, longClickable: true, bounds: [539, 1374, 786, 1705], childIds: ['n23', 'n24'] });
+  });
+});
+
 /** A `uiautomator dump` as Android writes it: one line, `<node>` elements, two windows, landscape. */
 const UIAUTOMATOR_DUMP =
   "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>" +
@@ -296,6 +478,17 @@ describe('parseUiHierarchyXml on a plain uiautomator dump (<node> format)', () =
 
 describe('parseUiHierarchyXml details', () => {
   const wrap = (nodes: string, hierarchy = 'rotation="0" width="100" height="200"') => `<hierarchy ${hierarchy}>${nodes}</hierarchy>`;
+
+  it('reads a field\'s hint where the dump has one (Appium\'s hint attribute), and leaves it out otherwise', () => {
+    const parsed = parseUiHierarchyXml(
+      wrap('<android.widget.EditText index="0" class="android.widget.EditText" text="" hint="Search &amp; type" bounds="[0,0][100,50]"/><android.widget.EditText index="1" class="android.widget.EditText" text="x" hint="" bounds="[0,50][100,100]"/>'),
+    );
+    expect(parsed.nodes.map((n) => [n.id, n.hint])).toEqual([
+      ['n0', 'Search & type'],
+      ['n1', undefined],
+    ]);
+    expect(Object.hasOwn(parsed.nodes[1] as object, 'hint')).toBe(false);
+  });
 
   it('accepts a byte-order mark, surrounding whitespace and comments', () => {
     const tree = parseUiHierarchyXml(`\uFEFF\n  <?xml version="1.0" encoding="UTF-8"?>\n<!-- dumped -->\n${wrap('<node bounds="[0,0][100,200]"/>')}\n`);

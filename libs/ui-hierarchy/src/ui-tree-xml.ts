@@ -40,6 +40,8 @@ export interface UiTreeNode {
   scrollable: boolean;
   selected: boolean;
   password: boolean;
+  /** A field's hint (placeholder) text (Appium's `hint` attribute, API 26+); absent when the dump has none. */
+  hint?: string;
   /** The dump's `editable` attribute where present, otherwise whether the class is an EditText. */
   editable: boolean;
   children: UiTreeNode[];
@@ -199,6 +201,7 @@ function convertNode(id: string, tag: string, attributes: Attributes): UiTreeNod
   const flag = (name: string, absent = false): boolean => bool(attributes, name, absent, where);
   const password = flag('password');
   const editableAttr = raw(attributes, 'editable');
+  const hint = read('hint');
   return {
     id,
     class: cls,
@@ -217,6 +220,7 @@ function convertNode(id: string, tag: string, attributes: Attributes): UiTreeNod
     scrollable: flag('scrollable'),
     selected: flag('selected'),
     password,
+    ...(hint === '' ? {} : { hint }),
     editable: editableAttr === undefined ? EDITABLE_CLASS.test(cls) : flag('editable'),
     children: [],
   };

@@ -138,6 +138,8 @@ describe('DeviceControlService.observe', () => {
       nodeId: 'search',
       type: 'EditText',
       text: 'shoes',
+      label: 'shoes',
+      labelSource: 'text',
       bounds: [0, 800, 1080, 1000],
       center: [540, 900],
       clickable: true,

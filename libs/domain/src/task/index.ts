@@ -1,6 +1,7 @@
 export * from './task';
 export * from './planner';
 export * from './ui-elements';
+export { isStateText, type ElementLabel } from './element-labels';
 export * from './task.repository';
 export * from './sensitive-action';
 export * from './task-event-bus';

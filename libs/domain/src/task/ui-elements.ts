@@ -1,4 +1,5 @@
 import type { UiNode } from '../results';
+import { ElementLabels } from './element-labels';
 
 /**
  * Where an element's {@link UiElement.label} was found on screen, best source first:
@@ -6,9 +7,12 @@ import type { UiNode } from '../results';
  * - `labeled-by`: the node its `labeledBy` relation names (Android `AccessibilityNodeInfo#getLabeledBy`);
  * - `row`: the title (and summary) of the clickable row it sits in, e.g. a preference row's switch;
  * - `card`: the content description of the card or container that holds it;
- * - `preceding`: the nearest text before it in the same container.
+ * - `preceding`: the nearest text before it in the same container, e.g. a form field's caption;
+ * - `hint`: a field's hint (placeholder) text, when nothing around the field names it;
+ * - `resource-id`: last resort, nothing on screen names it: its resource id's entry name in words
+ *   (`com.example:id/fab_add_alarm` → `fab add alarm`); never a framework (`android:`) or obfuscated id.
  */
-export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding';
+export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding' | 'hint' | 'resource-id';
 
 /**
  * One entry of the compact element list a planner reads (droidrun/mobile-mcp style): the actionable
@@ -87,13 +91,16 @@ function takesDescendantLabels(n: UiNode): boolean {
   return !!(n.clickable || n.longClickable || n.checkable) && !n.editable && !n.password && !label(n.desc);
 }
 
-/** Texts of `node`'s descendants that are not actionable themselves (they get their own entries). */
-function collectTexts(node: UiNode, out: string[], consumed: Set<UiNode>): void {
+function ownLabel(node: UiNode): string | undefined {
+  return node.password ? undefined : label(node.text) ?? label(node.desc);
+}
+
+/** Descendants of `node` with a text or description that are not actionable themselves (they get their own entries). */
+function collectTexts(node: UiNode, out: UiNode[], consumed: Set<UiNode>): void {
   for (const child of node.children ?? []) {
     if (isActionable(child) || !hasArea(child.bounds)) continue;
-    const text = child.password ? undefined : label(child.text) ?? label(child.desc);
-    if (text) {
-      out.push(text);
+    if (ownLabel(child)) {
+      out.push(child);
       consumed.add(child);
     }
     collectTexts(child, out, consumed);
@@ -109,27 +116,41 @@ function collectTexts(node: UiNode, out: string[], consumed: Set<UiNode>): void 
  * with neither own text nor content description is labelled by its non-actionable descendants'
  * texts joined by {@link UI_TEXT_SEPARATOR}; scroll containers and fields are never labelled that way,
  * so list headers and field labels stay separate elements. Password fields never carry `text`.
+ * Every actionable element also gets the best human label on screen, `label` and `labelSource`
+ * (rules in {@link ElementLabels}), when anything names it.
  * Order is document (depth-first) order; `center` is the integer centre of `bounds` (px).
+ * Cost: linear in the node count times the tree depth.
  */
 export function toUiElements(nodes: UiNode[]): UiElement[] {
   const out: UiElement[] = [];
   const consumed = new Set<UiNode>();
-  const visit = (node: UiNode): void => {
+  const labels = new ElementLabels(nodes);
+  const ancestors: UiNode[] = [];
+  const visit = (node: UiNode, scope: UiNode | null): void => {
+    labels.see(node, scope);
     if (hasArea(node.bounds) && !consumed.has(node)) {
       const actionable = isActionable(node);
       let text = node.password ? undefined : label(node.text);
       const desc = label(node.desc);
+      const parts: UiNode[] = [];
       if (actionable && !text && takesDescendantLabels(node)) {
-        const texts: string[] = [];
-        collectTexts(node, texts, consumed);
-        if (texts.length > 0) text = texts.join(UI_TEXT_SEPARATOR);
+        collectTexts(node, parts, consumed);
+        if (parts.length > 0) text = parts.map(ownLabel).join(UI_TEXT_SEPARATOR);
       }
       // A description that repeats the text adds nothing for a reader.
-      if (actionable || text || desc) out.push(toElement(node, out.length, text, desc === text ? undefined : desc));
+      if (actionable || text || desc) {
+        const element = toElement(node, out.length, text, desc === text ? undefined : desc);
+        const found = actionable ? labels.labelOf(node, ancestors, scope, parts) : undefined;
+        if (found) Object.assign(element, found);
+        out.push(element);
+      }
     }
-    for (const child of node.children ?? []) visit(child);
+    const childScope = labels.childScope(node, ancestors[ancestors.length - 1], scope);
+    ancestors.push(node);
+    for (const child of node.children ?? []) visit(child, childScope);
+    ancestors.pop();
   };
-  for (const node of nodes) visit(node);
+  for (const node of nodes) visit(node, null);
   return out;
 }
 
@@ -163,8 +184,10 @@ function toElement(node: UiNode, index: number, text: string | undefined, desc: 
 
 /**
  * An element's index, type, labels and flags, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked`: the line of
- * {@link formatUiElement} without its bounds, for readers that show geometry their own way. Password
- * fields show `password` and never their text.
+ * {@link formatUiElement} without its bounds, for readers that show geometry their own way. Ends with
+ * the element's {@link UiElement.label} and its source when it is not the element's own text or
+ * description, e.g. `[8] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row)`.
+ * Password fields show `password` and never their text.
  */
 export function describeUiElement(e: UiElement): string {
   const parts = [`[${e.index}]`, e.type];
@@ -180,11 +203,15 @@ export function describeUiElement(e: UiElement): string {
   if (e.focused) parts.push('focused');
   if (e.selected) parts.push('selected');
   if (e.enabled === false) parts.push('disabled');
+  if (e.label !== undefined && e.labelSource !== undefined && e.labelSource !== 'text' && e.labelSource !== 'desc') {
+    parts.push(`label=${JSON.stringify(e.label)} (${e.labelSource})`);
+  }
   return parts.join(' ');
 }
 
 /**
- * One line per element for a prompt or a log, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked (860,220,1080,420)`.
+ * One line per element for a prompt or a log, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked (860,220,1080,420)`
+ * or `[8] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row) (908,656,1036,730)`.
  * Password fields show `password` and never their text.
  */
 export function formatUiElement(e: UiElement): string {

@@ -1,4 +1,4 @@
-import { CoordinateSpace, type PlanningContext, type UiElement } from '@mobileclaw/domain';
+import { CoordinateSpace, toUiElements, type PlanningContext, type UiElement } from '@mobileclaw/domain';
 import { buildUserPrompt, formatElementForModel, formatHistoryEntry } from './planner-prompt';
 
 const screen = { width: 1080, height: 2400 };
@@ -19,6 +19,25 @@ describe('planner prompt', () => {
     };
     expect(formatElementForModel(leaked, device)).toBe('[4] EditText editable password (40,460,1040,580)');
     expect(formatElementForModel(leaked, image)).toBe('[4] EditText editable password (21,245,555,309)');
+  });
+
+  it('lists a switch without text of its own with the title of its row as its label', () => {
+    const row = {
+      id: 'row',
+      class: 'android.widget.LinearLayout',
+      clickable: true,
+      bounds: [0, 620, 1080, 767] as [number, number, number, number],
+      children: [
+        { id: 'title', class: 'android.widget.TextView', text: 'Airplane mode', resourceId: 'android:id/title', bounds: [198, 664, 483, 723] as [number, number, number, number] },
+        { id: 'switch', class: 'android.widget.Switch', text: 'OFF', resourceId: 'android:id/switch_widget', checkable: true, bounds: [908, 656, 1036, 730] as [number, number, number, number] },
+      ],
+    };
+    const ctx = { goal: 'turn on airplane mode', stepIndex: 0, maxSteps: 10, history: [], observation: { screen, elements: toUiElements([row]) } } as unknown as PlanningContext;
+    expect(buildUserPrompt(ctx, device, false).split('\n').slice(-3)).toEqual([
+      'UI elements:',
+      '[0] LinearLayout "Airplane mode" clickable (0,620,1080,767)',
+      '[1] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row) (908,656,1036,730)',
+    ]);
   });
 
   it('describes each kind of earlier step compactly, in the model coordinate space', () => {

@@ -7,7 +7,9 @@ const HISTORY_TEXT_LIMIT = 160;
 export const PLANNER_SYSTEM_PROMPT = [
   'You operate an Android phone for a user, one step at a time, to achieve the user\'s goal.',
   'Each turn you get the goal, the steps taken so far with their results, the current screen as an indexed ' +
-    'list of UI elements ([n] type "text" desc=… flags (left,top,right,bottom)), and sometimes a screenshot.',
+    'list of UI elements ([n] type "text" desc=… flags label="…" (where the label was found) (left,top,right,bottom)), ' +
+    'and sometimes a screenshot. A label is the text on screen that names an element without text of its own, ' +
+    'e.g. the title of the row a switch sits in.',
   'Rules:',
   '- Answer with exactly one tool call; it is one step. Never answer with plain text.',
   '- Prefer element_index over coordinates. Use x/y only for a target no listed element covers, in the ' +

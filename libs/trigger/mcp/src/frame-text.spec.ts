@@ -16,7 +16,18 @@ const SWITCH: UiElement = {
   checked: true,
 };
 
-const FIELD: UiElement = { index: 4, nodeId: 'n8', type: 'EditText', bounds: [0, 800, 1080, 1000], center: [540, 900], editable: true, password: true, focused: true };
+const FIELD: UiElement = {
+  index: 4,
+  nodeId: 'n8',
+  type: 'EditText',
+  label: 'Password',
+  labelSource: 'preceding',
+  bounds: [0, 800, 1080, 1000],
+  center: [540, 900],
+  editable: true,
+  password: true,
+  focused: true,
+};
 
 function frame(withImage: boolean): ScreenFrame {
   return {
@@ -62,7 +73,17 @@ describe('frame text', () => {
     };
     const screen = CoordinateSpace.ofScreen({ width: 1080, height: 2400 });
     expect(formatElement(all, screen)).toBe('[0] View clickable long-clickable editable unchecked scrollable focused selected disabled center=(5,5) bounds=(0,0,10,10)');
-    expect(formatElement(FIELD, screen)).toBe('[4] EditText editable password focused center=(540,900) bounds=(0,800,1080,1000)');
+    expect(formatElement(FIELD, screen)).toBe('[4] EditText editable password focused label="Password" (preceding) center=(540,900) bounds=(0,800,1080,1000)');
+  });
+
+  it("shows a label found around the element, with its source, but not one that repeats the element's own text", () => {
+    const screen = CoordinateSpace.ofScreen({ width: 1080, height: 2400 });
+    const airplane: UiElement = { ...SWITCH, text: 'OFF', label: 'Airplane mode', labelSource: 'row', checked: false, clickable: false };
+    delete airplane.desc;
+    expect(formatElement(airplane, screen)).toBe(
+      '[3] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row) center=(942,243) bounds=(848,200,1037,287)',
+    );
+    expect(formatElement({ ...SWITCH, label: 'Wi-Fi', labelSource: 'text' }, screen)).toBe(formatElement(SWITCH, screen));
   });
 
   it('describes a frame with an image: its id, phone, app, image size and the elements in image px', () => {
@@ -73,7 +94,7 @@ describe('frame text', () => {
         'image: 540×1200 px JPEG; coordinates below and in tap/long_press/swipe with this frameId are in the image\'s px',
         'elements (2; act on one with {frameId, element}):',
         '[3] Switch "Wi-Fi" desc="Wireless" id=android:id/switch_widget clickable checked center=(471,122) bounds=(424,100,519,144)',
-        '[4] EditText editable password focused center=(270,450) bounds=(0,400,540,500)',
+        '[4] EditText editable password focused label="Password" (preceding) center=(270,450) bounds=(0,400,540,500)',
       ].join('\n'),
     );
   });
@@ -86,7 +107,7 @@ describe('frame text', () => {
         'device: sim-1; screen 1080×2400 px',
         'coordinates below are screen px',
         'elements (1; act on one with {frameId, element}):',
-        '[4] EditText editable password focused center=(540,900) bounds=(0,800,1080,1000)',
+        '[4] EditText editable password focused label="Password" (preceding) center=(540,900) bounds=(0,800,1080,1000)',
       ].join('\n'),
     );
   });

@@ -9,8 +9,9 @@ export function frameSpace(frame: ScreenFrame): CoordinateSpace {
 /**
  * One line per element, bounds and centre in `space` (the image the model sees), e.g.
  * `[3] Switch "Wi-Fi" clickable checked center=(471,122) bounds=(424,100,519,144)` for a switch at
- * (848,200)–(1037,287) on a 1080×2400 screen seen as a 540×1200 image (each value rounded). Password fields
- * never show their text. Unlabelled actionable elements are listed too (type and flags only).
+ * (848,200)–(1037,287) on a 1080×2400 screen seen as a 540×1200 image (each value rounded). A label found
+ * around the element shows with its source before the geometry, e.g. `label="Airplane mode" (row)`.
+ * Password fields never show their text. Unlabelled actionable elements are listed too (type and flags only).
  */
 export function formatElement(e: UiElement, space: CoordinateSpace): string {
   const [cx, cy] = space.fromDevice(e.center[0], e.center[1]);

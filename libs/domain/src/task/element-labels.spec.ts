@@ -1,0 +1,267 @@
+import type { UiNode } from '../results';
+import { isStateText } from './element-labels';
+import { describeUiElement, toUiElements, type UiElement } from './ui-elements';
+
+type Bounds = UiNode['bounds'];
+let counter = 0;
+function n(props: Partial<UiNode> & { bounds: Bounds }, children: UiNode[] = []): UiNode {
+  return { id: `v${counter++}`, class: 'android.view.View', text: '', desc: '', enabled: true, ...props, children };
+}
+const text = (value: string, bounds: Bounds, props: Partial<UiNode> = {}): UiNode => n({ class: 'android.widget.TextView', text: value, bounds, ...props });
+const switchAt = (bounds: Bounds, props: Partial<UiNode> = {}): UiNode =>
+  n({ class: 'android.widget.Switch', resourceId: 'android:id/switch_widget', checkable: true, bounds, ...props });
+
+/** `[label, labelSource]` of the element made from `node`, `[null, null]` when it has none. */
+function labelOf(roots: UiNode[], node: UiNode): [string | null, string | null] {
+  const element = toUiElements(roots).find((e) => e.nodeId === node.id);
+  if (!element) throw new Error(`${node.id} is not an element`);
+  return [element.label ?? null, element.labelSource ?? null];
+}
+
+/** An Android preference row: icon, title and summary, and the widget frame holding `widget`. */
+function preferenceRow(title: string, summary: string, widget: UiNode, frameProps: Partial<UiNode> = {}): UiNode {
+  return n({ class: 'android.widget.LinearLayout', clickable: true, bounds: [0, 600, 1080, 800] }, [
+    n({ class: 'android.widget.ImageView', resourceId: 'android:id/icon', bounds: [44, 660, 110, 726] }),
+    n({ class: 'android.widget.RelativeLayout', bounds: [198, 600, 860, 800] }, [
+      text(title, [198, 640, 500, 700], { resourceId: 'android:id/title' }),
+      text(summary, [198, 700, 500, 750], { resourceId: 'android:id/summary' }),
+    ]),
+    n({ class: 'android.widget.LinearLayout', resourceId: 'android:id/widget_frame', bounds: [864, 600, 1036, 800], ...frameProps }, [widget]),
+  ]);
+}
+
+describe('element labels: own text and description', () => {
+  it('labels a button by its own text, and a row that merged its texts by its title', () => {
+    const button = n({ class: 'android.widget.Button', text: ' Add a language ', clickable: true, bounds: [0, 0, 1080, 200] });
+    const row = n({ clickable: true, bounds: [0, 200, 1080, 400] }, [
+      n({ class: 'android.widget.ImageView', desc: 'Battery icon', bounds: [20, 250, 80, 310] }),
+      text('100%', [100, 300, 300, 350], { resourceId: 'android:id/summary' }),
+      text('Battery', [100, 220, 300, 290], { resourceId: 'android:id/title' }),
+    ]);
+    const untitled = n({ clickable: true, bounds: [0, 400, 1080, 600] }, [
+      n({ class: 'android.widget.ImageView', desc: 'Alarm icon', bounds: [20, 420, 80, 480] }),
+      text('8:30 AM', [100, 420, 300, 480]),
+    ]);
+    const roots = [button, row, untitled];
+    expect(labelOf(roots, button)).toEqual(['Add a language', 'text']);
+    // The text keeps every part; the label is the part with the title id.
+    expect(toUiElements(roots).find((e) => e.nodeId === row.id)?.text).toBe('Battery icon · 100% · Battery');
+    expect(labelOf(roots, row)).toEqual(['Battery', 'text']);
+    // Without a title id: the first text part, before an icon's description.
+    expect(labelOf(roots, untitled)).toEqual(['8:30 AM', 'text']);
+  });
+
+  it('takes the first line of a card whose merged text is a multi-line description', () => {
+    const card = n({ clickable: true, longClickable: true, bounds: [50, 956, 702, 1501] }, [n({ desc: 'App: Gardenscapes\nCasual\nStar rating: 4.3\n', bounds: [265, 1336, 685, 1489] })]);
+    expect(labelOf([card], card)).toEqual(['App: Gardenscapes', 'text']);
+  });
+
+  it('labels an icon button by its content description', () => {
+    const up = n({ class: 'android.widget.ImageButton', desc: 'Navigate up', clickable: true, bounds: [0, 66, 154, 220] });
+    expect(labelOf([up], up)).toEqual(['Navigate up', 'desc']);
+  });
+
+  it('labels an image button by its description before any text a tree reports for it (an image draws no text)', () => {
+    const up = n({ class: 'android.widget.ImageButton', text: 'button1', desc: 'Navigate up', clickable: true, bounds: [0, 66, 154, 220] });
+    const bare = n({ class: 'android.widget.ImageView', text: 'Image3', clickable: true, bounds: [200, 66, 354, 220] });
+    expect(labelOf([up, bare], up)).toEqual(['Navigate up', 'desc']);
+    expect(labelOf([up, bare], bare)).toEqual(['Image3', 'text']);
+  });
+
+  it('labels a button whose text is only a symbol by its description, and by the symbol when it has none', () => {
+    const add = n({ class: 'android.widget.Button', text: '+', desc: 'Add alarm', clickable: true, bounds: [0, 0, 100, 100] });
+    const plus = n({ class: 'android.widget.Button', text: '+', clickable: true, bounds: [100, 0, 200, 100] });
+    expect(labelOf([add, plus], add)).toEqual(['Add alarm', 'desc']);
+    expect(labelOf([add, plus], plus)).toEqual(['+', 'text']);
+  });
+
+  it('never takes an on/off state text as a toggle’s label, and takes its description instead', () => {
+    const wifi = switchAt([860, 220, 1080, 420], { text: 'ON', desc: 'Wi‑Fi', checked: true });
+    const bluetooth = switchAt([860, 420, 1080, 620], { text: '开启', desc: '蓝牙', checked: true });
+    expect(labelOf([wifi, bluetooth], wifi)).toEqual(['Wi‑Fi', 'desc']);
+    expect(labelOf([wifi, bluetooth], bluetooth)).toEqual(['蓝牙', 'desc']);
+    // A button may say "ON": only a checkable element's state text is not a label.
+    const on = n({ class: 'android.widget.Button', text: 'ON', clickable: true, bounds: [0, 0, 100, 100] });
+    expect(labelOf([on], on)).toEqual(['ON', 'text']);
+  });
+
+  it('recognises state texts in any case, width and spacing, English, Chinese and Japanese', () => {
+    expect(['ON', 'off', ' On ', 'ＯＮ', '开启', '关闭', '已开启', '開啟', 'オフ'].map(isStateText)).toEqual([true, true, true, true, true, true, true, true, true]);
+    expect(['Only', 'Offline', 'Wi-Fi', '开启蓝牙', 'Yes'].map(isStateText)).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe('element labels: labelled-by', () => {
+  it('labels an element by the node its labeledBy names, before or after it in the tree', () => {
+    const before = text('Vibrate', [0, 0, 500, 100], { id: 'caption-1' });
+    const vibrate = switchAt([900, 300, 1040, 380], { labeledBy: 'caption-1' });
+    const field = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'Bob', labeledBy: 'caption-2', bounds: [0, 500, 1080, 620] });
+    const after = text('Name', [0, 900, 300, 980], { id: 'caption-2' });
+    const roots = [n({ bounds: [0, 0, 1080, 1000] }, [before, vibrate, field, after])];
+    expect(labelOf(roots, vibrate)).toEqual(['Vibrate', 'labeled-by']);
+    expect(labelOf(roots, field)).toEqual(['Name', 'labeled-by']);
+  });
+
+  it('ignores a labeledBy id that names no node', () => {
+    const up = n({ class: 'android.widget.ImageButton', clickable: true, labeledBy: 'nowhere', resourceId: 'com.example:id/back', bounds: [0, 0, 100, 100] });
+    expect(labelOf([up], up)).toEqual(['back', 'resource-id']);
+  });
+});
+
+describe('element labels: row', () => {
+  it('labels a preference switch by its row’s title, not its state text nor the summary', () => {
+    const airplane = switchAt([908, 656, 1036, 730], { text: 'OFF' });
+    const row = preferenceRow('Airplane mode', 'Off', airplane);
+    expect(labelOf([row], row)).toEqual(['Airplane mode', 'text']);
+    expect(labelOf([row], airplane)).toEqual(['Airplane mode', 'row']);
+  });
+
+  it('passes the row’s title through a clickable widget frame to the checkbox inside it', () => {
+    const checkbox = n({ class: 'android.widget.CheckBox', resourceId: 'android:id/checkbox', checkable: true, bounds: [900, 650, 1000, 750] });
+    const row = preferenceRow('Data Saver', 'Limit background data', checkbox, { clickable: true });
+    const list = n({ class: 'androidx.recyclerview.widget.RecyclerView', scrollable: true, bounds: [0, 0, 1080, 2000] }, [row]);
+    const frame = row.children![2]!;
+    expect(labelOf([list], frame)).toEqual(['Data Saver', 'row']);
+    expect(labelOf([list], checkbox)).toEqual(['Data Saver', 'row']);
+    expect(describeUiElement(toUiElements([list]).find((e) => e.nodeId === checkbox.id) as UiElement)).toBe(
+      `[3] CheckBox id=android:id/checkbox unchecked label="Data Saver" (row)`,
+    );
+  });
+
+  it('skips a checkable row’s state text when it picks the title', () => {
+    const row = n({ class: 'android.widget.CheckedTextView', checkable: true, clickable: true, bounds: [0, 0, 1080, 150] }, [text('On', [20, 20, 100, 60]), text('Sync', [120, 20, 300, 60])]);
+    expect(labelOf([row], row)).toEqual(['Sync', 'text']);
+  });
+});
+
+describe('element labels: card', () => {
+  it('labels a switch in a described card by the card’s description', () => {
+    const toggle = switchAt([900, 100, 1040, 180], { resourceId: 'com.example.clock:id/onoff' });
+    const card = n({ class: 'androidx.cardview.widget.CardView', desc: 'Alarm 8:30 AM', bounds: [0, 0, 1080, 300] }, [n({ bounds: [0, 0, 1080, 300] }, [toggle])]);
+    expect(labelOf([card], toggle)).toEqual(['Alarm 8:30 AM', 'card']);
+  });
+
+  it('does not look for a card or a row past a list, scrolling or not', () => {
+    const icon = n({ class: 'android.widget.ImageView', clickable: true, bounds: [0, 100, 100, 200] });
+    const page = n({ desc: 'Main page', clickable: true, bounds: [0, 0, 1080, 2000] }, [n({ scrollable: true, bounds: [0, 0, 1080, 2000] }, [n({ bounds: [0, 100, 1080, 300] }, [icon])])]);
+    expect(labelOf([page], icon)).toEqual([null, null]);
+    const star = n({ class: 'android.widget.ImageView', clickable: true, bounds: [0, 100, 100, 200] });
+    const fitting = n({ desc: 'Favourites', bounds: [0, 0, 1080, 2000] }, [n({ class: 'android.widget.ListView', bounds: [0, 0, 1080, 2000] }, [n({ bounds: [0, 100, 1080, 300] }, [star])])]);
+    expect(labelOf([fitting], star)).toEqual([null, null]);
+  });
+});
+
+describe('element labels: preceding caption', () => {
+  it('labels a switch by the text before it on its line, skipping a state text between them', () => {
+    const toggle = switchAt([900, 20, 1040, 100]);
+    const line = n({ bounds: [0, 0, 1080, 120] }, [text('Vibrate', [20, 30, 300, 90]), text('On', [600, 30, 700, 90]), toggle]);
+    expect(labelOf([line], toggle)).toEqual(['Vibrate', 'preceding']);
+  });
+
+  it('labels a field by the caption just above it, skipping an annotation in brackets, before its own text', () => {
+    const email = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'hoge@example.com', bounds: [44, 352, 1036, 493] });
+    const form = n({ bounds: [0, 220, 1080, 1000] }, [
+      text('Mail Address', [44, 286, 275, 330]),
+      text('(Mandatory)', [297, 286, 383, 330]),
+      text('*', [390, 286, 400, 330]),
+      n({ bounds: [44, 352, 1036, 539] }, [n({ bounds: [44, 352, 1036, 493] }, [email])]),
+    ]);
+    expect(labelOf([form], email)).toEqual(['Mail Address', 'preceding']);
+    expect(describeUiElement(toUiElements([form]).find((e) => e.nodeId === email.id) as UiElement)).toBe(
+      '[3] EditText "hoge@example.com" clickable editable label="Mail Address" (preceding)',
+    );
+  });
+
+  it('labels a field by its own text (its hint) when no caption is near it', () => {
+    const heading = text('Sign in', [40, 120, 1040, 220]);
+    const search = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'Search', bounds: [40, 300, 1040, 420] });
+    const aside = text('Tips', [40, 430, 300, 470]);
+    const name = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'Last name', bounds: [560, 520, 1040, 640] });
+    // "Sign in" is a heading (80 px above a 120 px field); "Tips" is above, but beside, the second field.
+    const roots = [n({ bounds: [0, 0, 1080, 800] }, [heading, search, aside, name])];
+    expect(labelOf(roots, search)).toEqual(['Search', 'text']);
+    expect(labelOf(roots, name)).toEqual(['Last name', 'text']);
+  });
+
+  it('labels a field by its hint when no caption is near it, before the value typed into it', () => {
+    const address = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'example.org', hint: 'Search or type web address', bounds: [40, 300, 1040, 420] });
+    const empty = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: '', hint: '  Text message ', bounds: [40, 1800, 900, 1900] });
+    const captioned = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: '', hint: 'you@example.com', bounds: [40, 700, 1040, 820] });
+    const roots = [n({ bounds: [0, 0, 1080, 2000] }, [address, text('E-mail', [40, 640, 300, 690]), captioned, empty])];
+    expect(labelOf(roots, address)).toEqual(['Search or type web address', 'hint']);
+    expect(labelOf(roots, empty)).toEqual(['Text message', 'hint']);
+    expect(labelOf(roots, captioned)).toEqual(['E-mail', 'preceding']);
+  });
+
+  it('never takes a text below the element, inside another control, or in another list item', () => {
+    const icon = n({ class: 'android.widget.ImageButton', clickable: true, bounds: [0, 0, 100, 100] });
+    const below = n({ bounds: [0, 0, 1080, 300] }, [icon, text('Below', [0, 120, 300, 160])]);
+    expect(labelOf([below], icon)).toEqual([null, null]);
+
+    const share = n({ class: 'android.widget.ImageButton', clickable: true, bounds: [600, 0, 700, 100] });
+    const inButton = n({ bounds: [0, 0, 1080, 100] }, [n({ class: 'android.widget.Button', clickable: true, bounds: [0, 0, 500, 100] }, [text('Open', [0, 0, 500, 100])]), share]);
+    expect(labelOf([inButton], share)).toEqual([null, null]);
+
+    const more = n({ class: 'android.widget.ImageView', clickable: true, bounds: [700, 210, 800, 290] });
+    const list = n({ scrollable: true, bounds: [0, 0, 1080, 400] }, [n({ bounds: [0, 0, 1080, 200] }, [text('First item', [0, 100, 800, 200])]), n({ bounds: [0, 200, 1080, 400] }, [more])]);
+    expect(labelOf([list], more)).toEqual([null, null]);
+  });
+
+  it('never takes a list’s last item (even a list that fits and does not scroll) or the app bar’s title as a field’s caption', () => {
+    const compose = n({ class: 'android.widget.EditText', editable: true, bounds: [32, 2106, 807, 2253] });
+    const chat = n({ bounds: [0, 63, 1080, 2274] }, [
+      n({ class: 'androidx.recyclerview.widget.RecyclerView', bounds: [0, 231, 1080, 2085] }, [text('See you at 12:30.', [413, 1929, 1038, 2085])]),
+      n({ class: 'android.widget.LinearLayout', bounds: [0, 2085, 1080, 2274] }, [compose]),
+    ]);
+    expect(labelOf([chat], compose)).toEqual([null, null]);
+
+    const recipient = n({ class: 'android.widget.EditText', editable: true, bounds: [42, 252, 765, 388] });
+    const byClass = n({ bounds: [0, 63, 1080, 2274] }, [n({ class: 'androidx.appcompat.widget.Toolbar', bounds: [0, 63, 1080, 231] }, [text('New conversation', [189, 63, 1038, 231])]), recipient]);
+    expect(labelOf([byClass], recipient)).toEqual([null, null]);
+    const byId = n({ bounds: [0, 63, 1080, 2274] }, [n({ resourceId: 'com.example:id/action_bar', bounds: [0, 63, 1080, 231] }, [text('New conversation', [189, 63, 1038, 231])]), recipient]);
+    expect(labelOf([byId], recipient)).toEqual([null, null]);
+  });
+
+  it('never takes the page title in an app bar as the label of an icon beside it', () => {
+    const search = n({ class: 'android.widget.ImageButton', clickable: true, bounds: [900, 63, 1040, 231] });
+    const bar = n({ class: 'com.google.android.material.appbar.MaterialToolbar', bounds: [0, 63, 1080, 231] }, [n({ bounds: [189, 63, 800, 231] }, [text('Alarms', [189, 100, 500, 190])]), search]);
+    expect(labelOf([bar], search)).toEqual([null, null]);
+  });
+});
+
+describe('element labels: resource id, and what takes no label', () => {
+  it('humanises the resource id when nothing on screen names the element', () => {
+    const fab = n({ class: 'android.widget.ImageButton', clickable: true, resourceId: 'com.google.android.deskclock:id/fab_add_alarm', bounds: [400, 2000, 680, 2200] });
+    const chip = n({ clickable: true, resourceId: 'com.example:id/filterChipView', bounds: [0, 0, 100, 100] });
+    expect(labelOf([fab, chip], fab)).toEqual(['fab add alarm', 'resource-id']);
+    expect(labelOf([fab, chip], chip)).toEqual(['filter chip view', 'resource-id']);
+    expect(describeUiElement(toUiElements([fab]).at(0) as UiElement)).toBe('[0] ImageButton id=com.google.android.deskclock:id/fab_add_alarm clickable label="fab add alarm" (resource-id)');
+  });
+
+  it('takes no framework or obfuscated resource id, and leaves an element nothing names unlabelled', () => {
+    const framework = switchAt([0, 0, 100, 100], { text: 'OFF' });
+    const obfuscated = n({ clickable: true, resourceId: 'com.android.vending:id/0_resource_name_obfuscated', bounds: [0, 100, 100, 200] });
+    expect(labelOf([framework, obfuscated], framework)).toEqual([null, null]);
+    expect(labelOf([framework, obfuscated], obfuscated)).toEqual([null, null]);
+    expect(describeUiElement(toUiElements([framework])[0] as UiElement)).toBe('[0] Switch "OFF" id=android:id/switch_widget unchecked');
+  });
+
+  it('gives a scroll container only a label of its own, and a readable text no label', () => {
+    const list = n({ class: 'androidx.recyclerview.widget.RecyclerView', scrollable: true, resourceId: 'com.example:id/alarm_list', bounds: [0, 100, 1080, 2000] });
+    const described = n({ class: 'android.widget.ScrollView', scrollable: true, desc: 'Alarms', bounds: [0, 100, 1080, 2000] });
+    const heading = text('Alarm', [0, 0, 1080, 100]);
+    const roots = [n({ desc: 'Clock', bounds: [0, 0, 1080, 2000] }, [heading, list, described])];
+    expect(labelOf(roots, list)).toEqual([null, null]);
+    expect(labelOf(roots, described)).toEqual(['Alarms', 'desc']);
+    expect(labelOf(roots, heading)).toEqual([null, null]);
+  });
+
+  it('shows in a description line only a label that is not the element’s own text or description', () => {
+    const roots = [preferenceRow('Wi‑Fi', 'AndroidWifi', switchAt([908, 656, 1036, 730], { text: 'ON', desc: 'Wi‑Fi', checked: true }), { clickable: true })];
+    expect(toUiElements(roots).map(describeUiElement)).toEqual([
+      '[0] LinearLayout "Wi‑Fi · AndroidWifi" clickable',
+      '[1] LinearLayout id=android:id/widget_frame clickable label="Wi‑Fi" (row)',
+      '[2] Switch "ON" desc="Wi‑Fi" id=android:id/switch_widget checked',
+    ]);
+  });
+});
