@@ -3,6 +3,7 @@ import { compactLabel } from './goal-text';
 import { done, fail, lastError, lastSucceeded, lastTapEffect, openApp, retapOrFail, scrollToFind, tap, type StepInput, type StepOutcome } from './intent-step';
 import { allLabels, type WantedLabels } from './label-match';
 import { labelsOf, type Screen } from './screen';
+import { bareName } from './word-match';
 import { sensitiveTapReason } from './sensitive-actions';
 import { targetLabels } from './tap-step';
 import { ambiguityReason, disabledReason } from './target-choice';
@@ -47,9 +48,20 @@ function openDrawer(screen: Screen): StepOutcome {
 }
 
 /**
+ * Whether `name` may be an app's name, worth looking for on the home screen: not when the goal's
+ * words point at something on a screen — a leading "my", "the", "me", "it with"… or a trailing
+ * "settings", "page", "tab"… (see {@link bareName}: "my orders", "me the world clock", "Display
+ * settings") — or hold a time ("8:30的闹钟").
+ */
+function mayNameApp(name: string): boolean {
+  return bareName(name) === undefined && !/\d\s*(?::\d|点|o['’]?\s*clock|[ap]\.?m\b)/i.test(name);
+}
+
+/**
  * Looks beyond the current screen for X: the rest of the current list (for an item; not for a known
- * app, whose launch failed), then the home screen (pressing Home, once), then the app drawer
- * (swiping up on the home screen) and its list, before failing with where it looked.
+ * app, whose launch failed), then — when X may name an app ({@link mayNameApp}) — the home screen
+ * (pressing Home, once), then the app drawer (swiping up on the home screen) and its list, before
+ * failing with where it looked.
  */
 function lookFurther(name: string, label: string, isKnownApp: boolean, input: StepInput): StepOutcome {
   const { screen, memory, last } = input;
@@ -60,6 +72,10 @@ function lookFurther(name: string, label: string, isKnownApp: boolean, input: St
     if (!isKnownApp) {
       const swipe = scrollToFind(input, JSON.stringify(label));
       if (swipe) return swipe;
+      if (!mayNameApp(name)) {
+        const scrolled = memory.scrolls > 0 ? ` (its list scrolled ${memory.scrolls} time(s))` : '';
+        return fail(`nothing labelled ${JSON.stringify(name)} is on the screen${scrolled}; the name points at something on a screen, not at an app, so the home screen is not searched`);
+      }
     }
     memory.facts.set('wentHome', true);
     memory.facts.set('scrolledBeforeHome', memory.scrolls);
@@ -103,7 +119,8 @@ function lookFurther(name: string, label: string, isKnownApp: boolean, input: St
  *    disabled matches fail at once (see `Screen.findTarget`). Done only once the screen changed
  *    after the tap; a tap without effect is made once more, then the goal fails.
  * 4. Otherwise it scrolls the current list, goes Home, opens the app drawer and scrolls it, looking
- *    for an icon labelled X, and fails saying where it looked.
+ *    for an icon labelled X (only when X may name an app, see {@link mayNameApp}), and fails saying
+ *    where it looked.
  * Deleting and paying labels ask for approval and are never tapped twice.
  */
 export function planOpen(name: string, input: StepInput): StepOutcome {

@@ -52,6 +52,10 @@ describe('RuleBasedPlanner on settings-top.xml', () => {
     });
   });
 
+  it('"open Display settings" taps the Display row (the name without its generic "settings")', async () => {
+    expect(await plan('open Display settings', top)).toMatchObject({ action: { command: 'click', x: 540, y: 1297 }, elementIndex: 8 });
+  });
+
   it('"tap Battery" and "点击 Display" tap those rows', async () => {
     expect(await plan('tap Battery', top)).toMatchObject({ action: { command: 'click', x: 540, y: 1097 }, elementIndex: 7 });
     expect(await plan('点击 Display', top)).toMatchObject({ action: { command: 'click', x: 540, y: 1297 }, elementIndex: 8 });
@@ -222,5 +226,86 @@ describe('RuleBasedPlanner on signup-form-textfields.xml', () => {
 
   it('is done at once when the field already shows the text', async () => {
     expect(await plan('type hoge@example.com into Mail Address', form)).toMatchObject({ type: 'done' });
+  });
+});
+
+describe('RuleBasedPlanner on clock-alarm-list.xml (Google Clock: two alarms, both off; switches without text)', () => {
+  const clock = recorded('clock-alarm-list.xml');
+
+  it('turns on an alarm named by its time: the switch of the card that shows it', async () => {
+    expect(await plan('Turn on the 8:30 AM alarm', clock)).toMatchObject({ action: { command: 'click', x: 898, y: 535 }, elementIndex: 6 });
+    expect(await plan("enable my 9 o'clock alarm", clock)).toMatchObject({ action: { command: 'click', x: 898, y: 894 }, elementIndex: 11 });
+  });
+
+  it('is done at once when that alarm is already off; "turn on alarm" names both cards and fails', async () => {
+    expect(await plan('turn off the 8:30 alarm', clock)).toMatchObject({ type: 'done', summary: '8:30 alarm is off.' });
+    expect(await plan('turn on alarm', clock)).toMatchObject({ type: 'fail', reason: 'Goal understood as: turn on "alarm". "alarm" matches 2 elements: [6] "Alarm" and [11] "Alarm".' });
+  });
+
+  it('"open the stopwatch" taps its tab; "open Alarm" is done (the title and the selected tab)', async () => {
+    expect(await plan('open the stopwatch', clock)).toMatchObject({ action: { command: 'click', x: 756, y: 1978 }, elementIndex: 19 });
+    expect(await plan('open Alarm', clock)).toMatchObject({ type: 'done', summary: '"Alarm" is open: the screen\'s title is "Alarm".' });
+  });
+});
+
+describe('RuleBasedPlanner on samsung-open-with-chooser.xml (an "Open with" sheet: two apps named Messages, Just once and Always disabled)', () => {
+  const chooser = recorded('samsung-open-with-chooser.xml');
+
+  it('"open it with Calendar" taps Calendar; "open with Messages" fails naming both', async () => {
+    expect(await plan('open it with Calendar', chooser)).toMatchObject({ action: { command: 'click', x: 662, y: 1539 }, elementIndex: 6 });
+    expect(await plan('open with Messages', chooser)).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: open "with Messages". "with Messages" matches 2 elements: [4] "Messages" and [5] "Messages".',
+    });
+  });
+
+  it('"tap Always" fails: the button is disabled', async () => {
+    expect(await plan('tap Always', chooser)).toMatchObject({ type: 'fail', reason: 'Goal understood as: tap "Always". "Always" ([17] "Always") is disabled, so it cannot be used.' });
+  });
+});
+
+describe('RuleBasedPlanner on settings-date-time.xml', () => {
+  const dateTime = recorded('settings-date-time.xml');
+
+  it('takes the closest of two switches holding the name\'s words: "automatic time" is "Set time automatically", not "Set time zone automatically"', async () => {
+    expect(await plan('turn on automatic time', dateTime)).toMatchObject({ type: 'done', summary: 'automatic time is on.' });
+    expect(await plan('turn off automatic time', dateTime)).toMatchObject({ action: { command: 'click', x: 959, y: 639 }, elementIndex: 3 });
+  });
+});
+
+describe('RuleBasedPlanner on homee-welcome.xml and launcher-home-pixel.xml (recordings without a foreground package)', () => {
+  it('"open the privacy policy" taps the link (a View described so)', async () => {
+    expect(await plan('open the privacy policy', recorded('homee-welcome.xml'))).toMatchObject({ action: { command: 'click', x: 539, y: 2235 }, elementIndex: 13 });
+  });
+
+  it('reads the launcher from its resource ids: "open Spotify" opens the app drawer; "open VLC" taps its icon', async () => {
+    const launcher = recorded('launcher-home-pixel.xml');
+    expect(launcher.package ?? '').toBe('');
+    expect(await plan('open Spotify', launcher)).toMatchObject({ action: { command: 'swipe', x1: 540, y1: 1920, x2: 540, y2: 720, durationMs: 300 } });
+    expect(await plan('open VLC', launcher)).toMatchObject({ action: { command: 'click', x: 918, y: 1970 }, elementIndex: 9 });
+  });
+
+  it('"open Chrome" launches it, once more when the screen did not change, then fails: never done without the app in front', async () => {
+    const launcher = recorded('launcher-home-pixel.xml');
+    const planner = new RuleBasedPlanner();
+    const history: PlannerHistoryEntry[] = [];
+    const decisions: PlanDecision[] = [];
+    for (let i = 0; i < 4; i++) {
+      const decision = await plan('open Chrome', launcher, [...history], planner, 'static-launcher');
+      decisions.push(decision);
+      if (decision.type !== 'action') break;
+      history.push({ index: i, decision, result: { status: 'success' }, observation: { elements: launcher.elements } });
+    }
+    expect(decisions.map((d) => (d.type === 'action' ? d.action : d.type))).toEqual([{ command: 'open', app: 'com.android.chrome' }, { command: 'open', app: 'com.android.chrome' }, 'fail']);
+    expect(decisions[2]).toMatchObject({ reason: 'Goal understood as: open "Chrome". Launched Browser (com.android.chrome) twice, but the screen did not change.' });
+  });
+});
+
+describe('RuleBasedPlanner: names that point at something on a screen are not looked for on the home screen', () => {
+  it('"open my world clock" on the clock fails without pressing Home', async () => {
+    expect(await plan('open my world clock', recorded('clock-alarm-list.xml'))).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: open "my world clock". Nothing labelled "my world clock" is on the screen; the name points at something on a screen, not at an app, so the home screen is not searched.',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { UI_TEXT_SEPARATOR, type UiElement, type UiLabelSource } from '@mobileclaw/domain';
 import { normalizeLabel } from './goal-text';
-import { LabelMatch, matchLabel, matchWords, type WantedLabels } from './label-match';
+import { LabelMatch, matchLabel, type WantedLabels } from './label-match';
+import { matchWords } from './word-match';
 
 /** One label an element carries. */
 export interface ElementLabel {
@@ -67,6 +68,8 @@ export interface LabelHit {
   own: boolean;
   /** The label that matched, as shown on screen. */
   label: string;
+  /** For a {@link LabelMatch.Words} match: how many of the label's words the name left unused (fewer is closer). */
+  extra?: number;
 }
 
 /** Ranks hits: the match level first, then literal over glossary equivalent, then own over borrowed. */
@@ -80,11 +83,11 @@ export function bestHit(labels: readonly ElementLabel[], wanted: WantedLabels): 
   for (const l of labels) {
     for (const literal of [true, false]) {
       const names = literal ? wanted.literal : wanted.equivalent;
-      let level = Math.min(matchLabel(l.text, names), l.cap) as LabelMatch;
-      if (level === LabelMatch.None && matchWords(l.text, names)) level = LabelMatch.Words;
-      if (level === LabelMatch.None) continue;
-      const hit: LabelHit = { level, literal, own: l.own, label: l.text };
-      if (!best || hitScore(hit) > hitScore(best)) best = hit;
+      const level = Math.min(matchLabel(l.text, names), l.cap) as LabelMatch;
+      const extra = level === LabelMatch.None ? matchWords(l.text, names) : undefined;
+      if (level === LabelMatch.None && extra === undefined) continue;
+      const hit: LabelHit = extra === undefined ? { level, literal, own: l.own, label: l.text } : { level: LabelMatch.Words, literal, own: l.own, label: l.text, extra };
+      if (!best || hitScore(hit) > hitScore(best) || (hitScore(hit) === hitScore(best) && (hit.extra ?? 0) < (best.extra ?? 0))) best = hit;
     }
   }
   return best;
@@ -143,7 +146,8 @@ function distinctTargets(pool: readonly Candidate[]): Candidate[] {
  * - exact matches beat compact ones, which beat partial ones; then literal names beat glossary
  *   equivalents, and an element's own label beats one borrowed from around it;
  * - two equally good candidates that are different targets → `ambiguous` (never the first silently);
- *   a partial match is accepted only when it is the only one of its kind on screen;
+ *   a partial match is accepted only when it is the only one of its kind on screen (of labels
+ *   holding a name's words in any order, only those with the fewest other words count);
  * - the best match disabled → `disabled`;
  * - a plain text matching exactly (or compactly) that cannot be tapped beats a tappable partial
  *   match → `untappable` (a near name is never tapped in place of the named thing).
@@ -155,7 +159,12 @@ export function chooseTarget(candidates: readonly Candidate[], minimum: LabelMat
   if (plain.length > 0 && topLevel < LabelMatch.Compact) return { kind: 'untappable', candidate: plain.reduce((best, c) => (better(c, best) ? c : best)) };
   if (tappable.length === 0) return { kind: 'none' };
   const topScore = Math.max(...tappable.map((c) => hitScore(c.hit)));
-  const pool = topLevel <= LabelMatch.Contains ? tappable.filter((c) => c.hit.level === topLevel) : tappable.filter((c) => hitScore(c.hit) === topScore);
+  let pool = topLevel <= LabelMatch.Contains ? tappable.filter((c) => c.hit.level === topLevel) : tappable.filter((c) => hitScore(c.hit) === topScore);
+  if (topLevel === LabelMatch.Words) {
+    // Of labels holding the name's words, the ones with the fewest other words: "Set time automatically" for "automatic time", not "Set time zone automatically".
+    const closest = Math.min(...pool.map((c) => c.hit.extra ?? 0));
+    pool = pool.filter((c) => (c.hit.extra ?? 0) === closest);
+  }
   const targets = distinctTargets(pool);
   if (targets.length > 1) return { kind: 'ambiguous', candidates: targets };
   const chosen = targets[0] as Candidate;

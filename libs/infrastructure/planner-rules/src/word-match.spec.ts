@@ -1,0 +1,81 @@
+import { bareName, contentWords, matchWords, stem, timeForms } from './word-match';
+
+describe('bareName', () => {
+  it.each([
+    ['my cart', 'cart'],
+    ['me the privacy policy', 'privacy policy'],
+    ['it with Calendar', 'Calendar'],
+    ['Display settings', 'Display'],
+    ['the Alarm tab', 'Alarm'],
+    ['蓝牙设置', '蓝牙'],
+    ['我的文件', '文件'],
+  ])('%s → %s', (name, bare) => {
+    expect(bareName(name)).toBe(bare);
+  });
+
+  it.each(['Settings', 'Network & internet', 'the', 'my settings', '设置'])('keeps %s (nothing to drop, or nothing would remain)', (name) => {
+    expect(bareName(name) === undefined || bareName(name) !== '').toBe(true);
+    if (name === 'my settings') expect(bareName(name)).toBe('settings');
+    else expect(bareName(name)).toBeUndefined();
+  });
+});
+
+describe('timeForms', () => {
+  it.each([
+    ['9点的闹钟', '9:00的闹钟'],
+    ['8点半', '8:30'],
+    ["my 9 o'clock alarm", 'my 9:00 alarm'],
+    ['wake me at 7am', 'wake me at 7:00 am'],
+    ['9 p.m.', '9:00 pm'],
+    ['8:30 AM', '8:30 AM'],
+  ])('%s → %s', (text, form) => {
+    expect(timeForms(text)).toBe(form);
+  });
+});
+
+describe('stem', () => {
+  it.each([
+    ['automatically', 'automatic'],
+    ['automatic', 'automatic'],
+    ['alarms', 'alarm'],
+    ['enabled', 'enabl'],
+    ['enable', 'enabl'],
+    ['wireless', 'wireless'],
+    ['time', 'time'],
+    ['8:30', '8:30'],
+  ])('%s → %s', (word, stemmed) => {
+    expect(stem(word)).toBe(stemmed);
+  });
+});
+
+describe('contentWords', () => {
+  it.each([
+    ['the 8:30 AM alarm', ['8:30', 'am', 'alarm']],
+    ['8:30的闹钟', ['8:30', '闹钟']],
+    ['Display settings', ['display']],
+    ['settings', ['settings']],
+  ])('%s → %j', (name, expected) => {
+    expect(contentWords(name)).toEqual(expected);
+  });
+});
+
+describe('matchWords', () => {
+  const CARD = 'Alarm · 8:30 AM · Expand alarm · Mon, Tue, Wed, Thu, Fri';
+
+  it('finds every word of the name in any order, and counts the label\'s other words', () => {
+    expect(matchWords(CARD, ['8:30 AM alarm'])).toBe(6);
+    expect(matchWords('Set time automatically', ['automatic time'])).toBe(1);
+    expect(matchWords('Set time zone automatically', ['automatic time'])).toBe(2);
+  });
+
+  it('compares times in h:mm form and reads Chinese words through the glossary', () => {
+    expect(matchWords(CARD, ['8:30的闹钟'])).toBeDefined();
+    expect(matchWords('Alarm · 9:00 AM · Sun, Sat', ['9点的闹钟'])).toBeDefined();
+    expect(matchWords(CARD, ['9点的闹钟'])).toBeUndefined();
+  });
+
+  it('needs every word: a missing one is no match', () => {
+    expect(matchWords(CARD, ['weekend alarm'])).toBeUndefined();
+    expect(matchWords(undefined, ['alarm'])).toBeUndefined();
+  });
+});
