@@ -61,6 +61,24 @@ describe('StableTreeSettler', () => {
     expect(timer.pauses).toEqual([200, 200, 100]);
   });
 
+  it('waits on while the screen still shows the tree before the action, then settles on its change', async () => {
+    const timer = new InstantSettleTimer();
+    const reads = scriptedReads([still, still, still, frame(9), frame(9)]);
+    const settled = await new StableTreeSettler({ timeoutMs: 2000, pollMs: 100 }, timer).settle(reads.read, new AbortController().signal, still);
+    expect(settled).toEqual({ tree: expect.objectContaining({ requestId: 'r5', data: frame(9) }), settled: true, settleMs: 400 });
+
+    // A screen that never changes from it is still, after the whole wait.
+    const unchanged = new InstantSettleTimer();
+    const stillReads = scriptedReads([still]);
+    expect(await new StableTreeSettler({ timeoutMs: 450, pollMs: 100 }, unchanged).settle(stillReads.read, new AbortController().signal, tree([node()], 'f0'))).toEqual({
+      tree: expect.objectContaining({ data: still }),
+      settled: true,
+      settleMs: 450,
+    });
+    expect(stillReads.count()).toBe(6);
+    expect(unchanged.pauses).toEqual([100, 100, 100, 100, 50]);
+  });
+
   it('counts the time the reads take against the wait', async () => {
     const timer = new InstantSettleTimer();
     let count = 0;

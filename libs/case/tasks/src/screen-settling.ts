@@ -36,7 +36,7 @@ export type UiTreeRead = () => Promise<CommandResult<UiTreeData>>;
 export interface SettledUi {
   /** The last tree read: the settled screen when `settled`, the latest frame of a screen still changing when not. */
   tree: CommandResult<UiTreeData>;
-  /** True when the UI was seen still, false when the wait ran out while it was changing. */
+  /** True when the last two trees read were equal (the UI was still), false when the wait ran out while it was changing. */
   settled: boolean;
   /** Time spent waiting, in ms: the tree reads and the pauses between them. */
   settleMs: number;
@@ -52,10 +52,13 @@ export abstract class ScreenSettler {
   /**
    * Waits until the UI is still, or until the wait runs out.
    * @param read reads the current UI tree; each call is one `ui_tree` command.
+   * @param before the tree the last action was planned on, when an action ran since the last
+   *   observation: a screen still showing it may not have begun to react yet (an app that takes a
+   *   moment to open), so it does not end the wait early.
    * @returns what it found, or undefined when it does not wait at all (settling is off).
    * @throws what `read` throws (the command's `MobileClawError`); `signal.reason` when `signal` fires.
    */
-  abstract settle(read: UiTreeRead, signal: AbortSignal): Promise<SettledUi | undefined>;
+  abstract settle(read: UiTreeRead, signal: AbortSignal, before?: UiTreeData): Promise<SettledUi | undefined>;
 }
 
 /** Settings of a {@link StableTreeSettler}, in ms. */
@@ -68,8 +71,10 @@ export interface StableTreeSettlerOptions {
 
 /**
  * Settles on two consecutive equal UI trees: reads the tree, then again every `pollMs`, until a read
- * equals the one before ({@link canonicalUiTree}) or `timeoutMs` has passed. It reads only trees, the
- * cheap half of an observation: the screenshot is taken once the tree is still.
+ * equals the one before ({@link canonicalUiTree}) and differs from the tree before the action, or
+ * until `timeoutMs` has passed. A screen that still shows the tree before the action thus waits the
+ * whole `timeoutMs` for the action to show (an action without visible effect costs that much). It
+ * reads only trees, the cheap half of an observation: the screenshot is taken once the tree is still.
  */
 export class StableTreeSettler extends ScreenSettler {
   /** @throws RangeError when `timeoutMs` is negative or `pollMs` is not positive (a loop of reads without pauses). */
@@ -81,20 +86,23 @@ export class StableTreeSettler extends ScreenSettler {
     if (!(options.timeoutMs >= 0) || !(options.pollMs > 0)) throw new RangeError(`settling needs timeoutMs ≥ 0 and pollMs > 0, got ${options.timeoutMs} and ${options.pollMs}`);
   }
 
-  override async settle(read: UiTreeRead, signal: AbortSignal): Promise<SettledUi | undefined> {
+  override async settle(read: UiTreeRead, signal: AbortSignal, before?: UiTreeData): Promise<SettledUi | undefined> {
     const { timeoutMs, pollMs } = this.options;
     if (timeoutMs === 0) return undefined;
+    const unchanged = before === undefined ? undefined : canonicalUiTree(before);
     const started = this.timer.now();
     const elapsed = (): number => this.timer.now() - started;
     let tree = await read();
     let last = canonicalUiTree(tree.data);
+    let still = false;
     for (;;) {
       const remaining = timeoutMs - elapsed();
-      if (remaining <= 0) return { tree, settled: false, settleMs: Math.round(elapsed()) };
+      if (remaining <= 0) return { tree, settled: still, settleMs: Math.round(elapsed()) };
       await this.timer.pause(Math.min(pollMs, remaining), signal);
       tree = await read();
       const next = canonicalUiTree(tree.data);
-      if (next === last) return { tree, settled: true, settleMs: Math.round(elapsed()) };
+      still = next === last;
+      if (still && next !== unchanged) return { tree, settled: true, settleMs: Math.round(elapsed()) };
       last = next;
     }
   }

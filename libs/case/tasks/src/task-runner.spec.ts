@@ -55,6 +55,20 @@ describe('TaskRunner observes a settled screen', () => {
     ]);
   });
 
+  it('waits for an action slow to show instead of settling on the screen before it', async () => {
+    const timer = new InstantSettleTimer();
+    const { phone, service } = setup([tapWifi, done], {}, timer);
+    // The first three trees after the tap still show the switch off.
+    phone.reactionReads = 3;
+    const events = await run(service);
+
+    expect(commands(phone)).toEqual(['ui_tree', 'ui_tree', 'screenshot', 'click', 'ui_tree', 'ui_tree', 'ui_tree', 'ui_tree', 'ui_tree', 'screenshot']);
+    const stored = await service.get(events[0].taskId);
+    expect(stored).toMatchObject({ status: 'completed' });
+    expect(stored.steps[0].result).toEqual({ status: 'success', verified: true });
+    expect(stored.steps[1].timings.settleMs).toBe(800);
+  });
+
   it('observes anyway when the wait runs out on a screen that keeps changing, and records that it did not settle', async () => {
     const timer = new InstantSettleTimer();
     const { phone, service } = setup([done], { settleTimeoutMs: 1000, settlePollMs: 300 }, timer);
@@ -163,8 +177,12 @@ describe('TaskRunner never ends completed on an action without visible effect', 
   });
 
   it('refuses done right after an action whose screen did not change, naming the action', async () => {
-    const { service } = setup([() => ({ type: 'action', action: { command: 'back' }, reasoning: 'leave' }), done]);
+    const { phone, service } = setup([() => ({ type: 'action', action: { command: 'back' }, reasoning: 'leave' }), done]);
     const events = await run(service, 'go back');
+    // A screen that stays as it was before the action is given the whole settle wait (2000 ms) to change.
+    expect(commands(phone)).toEqual(['ui_tree', 'ui_tree', 'screenshot', 'back', ...Array(11).fill('ui_tree'), 'screenshot']);
+    const [, after] = (await service.get(events[0].taskId)).steps;
+    expect([after.observation?.settled, after.timings.settleMs]).toEqual([true, 2000]);
     expect(events.map((e) => e.type).slice(-3)).toEqual(['step.planned', 'step.acted', 'task.failed']);
     expect(await service.get(events[0].taskId)).toMatchObject({
       status: 'failed',

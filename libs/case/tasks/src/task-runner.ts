@@ -39,6 +39,8 @@ export type StopReason = { kind: 'cancel'; message: string } | { kind: 'shutdown
 
 interface Observation {
   step: StepObservation;
+  /** The UI tree the elements come from. */
+  tree: UiTreeData;
   elements: UiElement[];
   screenshot: ScreenshotData;
   settleMs: number;
@@ -116,6 +118,8 @@ export class TaskRunner {
 
   private async loop(): Promise<void> {
     let before: ScreenSnapshot | undefined;
+    /** The tree the last action was planned on, when it ran: the settle wait looks for a change from it. */
+    let treeBeforeAction: UiTreeData | undefined;
     let lastStep: TaskStep | undefined;
     let actionErrors = 0;
     for (let index = 0; index < this.task.maxSteps; index++) {
@@ -128,7 +132,7 @@ export class TaskRunner {
       };
       await this.journal.record(this.task.taskId, 'step.started', { index });
 
-      const observed = await this.observe(index);
+      const observed = await this.observe(index, treeBeforeAction);
       step.observation = observed.step;
       step.timings.settleMs = observed.settleMs;
       step.timings.captureMs = observed.captureMs;
@@ -192,6 +196,7 @@ export class TaskRunner {
       if (observed.step.package !== undefined) seen.package = observed.step.package;
       this.history.push({ index, decision, result, observation: seen });
       before = screen;
+      treeBeforeAction = result.status === 'success' ? observed.tree : undefined;
       lastStep = step;
       if (result.status === 'error') {
         actionErrors++;
@@ -216,10 +221,11 @@ export class TaskRunner {
    * tree with it when both have the same screen geometry, else reads the tree again; the pair is taken
    * once more when the geometry changed between the two. `captureMs`/`transferMs` count the screenshot
    * and a tree read after it; the trees read while settling count in `settleMs`.
+   * @param treeBeforeAction the tree the last action was planned on, when it ran (see {@link ScreenSettler.settle}).
    */
-  private async observe(index: number): Promise<Observation> {
+  private async observe(index: number, treeBeforeAction: UiTreeData | undefined): Promise<Observation> {
     const readTree = () => this.devices.execute<UiTreeData>(this.task.deviceId, { command: 'ui_tree' }, this.commandOptions());
-    const settling: SettledUi | undefined = await this.settler.settle(readTree, this.abort.signal);
+    const settling: SettledUi | undefined = await this.settler.settle(readTree, this.abort.signal, treeBeforeAction);
     let settledTree = settling?.tree;
     for (let attempt = 0; ; attempt++) {
       const shot = await this.devices.execute<ScreenshotData>(this.task.deviceId, { command: 'screenshot' }, this.commandOptions());
@@ -244,7 +250,7 @@ export class TaskRunner {
       const pkg = foregroundPackage(tree.data.nodes ?? []);
       if (pkg) step.package = pkg;
       if (settling) step.settled = settling.settled;
-      return { step, elements, screenshot: shot.data, settleMs: settling?.settleMs ?? 0, captureMs, transferMs: Math.max(0, Math.round(roundTripMs - captureMs)) };
+      return { step, tree: tree.data, elements, screenshot: shot.data, settleMs: settling?.settleMs ?? 0, captureMs, transferMs: Math.max(0, Math.round(roundTripMs - captureMs)) };
     }
   }
 

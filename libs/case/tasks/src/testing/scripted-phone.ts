@@ -37,7 +37,13 @@ export class ScriptedPhone extends MobileClawService {
   animationFrames = 0;
   /** Frames of animation each performed action starts (it sets {@link animationFrames}). */
   animationFramesPerAction = 0;
+  /**
+   * `ui_tree` replies after each performed action that still show the screen before it, as from an
+   * app slow to react; the action's effect shows from the next reply on.
+   */
+  reactionReads = 0;
   private shownFrames = 0;
+  private pendingEffect?: { reads: number; apply: () => void };
   /** The screen both observations report; change it to rotate the phone. */
   screen = { width: 100, height: 200, rotation: 0 };
 
@@ -56,6 +62,10 @@ export class ScriptedPhone extends MobileClawService {
       return { ...base, data: { mime: 'image/png', width, height, base64: Buffer.from(`png-${this.frame}`).toString('base64'), frameId: `f${this.frame}`, screen: { ...this.screen }, captureMs: 2 } as T };
     }
     if (command.command === 'ui_tree') {
+      if (this.pendingEffect && this.pendingEffect.reads-- === 0) {
+        this.pendingEffect.apply();
+        this.pendingEffect = undefined;
+      }
       return { ...base, data: { frameId: `f${this.frame}`, screen: { ...this.screen }, nodes: this.nodes(), captureMs: 1 } as T };
     }
     if (this.failNextAction) {
@@ -74,9 +84,13 @@ export class ScriptedPhone extends MobileClawService {
       });
     }
     if (this.inert) return { ...base, data: {} as T };
-    this.animationFrames = this.animationFramesPerAction;
-    if (command.command === 'click' && command.y < 50) this.wifi = !this.wifi;
-    if (command.command === 'input') this.field = command.text;
+    const apply = (): void => {
+      this.animationFrames = this.animationFramesPerAction;
+      if (command.command === 'click' && command.y < 50) this.wifi = !this.wifi;
+      if (command.command === 'input') this.field = command.text;
+    };
+    if (this.reactionReads > 0) this.pendingEffect = { reads: this.reactionReads, apply };
+    else apply();
     return { ...base, data: {} as T };
   }
 
