@@ -23,11 +23,12 @@ describe('canonicalUiTree', () => {
     expect(canonicalUiTree(first)).toBe(canonicalUiTree(second));
   });
 
-  it('differs when a text, a description, bounds, a state, the nesting or the screen differ', () => {
+  it('differs when a text, a description, a hint, bounds, a state, the nesting or the screen differ', () => {
     const base = canonicalUiTree(tree([node(), node({ id: 'n2' })]));
     for (const changed of [
       tree([node({ text: 'Wi-Fi ' }), node({ id: 'n2' })]),
       tree([node({ desc: 'Wi-Fi' }), node({ id: 'n2' })]),
+      tree([node({ hint: 'Search' }), node({ id: 'n2' })]),
       tree([node({ bounds: [0, 1, 100, 50] }), node({ id: 'n2' })]),
       tree([node({ checked: false }), node({ id: 'n2' })]),
       tree([node({ focused: true }), node({ id: 'n2' })]),

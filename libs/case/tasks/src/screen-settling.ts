@@ -110,7 +110,7 @@ export class StableTreeSettler extends ScreenSettler {
 
 /**
  * A UI tree in a form two reads of the same screen share: the screen and, for every node in tree
- * order with its nesting, class, text, description, resource id, package, bounds and states. Node ids
+ * order with its nesting, class, text, description, hint, resource id, package, bounds and states. Node ids
  * (and `labeledBy`, which names one) are left out: a phone numbers the nodes of each tree afresh.
  */
 export function canonicalUiTree(data: UiTreeData): string {
@@ -123,6 +123,7 @@ function canonicalNode(n: UiNode): unknown[] {
     n.class ?? null,
     n.text ?? null,
     n.desc ?? null,
+    n.hint ?? null,
     n.resourceId ?? null,
     n.package ?? null,
     n.bounds,
