@@ -1,4 +1,4 @@
-import { hasCjk } from './goal-text';
+import { foldPunctuation, hasCjk } from './goal-text';
 import { equivalentLabels } from './ui-glossary';
 
 /**
@@ -72,7 +72,7 @@ export const DIALOG_VERBS: readonly DialogVerb[] = [
   { en: ['ok', 'okay'], zh: ['确定', '好的', '好'], objects: [], names: ['OK', 'Okay', '确定', '好', '好的'] },
   { en: ['confirm'], zh: ['确认'], objects: ['it'], names: ['Confirm', 'OK', '确认', '确定'] },
   { en: ['cancel'], zh: ['取消'], objects: ['dialog', 'it'], names: ['Cancel', '取消'] },
-  { en: ['got it', 'understood', 'i understand'], zh: ['知道了', '我知道了', '明白了', '好的，知道了'], objects: [], names: ['Got it', 'OK', '知道了', '我知道了', '好的', '确定'] },
+  { en: ['got it', 'understood', 'i understand'], zh: ['知道了', '我知道了', '明白了'], objects: [], names: ['Got it', 'OK', '知道了', '我知道了', '好的', '确定'] },
   {
     en: ['allow', 'grant', 'permit'],
     zh: ['允许', '授权', '授予', '同意授权'],
@@ -122,9 +122,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A regex alternation of `phrases` (longest first), spaces matching any spaces and `'` optional. */
+/** A regex alternation of `phrases` (folded, longest first) for a folded goal, spaces matching any spaces and `'`, `,` optional. */
 function alternation(phrases: readonly string[]): string {
-  return [...phrases]
+  return [...new Set(phrases.map(foldPunctuation))]
     .sort((a, b) => b.length - a.length)
     .map((p) => escapeRegExp(p).replace(/ +/g, '\\s*').replace(/'/g, "'?").replace(/,/g, ',?'))
     .join('|');

@@ -55,6 +55,7 @@ describe('parseGoal', () => {
     ['press "OK"', [{ kind: 'tap', target: 'OK' }]],
     ['点击 蓝牙', [{ kind: 'tap', target: '蓝牙' }]],
     ['点击「下一步」按钮', [{ kind: 'tap', target: '下一步' }]],
+    ['点击「下一步」。', [{ kind: 'tap', target: '下一步' }]],
     ['tap Terms and Conditions', [{ kind: 'tap', target: 'Terms and Conditions' }]],
     // typing
     ['type hello into Search', [{ kind: 'type', text: 'hello', field: 'Search' }]],

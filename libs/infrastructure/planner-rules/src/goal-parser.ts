@@ -41,9 +41,18 @@ interface GoalRule {
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|(?:www\.)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?::\d+)?(?:[/?#]\S*)?)$/iu;
 const ON_VERBS_ZH = /^(?:打开|开启|启用|开)$/;
 
+/** `text` without leading and trailing spaces and sentence punctuation, full-width "。" "，" included. */
+function trimPunctuation(text: string): string {
+  const folded = foldPunctuation(text);
+  const lead = /^[\s.,;:!?]*/.exec(folded)?.[0].length ?? 0;
+  const trail = /[\s.,;:!?]*$/.exec(folded.slice(lead))?.[0].length ?? 0;
+  return text.slice(lead, text.length - trail);
+}
+
+/** A label named by the goal: punctuation around it and one pair of quotes enclosing it removed; `undefined` when nothing is left. */
 function label(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const text = unquote(value).replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '');
+  const text = trimPunctuation(unquote(trimPunctuation(value)));
   return normalizeLabel(text) === '' ? undefined : text;
 }
 
@@ -81,7 +90,8 @@ function all(objects: readonly string[], each: (object: string) => GoalIntent | 
 function objects(value: string | undefined, standsAlone: (part: string) => boolean, clean: (value: string) => string | undefined = label): string[] | undefined {
   const whole = value === undefined ? undefined : clean(value);
   if (value === undefined || whole === undefined) return undefined;
-  if (unquote(value) !== value.trim()) return [whole];
+  const bare = trimPunctuation(value);
+  if (unquote(bare) !== bare) return [whole];
   return coordinatedObjects(whole, standsAlone) ?? [whole];
 }
 

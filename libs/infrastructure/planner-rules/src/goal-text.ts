@@ -171,6 +171,10 @@ function memo(cache: Map<string, string>, text: string, compute: (text: string) 
   return value;
 }
 
+function stripSentencePunctuation(text: string): string {
+  return text.replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '');
+}
+
 /**
  * The comparison form of a UI label or a target named in a goal: NFKC, invisible format characters
  * removed, hyphens and every kind of space folded, lower case, spaces collapsed, surrounding quotes
@@ -179,12 +183,10 @@ function memo(cache: Map<string, string>, text: string, compute: (text: string) 
  */
 export function normalizeLabel(text: string): string {
   return memo(NORMALIZED, text, (raw) => {
-    const plain = unquote(foldPunctuation(raw.normalize('NFKC').replace(FORMAT_CHARS, '')))
+    const plain = unquote(stripSentencePunctuation(foldPunctuation(raw.normalize('NFKC').replace(FORMAT_CHARS, ''))))
       .toLowerCase()
       .replace(/\s+/g, ' ');
-    return canonicalTimes(plain)
-      .replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '')
-      .trim();
+    return stripSentencePunctuation(canonicalTimes(plain));
   });
 }
 
