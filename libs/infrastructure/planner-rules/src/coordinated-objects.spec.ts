@@ -42,20 +42,24 @@ describe('coordinatedObjects', () => {
   });
 });
 
-describe('one verb on a list of things, by the glossary', () => {
+describe('one verb on a list of things', () => {
   it.each([
-    ['open Alarm and Stopwatch', [{ kind: 'open', name: 'Alarm' }, { kind: 'open', name: 'Stopwatch' }]],
-    ['open Settings and Timer', [{ kind: 'open', name: 'Settings' }, { kind: 'open', name: 'Timer' }]],
-    ['打开闹钟和秒表', [{ kind: 'open', name: '闹钟' }, { kind: 'open', name: '秒表' }]],
-    ['启动设置和计时器', [{ kind: 'open', name: '设置' }, { kind: 'open', name: '计时器' }]],
-  ])('%s: every part is a glossary term or a known app', (goal, intents) => {
+    ['open Settings and Browser', [{ kind: 'open', name: 'Settings' }, { kind: 'open', name: 'Browser' }]],
+    ['启动设置和浏览器', [{ kind: 'open', name: '设置' }, { kind: 'open', name: '浏览器' }]],
+    ['open Wi-Fi and Bluetooth', [{ kind: 'open', name: 'Wi-Fi' }, { kind: 'open', name: 'Bluetooth' }]],
+    ['tap Wi-Fi and Bluetooth', [{ kind: 'tap', target: 'Wi-Fi' }, { kind: 'tap', target: 'Bluetooth' }]],
+  ])('%s: every part is a known app or setting', (goal, intents) => {
     expect(parseGoal(goal)).toEqual(intents);
   });
 
   it.each([
-    ['tap Alarm and Stopwatch', [{ kind: 'tap', target: 'Alarm and Stopwatch' }]],
     ['open Settings and privacy', [{ kind: 'open', name: 'Settings and privacy' }]],
-  ])('%s: a tap splits only known settings and apps, an open only things of their own', (goal, intents) => {
+    ['open Alarm and Stopwatch', [{ kind: 'open', name: 'Alarm and Stopwatch' }]],
+    ['打开闹钟和秒表', [{ kind: 'open', name: '闹钟和秒表' }]],
+    ['tap Alarm and Stopwatch', [{ kind: 'tap', target: 'Alarm and Stopwatch' }]],
+    ['turn on Sound and vibration', [{ kind: 'toggle', setting: 'Sound and vibration', on: true }]],
+    ['打开声音和振动', [{ kind: 'open', name: '声音和振动' }]],
+  ])('%s: one label, as its parts are only pages, tabs or words', (goal, intents) => {
     expect(parseGoal(goal)).toEqual(intents);
   });
 });

@@ -32,24 +32,15 @@ describe('DIALOG_VERBS', () => {
 });
 
 describe('addNames', () => {
-  it('lists the specific add buttons in both languages before the bare ones', () => {
-    expect(addNames('contact')).toEqual(['Add contact', 'New contact', 'Create contact', 'Add', '+', 'New', '添加', '新建', '新增']);
-    expect(addNames('Timer')).toEqual([
-      'Add Timer',
-      'New Timer',
-      'Create Timer',
-      '添加计时器',
-      '新建计时器',
-      '新增计时器',
-      '添加定时器',
-      '新建定时器',
-      '新增定时器',
-      'Add',
-      '+',
-      'New',
-      '添加',
-      '新建',
-      '新增',
-    ]);
+  it('lists "Add X", "New X", "Create X" and the bare add buttons for a thing the glossary does not know', () => {
+    expect(addNames('widget zone')).toEqual(['Add widget zone', 'New widget zone', 'Create widget zone', 'Add', '+', 'New', '添加', '新建', '新增']);
+  });
+
+  it('adds the glossary equivalents of a known thing, English before Chinese, before the bare add buttons', () => {
+    const names = addNames('闹钟');
+    expect(names.slice(0, 3)).toEqual(['Add Alarm', 'New Alarm', 'Create Alarm']);
+    expect(names).toEqual(expect.arrayContaining(['添加闹钟', '新建闹钟', '新增闹钟']));
+    expect(names.slice(-6)).toEqual(['Add', '+', 'New', '添加', '新建', '新增']);
+    expect(names.findIndex((n) => /[\u3400-\u9fff]/.test(n))).toBe(names.indexOf('添加闹钟'));
   });
 });

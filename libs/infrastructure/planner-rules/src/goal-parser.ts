@@ -1,4 +1,4 @@
-import { coordinatedObjects, isGlossaryTerm, isKnownApp, isKnownSetting } from './coordinated-objects';
+import { coordinatedObjects, isKnownApp, isKnownSetting } from './coordinated-objects';
 import { DIALOG_VERBS, DIALOG_VERB_PATTERNS, addNames } from './dialog-verbs';
 import type { GoalIntent } from './goal-intent';
 import { foldPunctuation, hasCjk, normalizeLabel, quotedSpans, unquote } from './goal-text';
@@ -115,9 +115,13 @@ function typeText(text: string | undefined, field?: string): GoalIntent | undefi
   return target === undefined ? undefined : { kind: 'type', text: value, field: target };
 }
 
-/** Something that is opened on its own: a known app or setting, or a glossary term (an app, a tab, a screen). */
+/**
+ * Something "open" reaches from anywhere, so that "open A and B" is two opens: a known app or a known
+ * setting. A term that is only a page or a tab is not enough: "open Settings and privacy" is the
+ * one item of an app's menu, not the Settings app followed by a Privacy page.
+ */
 function opensAlone(name: string): boolean {
-  return isKnownApp(name) || isKnownSetting(name) || isGlossaryTerm(name);
+  return isKnownApp(name) || isKnownSetting(name);
 }
 
 /** A known app's name without a trailing "app"/"应用"/"程序" ("联系人应用" → "联系人"); other names as they are. */
@@ -134,7 +138,7 @@ function opens(what: string | undefined): Built {
 /**
  * "打开X": X (or a glossary equivalent) a known app is opened, a known setting (or "…开关") is switched
  * on, a web address is loaded, anything else is opened (a tab, a row, an app by its icon). A list of
- * such things ("蓝牙、WLAN 和 NFC", "设置和浏览器") gives one intent each.
+ * known apps and settings ("蓝牙、WLAN 和 NFC", "设置和浏览器") gives one intent each.
  */
 function openOrTurnOn(what: string | undefined): Built {
   const names = objects(what, opensAlone);
