@@ -286,12 +286,6 @@ const SERIAL_VERB = new RegExp(
 /** Words that may join two serial clauses ("打开设置并打开蓝牙", "打开设置后关闭WLAN"); dropped from the first. */
 const SERIAL_JOINER = /(?:并且|并|然后|之后|以后|后|再|就|和)\s*$/;
 
-/** A goal as written and {@link foldPunctuation folded} (same length). */
-interface Goal {
-  text: string;
-  folded: string;
-}
-
 function trimSpan(span: GoalSpan): GoalSpan {
   const lead = span.folded.length - span.folded.trimStart().length;
   const end = span.folded.trimEnd().length;
@@ -388,7 +382,7 @@ interface Part {
 }
 
 /** Splits the goal at separators outside quoted passages; one part when there is none. */
-function splitParts(goal: Goal): Part[] {
+function splitParts(goal: GoalSpan): Part[] {
   const hidden = masked(goal.folded);
   const parts: Part[] = [];
   let from = 0;
@@ -419,7 +413,7 @@ interface Reading {
  * clauses as possible; `strict` also refuses to cut a tap from a bare dialog verb after a plain
  * "and" ({@link joinsOneLabel}).
  */
-function segment(goal: Goal, parts: readonly Part[], clause: (i: number, j: number) => GoalIntent[] | undefined, strict: boolean): GoalIntent[] | undefined {
+function segment(goal: GoalSpan, parts: readonly Part[], clause: (i: number, j: number) => GoalIntent[] | undefined, strict: boolean): GoalIntent[] | undefined {
   const n = parts.length;
   const best: Array<Reading | undefined> = new Array(n + 1).fill(undefined);
   best[n] = { intents: [], clauses: 0, firstEnd: n };
@@ -457,7 +451,7 @@ function segment(goal: Goal, parts: readonly Part[], clause: (i: number, j: numb
  * @returns the intents, or `undefined` when the goal matches none of {@link SUPPORTED_GOAL_FORMS}.
  */
 export function parseGoal(goal: string): GoalIntent[] | undefined {
-  const whole: Goal = { text: goal, folded: foldPunctuation(goal) };
+  const whole: GoalSpan = { text: goal, folded: foldPunctuation(goal) };
   const parts = splitParts(whole);
   if (parts.length === 0) return undefined;
   const clauses = new Map<string, GoalIntent[] | undefined>();
