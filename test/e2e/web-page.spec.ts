@@ -408,9 +408,9 @@ describe('TaskTimeline in the browser', () => {
     ['task.accepted', { task: { ...task, status: 'queued' } }],
     ['task.started', {}],
     ['step.started', { index: 0 }],
-    ['step.observed', { index: 0, observation: observation(0), timings: { captureMs: 80, transferMs: 3 } }],
+    ['step.observed', { index: 0, observation: observation(0), timings: { settleMs: 210, captureMs: 80, transferMs: 3 } }],
     ['step.planned', { index: 0, plan: tapPlan, planningMs: 4 }],
-    ['step.acted', { index: 0, result: { status: 'success' }, timings: { captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } }],
+    ['step.acted', { index: 0, result: { status: 'success' }, timings: { settleMs: 210, captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } }],
     ['step.started', { index: 1 }],
     ['step.observed', { index: 1, observation: observation(1), timings: { captureMs: 70, transferMs: 2 }, verifiedStep: { index: 0, verified: true } }],
     ['step.planned', { index: 1, plan: donePlan, planningMs: 1 }],
@@ -448,7 +448,7 @@ describe('TaskTimeline in the browser', () => {
     expect(outcome.status).toBe('completed');
     expect(outcome.steps.map((s) => s.index)).toEqual([0, 1]);
     expect(outcome.steps[0].result).toEqual({ status: 'success', verified: true });
-    expect(outcome.steps[0]).toMatchObject({ timings: { captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } });
+    expect(outcome.steps[0]).toMatchObject({ timings: { settleMs: 210, captureMs: 80, transferMs: 3, planningMs: 4, actionMs: 9 } });
   });
 
   it('applies step.planning events, keeping the attempt the planner last asked its model for', async () => {

@@ -42,6 +42,8 @@ export interface EvalOptions {
 
 /** Mean duration of one step's phases, in ms; `total` is their sum. */
 export interface PhaseMeans {
+  /** Waiting for the UI to settle before the screenshot. */
+  settle: number;
   capture: number;
   transfer: number;
   planning: number;
@@ -80,7 +82,7 @@ export interface GoalResult {
   /** The planner's summary, or the task's error message. */
   outcome?: string;
   /** Sums over the task's steps, in ms. */
-  timings: { captureMs: number; transferMs: number; planningMs: number; actionMs: number };
+  timings: { settleMs: number; captureMs: number; transferMs: number; planningMs: number; actionMs: number };
   /** Wall time from the task's creation to its end as seen here, in ms. */
   wallMs: number;
 }
@@ -152,7 +154,7 @@ function emptyResult(goal: EvalGoal): GoalResult {
     steps: 0,
     actions: 0,
     approvals: 0,
-    timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
+    timings: { settleMs: 0, captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
     wallMs: 0,
   };
 }
@@ -178,6 +180,7 @@ async function runGoal(gateway: RunningGateway, goal: EvalGoal, index: number, o
     result.actions = task.steps.filter((s) => s.plan?.type === 'action' && s.result !== undefined && s.result.status !== 'denied').length;
     result.outcome = task.summary ?? task.error?.message;
     for (const step of task.steps) {
+      result.timings.settleMs += step.timings.settleMs ?? 0;
       result.timings.captureMs += step.timings.captureMs;
       result.timings.transferMs += step.timings.transferMs;
       result.timings.planningMs += step.timings.planningMs;
@@ -216,6 +219,7 @@ function summarise(planner: string, results: GoalResult[], wallMs: number): Eval
   const steps = ran.reduce((n, r) => n + r.steps, 0);
   const sum = (pick: (r: GoalResult) => number): number => ran.reduce((n, r) => n + pick(r), 0);
   const mean = (total: number): number => (steps === 0 ? 0 : round(total / steps, 2));
+  const settle = sum((r) => r.timings.settleMs);
   const capture = sum((r) => r.timings.captureMs);
   const transfer = sum((r) => r.timings.transferMs);
   const planning = sum((r) => r.timings.planningMs);
@@ -226,7 +230,14 @@ function summarise(planner: string, results: GoalResult[], wallMs: number): Eval
     succeeded,
     success_rate: results.length === 0 ? 0 : round(succeeded / results.length, 4),
     mean_steps: ran.length === 0 ? 0 : round(steps / ran.length, 2),
-    mean_ms_per_step: { capture: mean(capture), transfer: mean(transfer), planning: mean(planning), action: mean(action), total: mean(capture + transfer + planning + action) },
+    mean_ms_per_step: {
+      settle: mean(settle),
+      capture: mean(capture),
+      transfer: mean(transfer),
+      planning: mean(planning),
+      action: mean(action),
+      total: mean(settle + capture + transfer + planning + action),
+    },
     failures: results.filter((r) => !r.succeeded).map((r) => ({ id: r.id, goal: r.goal, status: r.status, reason: r.reason ?? 'unknown' })),
     crashed: results.filter((r) => r.status === 'crashed').length,
     wall_ms: Math.round(wallMs),

@@ -142,7 +142,7 @@ describe('OpenAPI document and Swagger UI', () => {
     ]);
     expect(stepShot[1].schema).toEqual({ type: 'integer', minimum: 0 });
     expect(schemas.TaskWithSteps.properties.steps).toEqual({ type: 'array', items: { $ref: '#/components/schemas/TaskStep' } });
-    expect(Object.keys(schemas.StepTimings.properties)).toEqual(['captureMs', 'transferMs', 'planningMs', 'actionMs']);
+    expect(Object.keys(schemas.StepTimings.properties)).toEqual(['settleMs', 'captureMs', 'transferMs', 'planningMs', 'actionMs']);
     expect(schemas.TaskError.properties.code).toMatchObject({ type: 'string', enum: [...ERROR_CODES] });
     expect(schemas.StepResult.properties.errorCode).toMatchObject({ type: 'string', enum: [...ERROR_CODES] });
   });

@@ -76,6 +76,9 @@ describe('tasks API (real gateway, simulated phone, SQLite, rule-based planner)'
     for (const step of task.body.steps) {
       expect(step.observation.screen).toEqual({ width: 1080, height: 2400, rotation: 0 });
       expect(step.timings.planningMs).toBeGreaterThanOrEqual(0);
+      // The simulated screen is still: two equal UI trees, one 200 ms pause (the default) apart.
+      expect(step.observation.settled).toBe(true);
+      expect(step.timings.settleMs).toBeGreaterThanOrEqual(200);
     }
 
     // Each step, live and replayed from the store, names its screenshot by URL; the owner stays internal.
@@ -97,6 +100,18 @@ describe('tasks API (real gateway, simulated phone, SQLite, rule-based planner)'
 
     const list = await api(gw, 'GET', '/api/tasks?deviceId=sim-1&status=completed&limit=5');
     expect(list.body.tasks.map((t: Json) => t.taskId)).toEqual([created.body.taskId]);
+  });
+
+  it('observes at once with MOBILECLAW_SETTLE_TIMEOUT_MS=0', async () => {
+    const gw = await start({ MOBILECLAW_SETTLE_TIMEOUT_MS: '0' });
+    const { body } = await api(gw, 'POST', '/api/tasks', { deviceId: 'sim-1', goal: 'Turn on Wi-Fi' });
+    await (await events(gw, body.taskId)).ended;
+    const task = await api(gw, 'GET', `/api/tasks/${body.taskId}`);
+    expect(task.body.status).toBe('completed');
+    for (const step of task.body.steps) {
+      expect(step.observation).not.toHaveProperty('settled');
+      expect(step.timings.settleMs).toBe(0);
+    }
   });
 
   it('resumes the stream exactly after Last-Event-ID (header or query), live or from the store', async () => {

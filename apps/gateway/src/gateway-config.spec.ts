@@ -31,6 +31,27 @@ describe('gateway configuration of planning deadlines', () => {
   });
 });
 
+describe('gateway configuration of the settle wait', () => {
+  it('reads MOBILECLAW_SETTLE_TIMEOUT_MS and MOBILECLAW_SETTLE_POLL_MS; 0 turns settling off', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SETTLE_TIMEOUT_MS: '1500', MOBILECLAW_SETTLE_POLL_MS: '100' }), '/srv')).toMatchObject({ settleTimeoutMs: 1500, settlePollMs: 100 });
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SETTLE_TIMEOUT_MS: '0' }), '/srv')).toMatchObject({ settleTimeoutMs: 0, settlePollMs: 200 });
+  });
+
+  it('defaults to a wait of at most 2 s with a read every 200 ms', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SETTLE_TIMEOUT_MS: '', MOBILECLAW_SETTLE_POLL_MS: '' }), '/srv')).toMatchObject({ settleTimeoutMs: 2000, settlePollMs: 200 });
+  });
+
+  it('refuses out-of-range values, naming the variable', () => {
+    for (const value of ['-1', '30001', '1.5', 'soon']) {
+      expect(() => validateGatewayEnvironment({ MOBILECLAW_SETTLE_TIMEOUT_MS: value })).toThrow(/MOBILECLAW_SETTLE_TIMEOUT_MS/);
+    }
+    for (const value of ['0', '9', '5001']) {
+      expect(() => validateGatewayEnvironment({ MOBILECLAW_SETTLE_POLL_MS: value })).toThrow(/MOBILECLAW_SETTLE_POLL_MS/);
+    }
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_SETTLE_POLL_MS: '0' })).toThrow('Invalid MobileClaw configuration:\n  - MOBILECLAW_SETTLE_POLL_MS: MOBILECLAW_SETTLE_POLL_MS must not be less than 10');
+  });
+});
+
 describe('gateway configuration of the MCP conformance fixtures', () => {
   it('leaves them off unless MOBILECLAW_MCP_CONFORMANCE_FIXTURES is on', () => {
     expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').mcp.conformanceFixtures).toBe(false);

@@ -35,6 +35,8 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(10_000) MOBILECLAW_QUEUE_LIMIT?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(200) MOBILECLAW_TASK_MAX_STEPS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_PLANNING_TIMEOUT_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(30_000) MOBILECLAW_SETTLE_TIMEOUT_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(5000) MOBILECLAW_SETTLE_POLL_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10_000_000) MOBILECLAW_RETENTION_MAX_TASKS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(36_500) MOBILECLAW_RETENTION_MAX_AGE_DAYS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_MCP_ALLOWED_ORIGINS?: string;
@@ -75,6 +77,10 @@ export interface GatewayConfig {
   taskMaxSteps: number;
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
   planningTimeoutMs: number;
+  /** Longest wait for the phone's UI to settle (two equal UI trees) before each observation, in ms; 0 = off. */
+  settleTimeoutMs: number;
+  /** Pause between two UI-tree reads while the UI settles, in ms. */
+  settlePollMs: number;
   /** Finished tasks kept (newest first); older ones and their screenshots are pruned. */
   retentionMaxTasks: number;
   /** Finished tasks older than this are pruned, in ms; undefined = no age limit. */
@@ -179,6 +185,8 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
     taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? DEFAULT_TASK_CASE_OPTIONS.defaultMaxSteps,
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
+    settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,
+    settlePollMs: v.MOBILECLAW_SETTLE_POLL_MS ?? DEFAULT_TASK_CASE_OPTIONS.settlePollMs,
     retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? DEFAULT_RETENTION_MAX_TASKS,
     retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
     llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),

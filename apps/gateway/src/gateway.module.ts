@@ -57,6 +57,8 @@ export class GatewayModule {
           options: {
             defaultMaxSteps: config.taskMaxSteps,
             planningTimeoutMs: config.planningTimeoutMs,
+            settleTimeoutMs: config.settleTimeoutMs,
+            settlePollMs: config.settlePollMs,
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
           },
         }),

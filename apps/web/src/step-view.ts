@@ -139,7 +139,15 @@ function resultSection(step: StepState): HTMLElement | null {
 function timingsSection(step: StepState): HTMLElement {
   const t = step.timings;
   const item = (name: string, ms: number | undefined) => [h('dt', {}, name), h('dd', {}, formatMs(ms))];
-  return h('dl', { class: 'timings' }, item('capture', t.captureMs), item('transfer', t.transferMs), item('planning', t.planningMs), item('action', t.actionMs));
+  return h(
+    'dl',
+    { class: 'timings' },
+    item('settle', t.settleMs),
+    item('capture', t.captureMs),
+    item('transfer', t.transferMs),
+    item('planning', t.planningMs),
+    item('action', t.actionMs),
+  );
 }
 
 /** A timeline entry for one step: screenshot with the action marked, action, reasoning, result, timings. */

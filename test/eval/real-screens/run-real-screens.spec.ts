@@ -100,7 +100,7 @@ describe('npm run eval: the real-screen results beside the simulated ones', () =
     succeeded: 2,
     success_rate: 1,
     mean_steps: 2,
-    mean_ms_per_step: { capture: 1, transfer: 1, planning: 1, action: 1, total: 4 },
+    mean_ms_per_step: { settle: 1, capture: 1, transfer: 1, planning: 1, action: 1, total: 5 },
     failures: [],
     crashed: 0,
     wall_ms: 10,

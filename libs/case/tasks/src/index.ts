@@ -3,6 +3,8 @@ export * from './task-journal';
 export * from './task-runner';
 export * from './task.service';
 export * from './step-verification';
+export * from './screen-settling';
+export * from './no-effect-rule';
 export * from './approval-policy';
 export * from './system-clock';
 export * from './random-id-source';

@@ -6,8 +6,23 @@ export interface ScreenSnapshot {
   package?: string;
 }
 
+/**
+ * The next screen's verdict on an action: its effect is seen, or not — then `unseen` says what did not
+ * happen, as a clause for a message (e.g. `the screen did not change`, `the switch "Wi-Fi" did not flip`).
+ */
+export type ActionVerdict = { verified: true } | { verified: false; unseen: string };
+
+/** Longest typed text quoted in an `unseen` clause, in characters. */
+const QUOTED_TEXT_LIMIT = 40;
+
 function normalize(text: string | undefined): string {
   return (text ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim();
+}
+
+/** `text` in double quotes, cut to {@link QUOTED_TEXT_LIMIT} characters (code points). */
+function quote(text: string): string {
+  const chars = [...text];
+  return JSON.stringify(chars.length > QUOTED_TEXT_LIMIT ? `${chars.slice(0, QUOTED_TEXT_LIMIT - 1).join('')}…` : text);
 }
 
 /** A stable identity of an element across two trees (node ids are per tree). */
@@ -32,29 +47,39 @@ function checkablesAt(elements: UiElement[], x: number, y: number): UiElement[] 
   return elements.filter((e) => e.checkable && boundsContain(row.bounds, e.center[0], e.center[1]));
 }
 
+/** `the switch "Wi-Fi"`: the toggle's kind (its short class, lower case) and its label when it has one. */
+function nameToggle(toggle: UiElement): string {
+  const label = normalize(toggle.label ?? toggle.text ?? toggle.desc);
+  return `the ${toggle.type.toLowerCase()}${label ? ` ${quote(label)}` : ''}`;
+}
+
+const SEEN: ActionVerdict = { verified: true };
+const UNCHANGED: ActionVerdict = { verified: false, unseen: 'the screen did not change' };
+
 /**
  * Judges whether the observation after an action confirms its effect (the step's `verified`):
- * - `input`: the typed text now appears in an editable field (or anywhere on screen) → true, else false;
- * - `click` on a switch/checkbox (or on the row that holds one): its `checked` flipped → true, else false;
- * - `open`: the foreground package is the app → true, else false;
- * - `back`, `home`, other clicks, `long_press`: the screen changed → true; unchanged → false;
- * - `swipe`: the screen changed → true; unchanged → undefined (the end of a list is not a failure).
+ * - `input`: the typed text now appears in an editable field (or anywhere on screen) → seen, else not;
+ * - `click` on a switch/checkbox (or on the row that holds one): its `checked` flipped → seen, else not;
+ * - `open`: the foreground package is the app → seen, else not;
+ * - `back`, `home`, other clicks, `long_press`: the screen changed → seen; unchanged → not;
+ * - `swipe`: the screen changed → seen; unchanged → undefined (the end of a list is not a failure).
  * Returns undefined when it cannot tell (no action, or no observation after it).
  */
-export function verifyAction(decision: PlanDecision | undefined, before: ScreenSnapshot, after: ScreenSnapshot): boolean | undefined {
+export function verifyAction(decision: PlanDecision | undefined, before: ScreenSnapshot, after: ScreenSnapshot): ActionVerdict | undefined {
   if (!decision || decision.type !== 'action') return undefined;
   const action: AgentAction = decision.action;
   const changed = signature(before) !== signature(after);
   switch (action.command) {
     case 'input': {
       const typed = normalize(action.text);
-      if (!typed) return changed ? true : undefined;
+      if (!typed) return changed ? SEEN : undefined;
       const editable = after.elements.filter((e) => e.editable && !e.password);
       const pool = editable.length > 0 ? editable : after.elements;
-      if (pool.some((e) => normalize(e.text).includes(typed))) return true;
+      if (pool.some((e) => normalize(e.text).includes(typed))) return SEEN;
       // Password fields never expose text: a changed screen is all we can see.
-      if (after.elements.some((e) => e.password && e.focused)) return changed ? true : undefined;
-      return after.elements.some((e) => normalize(e.text).includes(typed) || normalize(e.desc).includes(typed));
+      if (after.elements.some((e) => e.password && e.focused)) return changed ? SEEN : undefined;
+      if (after.elements.some((e) => normalize(e.text).includes(typed) || normalize(e.desc).includes(typed))) return SEEN;
+      return { verified: false, unseen: `the text ${quote(typed)} did not appear` };
     }
     case 'click': {
       const toggles = checkablesAt(before.elements, action.x, action.y);
@@ -64,17 +89,19 @@ export function verifyAction(decision: PlanDecision | undefined, before: ScreenS
           const now = afterById.get(identity(t));
           return now !== undefined && now.checked !== t.checked;
         });
-        if (flipped) return true;
+        if (flipped) return SEEN;
         // The row may have opened a sub-screen instead of toggling: that is an effect too.
-        return after.package !== before.package || !toggles.some((t) => afterById.has(identity(t))) ? changed : false;
+        if (after.package !== before.package || !toggles.some((t) => afterById.has(identity(t)))) return changed ? SEEN : UNCHANGED;
+        return { verified: false, unseen: `${nameToggle(toggles[0])} did not flip` };
       }
-      return changed;
+      return changed ? SEEN : UNCHANGED;
     }
     case 'open':
-      return after.package === undefined ? undefined : after.package === action.app;
+      if (after.package === undefined) return undefined;
+      return after.package === action.app ? SEEN : { verified: false, unseen: `the app in front is ${after.package}, not ${action.app}` };
     case 'swipe':
-      return changed ? true : undefined;
+      return changed ? SEEN : undefined;
     default:
-      return changed;
+      return changed ? SEEN : UNCHANGED;
   }
 }

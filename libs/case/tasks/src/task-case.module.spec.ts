@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { firstValueFrom, toArray } from 'rxjs';
 import { Clock, GATEWAY_INSTANCE_ID, IdSource, MobileClawService, Planner, TaskEventBus, TaskRepository, type PlanDecision, type TaskEvent } from '@mobileclaw/domain';
 import { InProcessTaskEventBus } from './in-process-task-event-bus';
+import { ScreenSettler, type SettledUi, type UiTreeRead } from './screen-settling';
 import { TaskCaseModule } from './task-case.module';
 import { TaskService } from './task.service';
 import { FixedClock } from './testing/fixed-clock';
@@ -17,11 +18,20 @@ class DonePlanner extends Planner {
   }
 }
 
+/** A settler that reads the tree once and calls it settled. */
+class OneReadSettler extends ScreenSettler {
+  calls = 0;
+  override async settle(read: UiTreeRead): Promise<SettledUi> {
+    this.calls++;
+    return { tree: await read(), settled: true, settleMs: 7 };
+  }
+}
+
 /** Builds the module with the required ports, plus `extra` providers from the host. */
-async function taskService(extra: ValueProvider[] = []): Promise<TaskService> {
+async function taskService(extra: ValueProvider[] = [], phone = new ScriptedPhone()): Promise<TaskService> {
   @Module({
     providers: [
-      { provide: MobileClawService, useValue: new ScriptedPhone() },
+      { provide: MobileClawService, useValue: phone },
       { provide: Planner, useClass: DonePlanner },
       { provide: TaskRepository, useValue: new InMemoryTaskRepository() },
       ...extra,
@@ -34,26 +44,36 @@ async function taskService(extra: ValueProvider[] = []): Promise<TaskService> {
 }
 
 describe('TaskCaseModule', () => {
-  it('uses the clock, id source, event bus and instance id the host provides', async () => {
+  it('uses the clock, id source, event bus, instance id and screen settler the host provides', async () => {
     const bus = new InProcessTaskEventBus();
     const onBus: TaskEvent[] = [];
     bus.subscribe().subscribe((event) => onBus.push(event));
-    const service = await taskService([
-      { provide: TaskEventBus, useValue: bus },
-      { provide: Clock, useValue: new FixedClock('2026-05-01T10:00:00.000Z') },
-      { provide: IdSource, useValue: new SequentialIdSource('host-') },
-      { provide: GATEWAY_INSTANCE_ID, useValue: 'gw-a' },
-    ]);
+    const settler = new OneReadSettler();
+    const phone = new ScriptedPhone();
+    const service = await taskService(
+      [
+        { provide: TaskEventBus, useValue: bus },
+        { provide: Clock, useValue: new FixedClock('2026-05-01T10:00:00.000Z') },
+        { provide: IdSource, useValue: new SequentialIdSource('host-') },
+        { provide: GATEWAY_INSTANCE_ID, useValue: 'gw-a' },
+        { provide: ScreenSettler, useValue: settler },
+      ],
+      phone,
+    );
     const task = await service.start({ deviceId: 'phone-1', goal: 'nothing' });
     expect(task).toMatchObject({ taskId: 'host-1', createdAt: '2026-05-01T10:00:00.000Z', owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-05-01T10:10:00.000Z' } });
     const events = await firstValueFrom(service.events(task.taskId).pipe(toArray()));
     expect(events.map((e) => e.at)).toEqual(events.map(() => '2026-05-01T10:00:00.000Z'));
     expect(onBus).toEqual(events);
     expect(service.instanceId).toBe('gw-a');
+    expect(settler.calls).toBe(1);
+    expect(phone.calls.map((c) => c.command.command)).toEqual(['ui_tree', 'screenshot']);
+    expect((await service.get(task.taskId)).steps[0].timings.settleMs).toBe(7);
   });
 
-  it('falls back to the system clock, random UUIDs and instance id `local`', async () => {
-    const service = await taskService();
+  it('falls back to the system clock, random UUIDs, instance id `local` and settling on two equal trees', async () => {
+    const phone = new ScriptedPhone();
+    const service = await taskService([], phone);
     const before = Date.now();
     const task = await service.start({ deviceId: 'phone-1', goal: 'nothing' });
     expect(task.taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -61,5 +81,6 @@ describe('TaskCaseModule', () => {
     expect(task.owner?.instanceId).toBe('local');
     expect(service.instanceId).toBe('local');
     await service.idle();
+    expect(phone.calls.map((c) => c.command.command)).toEqual(['ui_tree', 'ui_tree', 'screenshot']);
   });
 });

@@ -13,9 +13,10 @@ export interface TaskCaseModuleOptions {
 /**
  * The task workflow as a Nest module. The host provides the ports it needs — `MobileClawService`,
  * `Planner` and `TaskRepository` — globally or through `imports`. It may also provide `Clock`,
- * `IdSource`, `TaskEventBus` and the `GATEWAY_INSTANCE_ID` value (all from `@mobileclaw/domain`);
- * for each one it does not, {@link TaskService} uses the default: `SystemClock`, `RandomIdSource`,
- * its own `InProcessTaskEventBus`, and instance id `local`.
+ * `IdSource`, `TaskEventBus` and the `GATEWAY_INSTANCE_ID` value (all from `@mobileclaw/domain`), and
+ * a `ScreenSettler` (from this package); for each one it does not, {@link TaskService} uses the
+ * default: `SystemClock`, `RandomIdSource`, its own `InProcessTaskEventBus`, instance id `local`, and
+ * a `StableTreeSettler` on the options' settle settings.
  */
 @Module({})
 export class TaskCaseModule {

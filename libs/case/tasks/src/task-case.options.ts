@@ -14,6 +14,15 @@ export interface TaskCaseOptions {
    * phone (and the tasks queued on it). Default 300 000 (5 min).
    */
   planningTimeoutMs: number;
+  /**
+   * Longest wait, in ms, for the phone's UI to settle before each observation (two consecutive equal
+   * UI trees), so that no step is planned on a half-drawn or animating screen; when it passes, the
+   * screen is observed anyway and the step's observation says `settled: false`. 0 observes at once.
+   * Default 2000.
+   */
+  settleTimeoutMs: number;
+  /** Pause between two UI-tree reads while the UI settles, in ms (> 0). Default 200. */
+  settlePollMs: number;
   /** The task fails after this many action errors in a row (the planner sees each one). Default 3. */
   maxConsecutiveActionErrors: number;
   /** Longest goal text, in characters. Default 2000. */
@@ -40,6 +49,8 @@ export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   defaultMaxSteps: 25,
   maxStepsLimit: 200,
   planningTimeoutMs: 300_000,
+  settleTimeoutMs: 2000,
+  settlePollMs: 200,
   maxConsecutiveActionErrors: 3,
   maxGoalLength: 2000,
   maxQueuedPerDevice: 100,

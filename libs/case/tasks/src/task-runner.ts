@@ -15,6 +15,7 @@ import {
   type PlannerHistoryEntry,
   type PlannerHistoryObservation,
   type PlanningProgress,
+  type ScreenInfo,
   type ScreenshotData,
   type StepObservation,
   type StepResult,
@@ -27,7 +28,9 @@ import {
   type UiTreeData,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
-import { verifyAction, type ScreenSnapshot } from './step-verification';
+import { NoEffectRule } from './no-effect-rule';
+import type { ScreenSettler, SettledUi } from './screen-settling';
+import { verifyAction, type ActionVerdict, type ScreenSnapshot } from './step-verification';
 import type { TaskCaseOptions } from './task-case.options';
 import type { TaskJournal } from './task-journal';
 
@@ -36,8 +39,11 @@ export type StopReason = { kind: 'cancel'; message: string } | { kind: 'shutdown
 
 interface Observation {
   step: StepObservation;
+  /** The UI tree the elements come from. */
+  tree: UiTreeData;
   elements: UiElement[];
   screenshot: ScreenshotData;
+  settleMs: number;
   captureMs: number;
   transferMs: number;
 }
@@ -47,16 +53,21 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
 
 /**
  * RunTask: runs one task's observe → plan → act → record loop on its phone until the planner says
- * `done`/`fail`, the step budget runs out, the task is canceled, or a fatal device error. Talks only
- * to ports: {@link MobileClawService}, {@link Planner}, {@link TaskRepository} (through {@link TaskJournal}),
- * {@link Clock} (timestamps; step durations use the monotonic `performance.now()`). Every state change
- * is stored before it is published. Resolves with the final task; never rejects.
+ * `done`/`fail`, the step budget runs out, the task is canceled, or a fatal device error. Each
+ * observation waits for the UI to settle first ({@link ScreenSettler}); the next observation judges
+ * each action's effect ({@link verifyAction}), and {@link NoEffectRule} fails the task with `NO_EFFECT`
+ * rather than let it end `completed` on an effect nothing on screen confirms. Talks only to ports:
+ * {@link MobileClawService}, {@link Planner}, {@link TaskRepository} (through {@link TaskJournal}),
+ * {@link Clock} (timestamps; step durations use the monotonic `performance.now()`, the settle wait its
+ * settler's timer). Every state change is stored before it is published. Resolves with the final task;
+ * never rejects.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
   private stopReason?: StopReason;
   private approval?: { resolve: (approve: boolean) => void };
   private history: PlannerHistoryEntry[] = [];
+  private readonly noEffect = new NoEffectRule();
 
   constructor(
     private task: Task,
@@ -68,6 +79,7 @@ export class TaskRunner {
     private readonly clock: Clock,
     /** A fresh claim of this instance on the task: stored when it starts, at every step and when it resumes. */
     private readonly claim: () => TaskOwner,
+    private readonly settler: ScreenSettler,
   ) {}
 
   get current(): Task {
@@ -106,6 +118,8 @@ export class TaskRunner {
 
   private async loop(): Promise<void> {
     let before: ScreenSnapshot | undefined;
+    /** The tree the last action was planned on, when it ran: the settle wait looks for a change from it. */
+    let treeBeforeAction: UiTreeData | undefined;
     let lastStep: TaskStep | undefined;
     let actionErrors = 0;
     for (let index = 0; index < this.task.maxSteps; index++) {
@@ -114,25 +128,33 @@ export class TaskRunner {
         taskId: this.task.taskId,
         index,
         startedAt: this.now(),
-        timings: { captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
+        timings: { settleMs: 0, captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 },
       };
       await this.journal.record(this.task.taskId, 'step.started', { index });
 
-      const observed = await this.observe(index);
+      const observed = await this.observe(index, treeBeforeAction);
       step.observation = observed.step;
+      step.timings.settleMs = observed.settleMs;
       step.timings.captureMs = observed.captureMs;
       step.timings.transferMs = observed.transferMs;
       const screen: ScreenSnapshot = { elements: observed.elements, package: observed.step.package };
-      const verifiedStep = before && lastStep ? await this.verifyPrevious(lastStep, before, screen) : undefined;
+      const verdict = before && lastStep ? await this.verifyPrevious(lastStep, before, screen) : undefined;
       this.task = { ...this.task, stepCount: index + 1, owner: this.claim() };
       await this.journal.updateTask(this.task);
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.observed', {
         index,
         observation: observed.step,
-        timings: { captureMs: step.timings.captureMs, transferMs: step.timings.transferMs },
-        ...(verifiedStep ? { verifiedStep } : {}),
+        timings: { settleMs: step.timings.settleMs, captureMs: step.timings.captureMs, transferMs: step.timings.transferMs },
+        ...(verdict && lastStep ? { verifiedStep: { index: lastStep.index, verified: verdict.verified } } : {}),
       });
+      if (before && lastStep) {
+        const error = this.noEffect.judge(lastStep.index, lastStep.plan, verdict, plannedTarget(lastStep.plan, before.elements));
+        if (error) {
+          await this.finish('failed', 'task.failed', { error }, { error });
+          return;
+        }
+      }
 
       const decision = await this.plan(index, observed, step);
       step.plan = decision;
@@ -141,6 +163,11 @@ export class TaskRunner {
 
       if (decision.type === 'done') {
         await this.endStep(step, { status: 'success' });
+        const error = this.noEffect.refuseDone(index);
+        if (error) {
+          await this.finish('failed', 'task.failed', { error }, { error });
+          return;
+        }
         await this.finish('completed', 'task.completed', { summary: decision.summary }, { summary: decision.summary });
         return;
       }
@@ -169,6 +196,7 @@ export class TaskRunner {
       if (observed.step.package !== undefined) seen.package = observed.step.package;
       this.history.push({ index, decision, result, observation: seen });
       before = screen;
+      treeBeforeAction = result.status === 'success' ? observed.tree : undefined;
       lastStep = step;
       if (result.status === 'error') {
         actionErrors++;
@@ -188,18 +216,28 @@ export class TaskRunner {
     await this.finish('failed', 'task.failed', { error }, { error });
   }
 
-  /** Screenshot + UI tree; retried once when the screen geometry changed between the two. */
-  private async observe(index: number): Promise<Observation> {
+  /**
+   * Waits for the UI to settle (reading UI trees only), then takes the screenshot and uses the settled
+   * tree with it when both have the same screen geometry, else reads the tree again; the pair is taken
+   * once more when the geometry changed between the two. `captureMs`/`transferMs` count the screenshot
+   * and a tree read after it; the trees read while settling count in `settleMs`.
+   * @param treeBeforeAction the tree the last action was planned on, when it ran (see {@link ScreenSettler.settle}).
+   */
+  private async observe(index: number, treeBeforeAction: UiTreeData | undefined): Promise<Observation> {
+    const readTree = () => this.devices.execute<UiTreeData>(this.task.deviceId, { command: 'ui_tree' }, this.commandOptions());
+    const settling: SettledUi | undefined = await this.settler.settle(readTree, this.abort.signal, treeBeforeAction);
+    let settledTree = settling?.tree;
     for (let attempt = 0; ; attempt++) {
       const shot = await this.devices.execute<ScreenshotData>(this.task.deviceId, { command: 'screenshot' }, this.commandOptions());
-      const tree = await this.devices.execute<UiTreeData>(this.task.deviceId, { command: 'ui_tree' }, this.commandOptions());
       const shotScreen = shot.data.screen ?? { width: shot.data.width, height: shot.data.height };
+      const reused = settledTree && sameGeometry(shotScreen, settledTree.data.screen ?? shotScreen) ? settledTree : undefined;
+      settledTree = undefined;
+      const tree = reused ?? (await readTree());
       const treeScreen = tree.data.screen ?? shotScreen;
-      const sameGeometry =
-        shotScreen.width === treeScreen.width && shotScreen.height === treeScreen.height && (shotScreen.rotation ?? 0) === (treeScreen.rotation ?? 0);
-      if (!sameGeometry && attempt === 0) continue;
-      const captureMs = phoneCaptureMs(shot) + phoneCaptureMs(tree);
-      const roundTripMs = shot.durationMs - shot.queuedMs + (tree.durationMs - tree.queuedMs);
+      if (!sameGeometry(shotScreen, treeScreen) && attempt === 0) continue;
+      const read = reused ? [shot] : [shot, tree];
+      const captureMs = read.reduce((sum, result) => sum + phoneCaptureMs(result), 0);
+      const roundTripMs = read.reduce((sum, result) => sum + result.durationMs - result.queuedMs, 0);
       const bytes = Buffer.from(shot.data.base64, 'base64');
       await this.repository.saveScreenshot(this.task.taskId, index, { mime: shot.data.mime, bytes });
       const elements = toUiElements(tree.data.nodes ?? []);
@@ -211,7 +249,8 @@ export class TaskRunner {
       };
       const pkg = foregroundPackage(tree.data.nodes ?? []);
       if (pkg) step.package = pkg;
-      return { step, elements, screenshot: shot.data, captureMs, transferMs: Math.max(0, Math.round(roundTripMs - captureMs)) };
+      if (settling) step.settled = settling.settled;
+      return { step, tree: tree.data, elements, screenshot: shot.data, settleMs: settling?.settleMs ?? 0, captureMs, transferMs: Math.max(0, Math.round(roundTripMs - captureMs)) };
     }
   }
 
@@ -282,15 +321,16 @@ export class TaskRunner {
     }
   }
 
-  private async verifyPrevious(previous: TaskStep, before: ScreenSnapshot, after: ScreenSnapshot): Promise<{ index: number; verified: boolean } | undefined> {
+  /** Judges the previous step's action on the new screen and stores the verdict as its `result.verified`. */
+  private async verifyPrevious(previous: TaskStep, before: ScreenSnapshot, after: ScreenSnapshot): Promise<ActionVerdict | undefined> {
     if (!previous.result || previous.result.status !== 'success') return undefined;
-    const verified = verifyAction(previous.plan, before, after);
-    if (verified === undefined) return undefined;
-    previous.result = { ...previous.result, verified };
+    const verdict = verifyAction(previous.plan, before, after);
+    if (verdict === undefined) return undefined;
+    previous.result = { ...previous.result, verified: verdict.verified };
     await this.journal.saveStep(previous);
     const entry = this.history.find((h) => h.index === previous.index);
     if (entry) entry.result = previous.result;
-    return { index: previous.index, verified };
+    return verdict;
   }
 
   private async waitForApproval(index: number, decision: Extract<PlanDecision, { type: 'action' }>, reason: string): Promise<boolean> {
@@ -393,6 +433,17 @@ class PlanningProgressRecorder {
     await this.writes;
     if (this.failure) throw this.failure.error;
   }
+}
+
+/** True when two screens have the same size and rotation. */
+function sameGeometry(a: ScreenInfo, b: ScreenInfo): boolean {
+  return a.width === b.width && a.height === b.height && (a.rotation ?? 0) === (b.rotation ?? 0);
+}
+
+/** The element a step's action was planned on, when the plan names one. */
+function plannedTarget(plan: PlanDecision | undefined, elements: UiElement[]): UiElement | undefined {
+  if (plan?.type !== 'action' || plan.elementIndex === undefined) return undefined;
+  return elements.find((e) => e.index === plan.elementIndex);
 }
 
 function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): number {

@@ -1,37 +1,34 @@
 import { firstValueFrom, toArray } from 'rxjs';
 import type { Observable } from 'rxjs';
-import { MobileClawError, Planner, TaskEventBus, type PlanDecision, type PlanningContext, type Task, type TaskEvent, type TaskStep } from '@mobileclaw/domain';
+import { MobileClawError, TaskEventBus, type PlanDecision, type Task, type TaskEvent, type TaskStep } from '@mobileclaw/domain';
 import { InProcessTaskEventBus } from './in-process-task-event-bus';
+import { StableTreeSettler } from './screen-settling';
 import { DEFAULT_TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskService } from './task.service';
 import { FixedClock } from './testing/fixed-clock';
 import { InMemoryTaskRepository } from './testing/in-memory-task.repository';
+import { InstantSettleTimer } from './testing/instant-settle-timer';
 import { ScriptedPhone } from './testing/scripted-phone';
+import { ScriptedPlanner } from './testing/scripted-planner';
 import { SequentialIdSource } from './testing/sequential-id-source';
-
-/** A planner that answers from a script, one decision per call, and records what it saw. */
-class ScriptedPlanner extends Planner {
-  readonly name = 'scripted';
-  readonly seen: PlanningContext[] = [];
-  constructor(private readonly script: ((ctx: PlanningContext) => PlanDecision | Promise<PlanDecision>)[]) {
-    super();
-  }
-  override async plan(ctx: PlanningContext): Promise<PlanDecision> {
-    this.seen.push(ctx);
-    const next = this.script[Math.min(ctx.stepIndex, this.script.length - 1)];
-    return next(ctx);
-  }
-}
 
 const tapWifi = (): PlanDecision => ({ type: 'action', action: { command: 'click', x: 50, y: 25 }, reasoning: 'tap the Wi-Fi switch', elementIndex: 0 });
 const done = (): PlanDecision => ({ type: 'done', summary: 'Wi-Fi is on', reasoning: 'the switch is checked' });
 
+/** A service on a scripted phone whose settle waits take no real time (see {@link InstantSettleTimer}). */
 function setup(script: ConstructorParameters<typeof ScriptedPlanner>[0], options: Partial<TaskCaseOptions> = {}, devices = ['phone-1']) {
   const phone = new ScriptedPhone(devices);
   const planner = new ScriptedPlanner(script);
   const repository = new InMemoryTaskRepository();
-  const service = new TaskService(phone, planner, repository, { ...DEFAULT_TASK_CASE_OPTIONS, ...options });
-  return { phone, planner, repository, service };
+  const all = { ...DEFAULT_TASK_CASE_OPTIONS, ...options };
+  const timer = new InstantSettleTimer();
+  const service = new TaskService(phone, planner, repository, all, undefined, undefined, undefined, undefined, instantSettler(all, timer));
+  return { phone, planner, repository, service, timer };
+}
+
+/** The default settler on `options`, its pauses taken on `timer`. */
+function instantSettler(options: TaskCaseOptions, timer = new InstantSettleTimer()): StableTreeSettler {
+  return new StableTreeSettler({ timeoutMs: options.settleTimeoutMs, pollMs: options.settlePollMs }, timer);
 }
 
 async function finished(service: TaskService, taskId: string): Promise<TaskEvent[]> {
@@ -71,11 +68,14 @@ describe('TaskService (RunTask loop)', () => {
       screen: { width: 100, height: 200, rotation: 0 },
       elementCount: 2,
       package: 'com.android.settings',
+      settled: true,
     });
     // The switch flipped on the next observation: the click is verified.
     expect(first.result).toEqual({ status: 'success', verified: true });
-    expect(first.timings.captureMs).toBe(3);
-    expect(first.timings.transferMs).toBe(5);
+    // Two equal trees 200 ms apart settled the screen; the second is the observation's tree, so capture
+    // (2 ms) and transfer (5 - 1 queued - 2 ms) are the screenshot's alone.
+    expect(first.timings).toEqual({ settleMs: 200, captureMs: 2, transferMs: 2, planningMs: expect.any(Number), actionMs: expect.any(Number) });
+    expect(phone.calls.map((c) => c.command.command)).toEqual(['ui_tree', 'ui_tree', 'screenshot', 'click', 'ui_tree', 'ui_tree', 'screenshot']);
     expect(second.plan).toEqual(done());
     // The action carried the frame it was planned on.
     expect(phone.calls.find((c) => c.command.command === 'click')).toEqual({ deviceId: 'phone-1', command: { command: 'click', x: 50, y: 25 }, frameId: 'f1' });
@@ -104,7 +104,13 @@ describe('TaskService (RunTask loop)', () => {
     missed.phone.inert = true;
     const t2 = await missed.service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });
     await finished(missed.service, t2.taskId);
-    expect((await missed.service.get(t2.taskId)).steps[0].result).toEqual({ status: 'success', verified: false });
+    const stored = await missed.service.get(t2.taskId);
+    expect(stored.steps[0].result).toEqual({ status: 'success', verified: false });
+    // `done` right after it is not a success: nothing on screen confirms the goal.
+    expect(stored).toMatchObject({
+      status: 'failed',
+      error: { code: 'NO_EFFECT', message: 'the last action (tap on "Wi-Fi" at (50, 25)) had no visible effect (the switch "Wi-Fi" did not flip), so the goal is not confirmed' },
+    });
   });
 
   it('queues a second task for a busy phone with its position, and refuses it when asked not to wait', async () => {
@@ -208,7 +214,8 @@ describe('TaskService (RunTask loop)', () => {
     await finished(threw.service, t2.taskId);
     expect(await threw.service.get(t2.taskId)).toMatchObject({ status: 'failed', error: { code: 'PLANNER_ERROR', message: 'model answered garbage 3 times' } });
 
-    const budget = setup([() => ({ type: 'action', action: { command: 'back' }, reasoning: 'r' })]);
+    // Each tap flips the switch: every action has its effect, and only the budget ends the task.
+    const budget = setup([tapWifi]);
     const t3 = await budget.service.start({ deviceId: 'phone-1', goal: 'x', maxSteps: 3 });
     await finished(budget.service, t3.taskId);
     expect(await budget.service.get(t3.taskId)).toMatchObject({ status: 'failed', stepCount: 3, error: { code: 'MAX_STEPS' } });
@@ -471,7 +478,7 @@ describe('TaskService seams (clock, ids, event bus, instance ownership)', () => 
     ]);
     const repository = new InMemoryTaskRepository();
     const options = { ...DEFAULT_TASK_CASE_OPTIONS, leaseMs: 60_000 };
-    const service = new TaskService(new ScriptedPhone(), planner, repository, options, clock, new SequentialIdSource(), undefined, 'gw-a');
+    const service = new TaskService(new ScriptedPhone(), planner, repository, options, clock, new SequentialIdSource(), undefined, 'gw-a', instantSettler(options));
 
     const task = await service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });
     expect(task).toMatchObject({ taskId: 'task-1', createdAt: T0, startedAt: T0, owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-05-01T10:01:00.000Z' } });
@@ -515,7 +522,7 @@ describe('TaskService seams (clock, ids, event bus, instance ownership)', () => 
         return this.inner.subscribe(taskId);
       }
     }
-    const service = new TaskService(new ScriptedPhone(), new ScriptedPlanner([tapWifi, done]), repository, DEFAULT_TASK_CASE_OPTIONS, undefined, undefined, new CheckingBus());
+    const service = new TaskService(new ScriptedPhone(), new ScriptedPlanner([tapWifi, done]), repository, DEFAULT_TASK_CASE_OPTIONS, undefined, undefined, new CheckingBus(), undefined, instantSettler(DEFAULT_TASK_CASE_OPTIONS));
     const all: TaskEvent[] = [];
     service.allEvents$.subscribe((e) => all.push(e));
     const task = await service.start({ deviceId: 'phone-1', goal: 'turn on Wi-Fi' });

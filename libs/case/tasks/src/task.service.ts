@@ -22,6 +22,7 @@ import {
 } from '@mobileclaw/domain';
 import { InProcessTaskEventBus } from './in-process-task-event-bus';
 import { RandomIdSource } from './random-id-source';
+import { ScreenSettler, StableTreeSettler } from './screen-settling';
 import { SystemClock } from './system-clock';
 import { TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskJournal } from './task-journal';
@@ -50,14 +51,17 @@ interface DeviceLane {
  * phone; the others wait in that phone's FIFO queue. Orchestration only: phones, planners, storage,
  * live events, time and ids are ports.
  *
- * The last four constructor parameters are optional: without a host provider, time is the
+ * The last five constructor parameters are optional: without a host provider, time is the
  * {@link SystemClock}, task ids come from the {@link RandomIdSource}, events travel on an
- * {@link InProcessTaskEventBus} of this service, and the instance id is {@link DEFAULT_GATEWAY_INSTANCE_ID}.
+ * {@link InProcessTaskEventBus} of this service, the instance id is {@link DEFAULT_GATEWAY_INSTANCE_ID},
+ * and observations wait for the UI to settle with a {@link StableTreeSettler} on the options'
+ * `settleTimeoutMs` and `settlePollMs`.
  */
 @Injectable()
 export class TaskService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(TaskService.name);
   private readonly journal: TaskJournal;
+  private readonly settler: ScreenSettler;
   private readonly lanes = new Map<string, DeviceLane>();
   private readonly runners = new Map<string, TaskRunner>();
   /** Each running task's loop; resolves with the final task. */
@@ -75,8 +79,10 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     @Optional() bus: TaskEventBus = new InProcessTaskEventBus(),
     /** This gateway instance's id: it owns the tasks it accepts. */
     @Optional() @Inject(GATEWAY_INSTANCE_ID) readonly instanceId: string = DEFAULT_GATEWAY_INSTANCE_ID,
+    @Optional() settler?: ScreenSettler,
   ) {
     this.journal = new TaskJournal(repository, bus, clock);
+    this.settler = settler ?? new StableTreeSettler({ timeoutMs: options.settleTimeoutMs, pollMs: options.settlePollMs });
   }
 
   /**
@@ -299,7 +305,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private launch(task: Task, lane: DeviceLane): TaskRunner {
-    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim());
+    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler);
     lane.running = runner;
     this.runners.set(task.taskId, runner);
     const run = runner

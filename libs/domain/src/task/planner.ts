@@ -6,6 +6,12 @@ import type { UiElement } from './ui-elements';
 export interface PlannerHistoryEntry {
   index: number;
   decision: PlanDecision;
+  /**
+   * How the step ended; for an action, `result.verified` is the next screen's verdict on its effect
+   * (true: seen, false: not seen, absent: cannot tell), set once that screen was observed. The task
+   * loop fails the task with `NO_EFFECT` when an action without seen effect is repeated exactly and
+   * again shows none, or when `done` follows right after one.
+   */
   result?: StepResult;
   /**
    * What the step was planned on: its element list and foreground package (no screenshot). With it a

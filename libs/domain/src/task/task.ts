@@ -70,6 +70,8 @@ export type PlanDecision =
  * (`STORAGE_ERROR`), or one of the task outcomes below. All are catalog codes; the outcomes are:
  * - `PLANNER_ERROR`: the planner threw (bad LLM answer after retries, LLM endpoint down, …);
  * - `GOAL_FAILED`: the planner decided the goal cannot be reached (`fail`);
+ * - `NO_EFFECT`: an action had no visible effect on the next screen and, planned again, none again; or
+ *   the planner declared the goal reached (`done`) right after an action with no visible effect;
  * - `MAX_STEPS`: the step budget ran out;
  * - `APPROVAL_DENIED`: a human denied a pending action;
  * - `CANCELED`: a caller canceled the task;
@@ -134,6 +136,12 @@ export interface StepObservation {
   elementCount: number;
   /** Package of the foreground app, when the UI tree tells. */
   package?: string;
+  /**
+   * Whether the UI had settled before the screenshot: true when two consecutive UI trees were equal,
+   * false when the settle wait ran out while the screen was still changing (it was observed anyway);
+   * absent when settling is off.
+   */
+  settled?: boolean;
 }
 
 export interface StepResult {
@@ -153,9 +161,17 @@ export interface StepResult {
 
 /** Phase durations of one step, in ms. */
 export interface StepTimings {
-  /** Time the phone spent capturing the screenshot and UI tree (as it reports). */
+  /**
+   * Time spent waiting for the UI to settle before the screenshot: the UI trees read meanwhile and the
+   * pauses between them. 0 when settling is off; absent on steps stored before it was measured.
+   */
+  settleMs?: number;
+  /**
+   * Time the phone spent capturing the screenshot and the UI tree read after it (as it reports); a
+   * settled tree used as the observation's tree counts in `settleMs` instead.
+   */
   captureMs: number;
-  /** Round-trip time of the observation minus capture: the wire and the gateway. */
+  /** Round-trip time of the screenshot (and the tree read after it) minus capture: the wire and the gateway. */
   transferMs: number;
   planningMs: number;
   actionMs: number;

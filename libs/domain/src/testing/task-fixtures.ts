@@ -20,7 +20,7 @@ export function taskFixture(overrides: Partial<Task> & Pick<Task, 'taskId'>): Ta
   };
 }
 
-/** A complete step: observed, planned (tap on the Wi-Fi switch), acted and verified. */
+/** A complete step: observed on a settled screen, planned (tap on the Wi-Fi switch), acted and verified. */
 export function stepFixture(taskId: string, index: number, overrides: Partial<TaskStep> = {}): TaskStep {
   return {
     taskId,
@@ -33,6 +33,7 @@ export function stepFixture(taskId: string, index: number, overrides: Partial<Ta
       screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 },
       elementCount: 17,
       package: 'com.android.settings',
+      settled: true,
     },
     plan: {
       type: 'action',
@@ -41,7 +42,7 @@ export function stepFixture(taskId: string, index: number, overrides: Partial<Ta
       elementIndex: 4,
     },
     result: { status: 'success', verified: true },
-    timings: { captureMs: 41.5, transferMs: 12.25, planningMs: 3, actionMs: 88 },
+    timings: { settleMs: 230, captureMs: 41.5, transferMs: 12.25, planningMs: 3, actionMs: 88 },
     ...overrides,
   };
 }

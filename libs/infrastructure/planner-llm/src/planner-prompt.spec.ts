@@ -1,5 +1,5 @@
 import { CoordinateSpace, toUiElements, type PlanningContext, type UiElement } from '@mobileclaw/domain';
-import { buildUserPrompt, formatElementForModel, formatHistoryEntry } from './planner-prompt';
+import { PLANNER_SYSTEM_PROMPT, buildUserPrompt, formatElementForModel, formatHistoryEntry } from './planner-prompt';
 
 const screen = { width: 1080, height: 2400 };
 const image = CoordinateSpace.ofImage({ width: 576, height: 1280 }, screen);
@@ -38,6 +38,13 @@ describe('planner prompt', () => {
       '[0] LinearLayout "Airplane mode" clickable (0,620,1080,767)',
       '[1] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row) (908,656,1036,730)',
     ]);
+  });
+
+  it('tells the model the task loop\'s rule on steps without visible effect', () => {
+    expect(PLANNER_SYSTEM_PROMPT.split('\n')).toContain(
+      '- A step marked "effect NOT seen on screen" that is repeated exactly and again shows no effect fails the task; ' +
+        'so does calling done right after such a step. Call done only when the screen confirms the goal.',
+    );
   });
 
   it('describes each kind of earlier step compactly, in the model coordinate space', () => {

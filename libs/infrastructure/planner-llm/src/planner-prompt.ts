@@ -19,6 +19,8 @@ export const PLANNER_SYSTEM_PROMPT = [
   '- To find something not on screen, swipe in a scrollable element or open the app that has it.',
   '- Check the result of your previous step on the current screen before the next one; do not repeat a step ' +
     'that had no effect, try another way.',
+  '- A step marked "effect NOT seen on screen" that is repeated exactly and again shows no effect fails the task; ' +
+    'so does calling done right after such a step. Call done only when the screen confirms the goal.',
   '- Set needs_approval (with approval_reason) on any action that pays or buys, deletes data, sends a message ' +
     'or email to a recipient not contacted before, or changes security or account settings.',
   '- Call done when the current screen shows the goal achieved; call fail when it cannot be achieved.',

@@ -7,7 +7,9 @@ export type GoalIntent =
   | { kind: 'open'; name: string }
   /**
    * Tap the element labelled `target` (as the goal wrote it). `names`, when set, lists every label
-   * that counts as that target (e.g. for "dismiss": Dismiss, Close, 关闭); default `[target]`.
+   * that counts as that target, most specific first, both languages (e.g. for "dismiss the dialog":
+   * Dismiss, Close, Got it, Cancel, …, 关闭, 取消); default `[target]`. Set for a dialog, permission or
+   * tour verb ("allow", "skip", "知道了") and for "add X"; a goal that says "tap X" names one label.
    */
   | { kind: 'tap'; target: string; names?: readonly string[] }
   /** Type `text` into the field labelled `field` (or the focused / only field when absent). */

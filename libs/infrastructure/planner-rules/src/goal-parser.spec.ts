@@ -2,6 +2,30 @@ import { describeGoal } from './goal-intent';
 import { parseGoal } from './goal-parser';
 import { foldPunctuation, normalizeLabel, quotedSpans } from './goal-text';
 
+/** The labels each dialog verb taps, as the parser must give them (most specific first). */
+const DISMISS = ['Dismiss', 'Close', 'Got it', 'Cancel', 'Not now', 'No thanks', '关闭', '知道了', '我知道了', '取消', '暂不', '以后再说'];
+const CLOSE_APP = ['Close app', '关闭应用'];
+const WAIT = ['Wait', '等待'];
+const OK = ['OK', 'Okay', '确定', '好', '好的'];
+const CANCEL = ['Cancel', '取消'];
+const GOT_IT = ['Got it', 'OK', '知道了', '我知道了', '好的', '确定'];
+const ALLOW = ['Allow', 'While using the app', 'Allow only while using the app', 'Only this time', '允许', '仅在使用该应用时允许', '仅在使用中允许', '使用时允许', '仅限这一次', '本次允许'];
+const DENY = ['Deny', "Don't allow", 'Do not allow', '拒绝', '不允许', '禁止'];
+const SKIP = ['Skip', 'Skip for now', 'Skip tour', '跳过', '暂时跳过', '跳过广告'];
+const NEXT = ['Next', 'Next step', '下一步', '下一个', '下一页'];
+const DONE = ['Done', 'Finish', '完成', '好了'];
+const CONTINUE = ['Continue', 'Proceed', '继续'];
+const ACCEPT = ['Accept', 'Accept all', 'I accept', 'Agree', 'I agree', '接受', '全部接受', '同意', '我同意'];
+const AGREE = ['Agree', 'I agree', 'Accept', '同意', '我同意', '接受'];
+const AGREE_AND_CONTINUE = ['Agree and continue', 'Agree & continue', 'Accept and continue', 'Accept & continue', '同意并继续', '接受并继续'];
+const NOT_NOW = ['Not now', 'Later', 'Maybe later', '暂不', '以后再说', '稍后', '下次再说'];
+const NO_THANKS = ['No thanks', 'No, thanks', 'No thank you', '不用了', '不，谢谢', '不了，谢谢'];
+const LATER = ['Later', 'Maybe later', 'Remind me later', 'Not now', '稍后', '以后再说', '下次再说', '稍后提醒', '暂不'];
+const RETRY = ['Retry', 'Try again', '重试', '再试一次', '重新尝试'];
+const START = ['Start', 'Get started', 'Begin', "Let's go", '开始', '开始使用', '立即开始', '立即体验'];
+const ADD = ['Add', '+', 'New', '添加', '新建', '新增'];
+const ADD_ALARM_ZH = ['Add Alarm', 'New Alarm', 'Create Alarm', 'Add Alarms', 'New Alarms', 'Create Alarms', '添加闹钟', '新建闹钟', '新增闹钟', ...ADD];
+
 describe('parseGoal', () => {
   it.each([
     // open an app
@@ -31,6 +55,7 @@ describe('parseGoal', () => {
     ['press "OK"', [{ kind: 'tap', target: 'OK' }]],
     ['点击 蓝牙', [{ kind: 'tap', target: '蓝牙' }]],
     ['点击「下一步」按钮', [{ kind: 'tap', target: '下一步' }]],
+    ['点击「下一步」。', [{ kind: 'tap', target: '下一步' }]],
     ['tap Terms and Conditions', [{ kind: 'tap', target: 'Terms and Conditions' }]],
     // typing
     ['type hello into Search', [{ kind: 'type', text: 'hello', field: 'Search' }]],
@@ -78,13 +103,186 @@ describe('parseGoal', () => {
     ['打开设置，然后打开蓝牙', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: '蓝牙', on: true }]],
     ['打开设置然后关闭WLAN', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: 'WLAN', on: false }]],
     ['给 Bob 发消息 你好，然后回到桌面', [{ kind: 'send_message', recipient: 'Bob', text: '你好' }, { kind: 'home' }]],
+    ['open Settings and turn on Wi-Fi and Bluetooth', [{ kind: 'open', name: 'Settings' }, { kind: 'toggle', setting: 'Wi-Fi', on: true }, { kind: 'toggle', setting: 'Bluetooth', on: true }]],
+    ['turn on Wi-Fi and Bluetooth, then go home', [{ kind: 'toggle', setting: 'Wi-Fi', on: true }, { kind: 'toggle', setting: 'Bluetooth', on: true }, { kind: 'home' }]],
+    ['open Settings and tap Terms and Conditions', [{ kind: 'open', name: 'Settings' }, { kind: 'tap', target: 'Terms and Conditions' }]],
+    ['send a message to Bob saying see you, and thanks, then go home', [{ kind: 'send_message', recipient: 'Bob', text: 'see you, and thanks' }, { kind: 'home' }]],
+    ['tap Allow, then OK', [{ kind: 'tap', target: 'Allow' }, { kind: 'tap', target: 'OK', names: OK }]],
+    ['OK, then go home', [{ kind: 'tap', target: 'OK', names: OK }, { kind: 'home' }]],
+    ['skip the tour and open Settings', [{ kind: 'tap', target: 'skip', names: SKIP }, { kind: 'open', name: 'Settings' }]],
+    ['accept the terms and continue', [{ kind: 'tap', target: 'accept', names: ACCEPT }, { kind: 'tap', target: 'continue', names: CONTINUE }]],
+    // one verb, several objects
+    ['turn on Bluetooth and Wi-Fi', [{ kind: 'toggle', setting: 'Bluetooth', on: true }, { kind: 'toggle', setting: 'Wi-Fi', on: true }]],
+    ['Turn on Bluetooth and Wi‑Fi.', [{ kind: 'toggle', setting: 'Bluetooth', on: true }, { kind: 'toggle', setting: 'Wi‑Fi', on: true }]],
+    ['turn Bluetooth and Wi-Fi off', [{ kind: 'toggle', setting: 'Bluetooth', on: false }, { kind: 'toggle', setting: 'Wi-Fi', on: false }]],
+    ['TURN OFF WIFI AND BLUETOOTH', [{ kind: 'toggle', setting: 'WIFI', on: false }, { kind: 'toggle', setting: 'BLUETOOTH', on: false }]],
+    [
+      'enable Wi-Fi, Bluetooth and NFC',
+      [
+        { kind: 'toggle', setting: 'Wi-Fi', on: true },
+        { kind: 'toggle', setting: 'Bluetooth', on: true },
+        { kind: 'toggle', setting: 'NFC', on: true },
+      ],
+    ],
+    [
+      'disable the Wi-Fi, the Bluetooth, and Airplane mode',
+      [
+        { kind: 'toggle', setting: 'Wi-Fi', on: false },
+        { kind: 'toggle', setting: 'Bluetooth', on: false },
+        { kind: 'toggle', setting: 'Airplane mode', on: false },
+      ],
+    ],
+    ['关闭蓝牙和WLAN', [{ kind: 'toggle', setting: '蓝牙', on: false }, { kind: 'toggle', setting: 'WLAN', on: false }]],
+    ['把蓝牙和 WLAN 都关掉', [{ kind: 'toggle', setting: '蓝牙', on: false }, { kind: 'toggle', setting: 'WLAN', on: false }]],
+    ['把蓝牙和 WLAN 关掉', [{ kind: 'toggle', setting: '蓝牙', on: false }, { kind: 'toggle', setting: 'WLAN', on: false }]],
+    [
+      '打开蓝牙、WLAN 和 NFC',
+      [
+        { kind: 'toggle', setting: '蓝牙', on: true },
+        { kind: 'toggle', setting: 'WLAN', on: true },
+        { kind: 'toggle', setting: 'NFC', on: true },
+      ],
+    ],
+    ['开启蓝牙与定位', [{ kind: 'toggle', setting: '蓝牙', on: true }, { kind: 'toggle', setting: '定位', on: true }]],
+    ['open Settings and Browser', [{ kind: 'open', name: 'Settings' }, { kind: 'open', name: 'Browser' }]],
+    ['打开设置和浏览器', [{ kind: 'open', name: '设置' }, { kind: 'open', name: '浏览器' }]],
+    ['打开设置和蓝牙', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: '蓝牙', on: true }]],
+    ['tap Wi-Fi and Bluetooth', [{ kind: 'tap', target: 'Wi-Fi' }, { kind: 'tap', target: 'Bluetooth' }]],
+    ['tap "Allow" and "OK"', [{ kind: 'tap', target: 'Allow' }, { kind: 'tap', target: 'OK' }]],
+    // …but one label when the parts are not things of their own, or the whole is quoted
+    ['tap Terms and Conditions', [{ kind: 'tap', target: 'Terms and Conditions' }]],
+    ['open Network and internet', [{ kind: 'open', name: 'Network and internet' }]],
+    ['turn on Sound and vibration', [{ kind: 'toggle', setting: 'Sound and vibration', on: true }]],
+    ['turn on Wi-Fi and Bluetooth scanning', [{ kind: 'toggle', setting: 'Wi-Fi and Bluetooth scanning', on: true }]],
+    ['turn on "Bluetooth and Wi-Fi"', [{ kind: 'toggle', setting: 'Bluetooth and Wi-Fi', on: true }]],
+    ['open Bob and Alice', [{ kind: 'open', name: 'Bob and Alice' }]],
+    ['打开网络和互联网', [{ kind: 'open', name: '网络和互联网' }]],
+    ['打开声音和振动', [{ kind: 'open', name: '声音和振动' }]],
+    ['打开和平精英', [{ kind: 'open', name: '和平精英' }]],
+    ['tap Accept and continue', [{ kind: 'tap', target: 'Accept and continue' }]],
+    ['tap Save and close', [{ kind: 'tap', target: 'Save and close' }]],
+    ['tap Accept & continue', [{ kind: 'tap', target: 'Accept & continue' }]],
+    ['点击同意并继续', [{ kind: 'tap', target: '同意并继续' }]],
+    // Chinese verbs one after the other
+    ['打开浏览器访问 example.com', [{ kind: 'open', name: '浏览器' }, { kind: 'open_url', url: 'example.com' }]],
+    ['打开设置打开蓝牙', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: '蓝牙', on: true }]],
+    ['进入设置关闭WLAN', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: 'WLAN', on: false }]],
+    ['打开设置 关闭 Wi-Fi', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: 'Wi-Fi', on: false }]],
+    ['打开设置并打开蓝牙', [{ kind: 'open', name: '设置' }, { kind: 'toggle', setting: '蓝牙', on: true }]],
+    ['打开蓝牙和打开WLAN', [{ kind: 'toggle', setting: '蓝牙', on: true }, { kind: 'toggle', setting: 'WLAN', on: true }]],
+    [
+      '打开设置后关闭 WLAN 和蓝牙',
+      [
+        { kind: 'open', name: '设置' },
+        { kind: 'toggle', setting: 'WLAN', on: false },
+        { kind: 'toggle', setting: '蓝牙', on: false },
+      ],
+    ],
+    [
+      '打开设置打开蓝牙关闭WLAN',
+      [
+        { kind: 'open', name: '设置' },
+        { kind: 'toggle', setting: '蓝牙', on: true },
+        { kind: 'toggle', setting: 'WLAN', on: false },
+      ],
+    ],
+    ['打开浏览器在地址栏输入 你好', [{ kind: 'open', name: '浏览器' }, { kind: 'type', text: '你好', field: '地址栏' }]],
+    ['打开信息给张伟发消息你好', [{ kind: 'open', name: '信息' }, { kind: 'send_message', recipient: '张伟', text: '你好' }]],
+    ['打开设置返回', [{ kind: 'open', name: '设置' }, { kind: 'back' }]],
+    ['打开设置跳过引导', [{ kind: 'open', name: '设置' }, { kind: 'tap', target: '跳过', names: SKIP }]],
+    // …but a message or typed text runs to its end, and a verb inside a noun phrase stays there
+    ['给张伟发消息打开设置', [{ kind: 'send_message', recipient: '张伟', text: '打开设置' }]],
+    ['输入你好打开设置', [{ kind: 'type', text: '你好打开设置' }]],
+    ['打开浏览器访问记录', [{ kind: 'open', name: '浏览器访问记录' }]],
+    ['打开最近的访问记录', [{ kind: 'open', name: '最近的访问记录' }]],
+    // dialogs, permission prompts and tours
+    ['dismiss the dialog', [{ kind: 'tap', target: 'dismiss', names: DISMISS }]],
+    ['Dismiss', [{ kind: 'tap', target: 'Dismiss', names: DISMISS }]],
+    ['close the pop-up', [{ kind: 'tap', target: 'close', names: DISMISS }]],
+    ['Close this popup, please', [{ kind: 'tap', target: 'Close', names: DISMISS }]],
+    ['关闭弹窗', [{ kind: 'tap', target: '关闭', names: DISMISS }]],
+    ['关掉这个弹窗', [{ kind: 'tap', target: '关掉', names: DISMISS }]],
+    ['关闭广告', [{ kind: 'tap', target: '关闭', names: DISMISS }]],
+    ['关闭', [{ kind: 'tap', target: '关闭', names: DISMISS }]],
+    ['close the app', [{ kind: 'tap', target: 'close the app', names: CLOSE_APP }]],
+    ['关闭应用', [{ kind: 'tap', target: '关闭应用', names: CLOSE_APP }]],
+    ['wait', [{ kind: 'tap', target: 'wait', names: WAIT }]],
+    ['Wait.', [{ kind: 'tap', target: 'Wait', names: WAIT }]],
+    ['等待', [{ kind: 'tap', target: '等待', names: WAIT }]],
+    ['OK', [{ kind: 'tap', target: 'OK', names: OK }]],
+    ['okay!', [{ kind: 'tap', target: 'okay', names: OK }]],
+    ['确定', [{ kind: 'tap', target: '确定', names: OK }]],
+    ['好的。', [{ kind: 'tap', target: '好的', names: OK }]],
+    ['cancel', [{ kind: 'tap', target: 'cancel', names: CANCEL }]],
+    ['取消', [{ kind: 'tap', target: '取消', names: CANCEL }]],
+    ['got it', [{ kind: 'tap', target: 'got it', names: GOT_IT }]],
+    ['Got it!', [{ kind: 'tap', target: 'Got it', names: GOT_IT }]],
+    ['知道了', [{ kind: 'tap', target: '知道了', names: GOT_IT }]],
+    ['我知道了', [{ kind: 'tap', target: '我知道了', names: GOT_IT }]],
+    ['allow', [{ kind: 'tap', target: 'allow', names: ALLOW }]],
+    ['Allow access', [{ kind: 'tap', target: 'Allow', names: ALLOW }]],
+    ['allow the permission', [{ kind: 'tap', target: 'allow', names: ALLOW }]],
+    ['grant location access', [{ kind: 'tap', target: 'grant', names: ALLOW }]],
+    ['允许', [{ kind: 'tap', target: '允许', names: ALLOW }]],
+    ['允许定位权限', [{ kind: 'tap', target: '允许', names: ALLOW }]],
+    ['deny', [{ kind: 'tap', target: 'deny', names: DENY }]],
+    ['Don’t allow', [{ kind: 'tap', target: 'Don’t allow', names: DENY }]],
+    ['deny the permission', [{ kind: 'tap', target: 'deny', names: DENY }]],
+    ['拒绝', [{ kind: 'tap', target: '拒绝', names: DENY }]],
+    ['不允许', [{ kind: 'tap', target: '不允许', names: DENY }]],
+    ['skip the tour', [{ kind: 'tap', target: 'skip', names: SKIP }]],
+    ['Skip', [{ kind: 'tap', target: 'Skip', names: SKIP }]],
+    ['跳过', [{ kind: 'tap', target: '跳过', names: SKIP }]],
+    ['跳过广告', [{ kind: 'tap', target: '跳过', names: SKIP }]],
+    ['next', [{ kind: 'tap', target: 'next', names: NEXT }]],
+    ['下一步', [{ kind: 'tap', target: '下一步', names: NEXT }]],
+    ['done', [{ kind: 'tap', target: 'done', names: DONE }]],
+    ['完成', [{ kind: 'tap', target: '完成', names: DONE }]],
+    ['continue', [{ kind: 'tap', target: 'continue', names: CONTINUE }]],
+    ['继续', [{ kind: 'tap', target: '继续', names: CONTINUE }]],
+    ['accept the terms', [{ kind: 'tap', target: 'accept', names: ACCEPT }]],
+    ['agree', [{ kind: 'tap', target: 'agree', names: AGREE }]],
+    ['同意用户协议', [{ kind: 'tap', target: '同意', names: AGREE }]],
+    ['agree and continue', [{ kind: 'tap', target: 'agree and continue', names: AGREE_AND_CONTINUE }]],
+    ['同意并继续', [{ kind: 'tap', target: '同意并继续', names: AGREE_AND_CONTINUE }]],
+    ['not now', [{ kind: 'tap', target: 'not now', names: NOT_NOW }]],
+    ['No, thanks', [{ kind: 'tap', target: 'No, thanks', names: NO_THANKS }]],
+    ['maybe later', [{ kind: 'tap', target: 'maybe later', names: LATER }]],
+    ['以后再说', [{ kind: 'tap', target: '以后再说', names: LATER }]],
+    ['try again', [{ kind: 'tap', target: 'try again', names: RETRY }]],
+    ['重试', [{ kind: 'tap', target: '重试', names: RETRY }]],
+    ['get started', [{ kind: 'tap', target: 'get started', names: START }]],
+    ['开始使用', [{ kind: 'tap', target: '开始使用', names: START }]],
+    ['ｏｋ', [{ kind: 'tap', target: 'ｏｋ', names: OK }]],
+    // adding things
+    [
+      'add an alarm',
+      [{ kind: 'tap', target: 'add alarm', names: ['Add alarm', 'New alarm', 'Create alarm', 'Add Alarms', 'New Alarms', 'Create Alarms', '添加闹钟', '新建闹钟', '新增闹钟', ...ADD] }],
+    ],
+    ['Add a new contact', [{ kind: 'tap', target: 'Add contact', names: ['Add contact', 'New contact', 'Create contact', ...ADD] }]],
+    ['添加闹钟', [{ kind: 'tap', target: '添加闹钟', names: ADD_ALARM_ZH }]],
+    ['新建闹钟', [{ kind: 'tap', target: '新建闹钟', names: ADD_ALARM_ZH }]],
+    ['添加一个闹钟', [{ kind: 'tap', target: '添加闹钟', names: ADD_ALARM_ZH }]],
+    ['add', [{ kind: 'tap', target: 'add', names: ADD }]],
+    // goals naming a thing in Chinese keep the name as written; "打开X" opens what is not a setting
+    ['打开闹钟', [{ kind: 'open', name: '闹钟' }]],
+    ['打开秒表', [{ kind: 'open', name: '秒表' }]],
+    ['点击秒表', [{ kind: 'tap', target: '秒表' }]],
+    ['打开无线局域网', [{ kind: 'toggle', setting: '无线局域网', on: true }]],
+    // full-width letters and exotic spaces
+    ['ｏｐｅｎ　Ｓｅｔｔｉｎｇｓ', [{ kind: 'open', name: 'Ｓｅｔｔｉｎｇｓ' }]],
+    ['turn\u00a0on\u2009Bluetooth', [{ kind: 'toggle', setting: 'Bluetooth', on: true }]],
+    ['go\u3000back', [{ kind: 'back' }]],
   ])('%s', (goal, intents) => {
     expect(parseGoal(goal)).toEqual(intents);
   });
 
-  it.each(['make me a sandwich', 'what is the weather like?', '', '   ', '今天天气怎么样', 'turn on', 'send to Bob', '打开'])('does not understand %j', (goal) => {
-    expect(parseGoal(goal)).toBeUndefined();
-  });
+  it.each(['make me a sandwich', 'what is the weather like?', '', '   ', '今天天气怎么样', 'turn on', 'send to Bob', '打开', 'close Settings', 'cancel the alarm', 'add Bob to favourites', '添加到主屏幕'])(
+    'does not understand %j',
+    (goal) => {
+      expect(parseGoal(goal)).toBeUndefined();
+    },
+  );
 
   it('describes what it understood in English', () => {
     expect(describeGoal(parseGoal('打开设置，然后打开蓝牙') ?? [])).toBe('open "设置", then turn on "蓝牙"');

@@ -1,7 +1,7 @@
-import { findKnownApp } from './app-catalog';
+import { coordinatedObjects, isKnownApp, isKnownSetting } from './coordinated-objects';
+import { DIALOG_VERBS, DIALOG_VERB_PATTERNS, addNames } from './dialog-verbs';
 import type { GoalIntent } from './goal-intent';
-import { foldPunctuation, normalizeLabel, quotedSpans, unquote } from './goal-text';
-import { findKnownSetting } from './setting-catalog';
+import { foldPunctuation, hasCjk, normalizeLabel, quotedSpans, unquote } from './goal-text';
 
 /**
  * The goal forms the rule-based planner understands (its declared scope), one line each with
@@ -9,14 +9,17 @@ import { findKnownSetting } from './setting-catalog';
  */
 export const SUPPORTED_GOAL_FORMS: readonly string[] = [
   'open an app by name: "open Settings", "launch Messages", "start the Browser app", "打开设置", "启动浏览器", "打开联系人"',
-  'open a visible item by its label: "open Network & internet", "打开 网络和互联网"',
+  'open a visible item by its label: "open Network & internet", "打开 网络和互联网", "打开闹钟"',
   'turn a setting on or off: "turn on Wi-Fi", "turn Bluetooth off", "enable Bluetooth", "disable Wi‑Fi", "打开 Wi-Fi", "关闭蓝牙", "开启蓝牙", "把 WLAN 关掉"',
   'tap an element by its text: "tap Network & internet", "click the Send button", "点击 蓝牙", "点一下 Next"',
+  'answer a dialog, permission prompt or tour: "OK", "cancel", "dismiss the dialog", "close the pop-up", "skip the tour", "got it", "wait", "close the app", "allow", "deny the permission", "next", "done", "continue", "accept the terms", "not now", "no thanks", "later", "retry", "get started", "确定", "取消", "关闭弹窗", "跳过", "知道了", "等待", "关闭应用", "允许", "拒绝", "下一步", "完成", "同意"',
+  'add something: "add an alarm", "add a contact", "添加闹钟", "新建闹钟"',
   'type text into a field: "type hello into Search", "enter example.com in the address bar", "type hello", "在搜索框输入 你好", "输入 你好"',
   'send a message: "send \'Hello 世界 👋\' to Alice", "send a message to Bob saying see you", "text Bob: see you", "给 Alice 发消息 你好", "发消息给 Bob：明天见", "发送 你好 给 张伟"',
   'open a web address in the browser: "open example.com in browser", "visit https://example.org", "在浏览器打开 example.com", "访问 example.com"',
   'go back or home: "go back", "press back", "go home", "返回", "回到主屏幕", "回到桌面"',
-  'several of these in order, joined by "and", "then", ",", "然后", "接着", "，": "open Settings and turn on Wi-Fi", "打开设置，然后打开蓝牙"',
+  'one verb on a list of known settings or apps: "turn on Bluetooth and Wi-Fi", "enable Wi-Fi, Bluetooth and NFC", "open Settings and Browser", "关闭蓝牙和WLAN", "打开蓝牙、WLAN 和 NFC"',
+  'several of these in order, joined by "and", "then", ",", "然后", "接着", "，" or, in Chinese, written one after the other: "open Settings and turn on Wi-Fi", "打开设置，然后打开蓝牙", "打开浏览器访问 example.com", "进入设置关闭WLAN"',
 ];
 
 /** A substring of the goal: `text` as written, `folded` after {@link foldPunctuation} (same length). */
@@ -27,17 +30,29 @@ interface GoalSpan {
 
 type Captures = (name: string) => string | undefined;
 
+/** What a rule makes of a goal clause: one intent, one per object of a coordinated list, or nothing. */
+type Built = GoalIntent | readonly GoalIntent[] | undefined;
+
 interface GoalRule {
   pattern: RegExp;
-  build(capture: Captures): GoalIntent | undefined;
+  build(capture: Captures): Built;
 }
 
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|(?:www\.)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?::\d+)?(?:[/?#]\S*)?)$/iu;
 const ON_VERBS_ZH = /^(?:打开|开启|启用|开)$/;
 
+/** `text` without leading and trailing spaces and sentence punctuation, full-width "。" "，" included. */
+function trimPunctuation(text: string): string {
+  const folded = foldPunctuation(text);
+  const lead = /^[\s.,;:!?]*/.exec(folded)?.[0].length ?? 0;
+  const trail = /[\s.,;:!?]*$/.exec(folded.slice(lead))?.[0].length ?? 0;
+  return text.slice(lead, text.length - trail);
+}
+
+/** A label named by the goal: punctuation around it and one pair of quotes enclosing it removed; `undefined` when nothing is left. */
 function label(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const text = unquote(value).replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '');
+  const text = trimPunctuation(unquote(trimPunctuation(value)));
   return normalizeLabel(text) === '' ? undefined : text;
 }
 
@@ -62,6 +77,30 @@ function toggle(what: string | undefined, on: boolean): GoalIntent | undefined {
   return setting === undefined ? undefined : { kind: 'toggle', setting, on };
 }
 
+/** Every intent of `each` applied to the objects, or `undefined` when one of them is not understood. */
+function all(objects: readonly string[], each: (object: string) => GoalIntent | undefined): GoalIntent[] | undefined {
+  const intents = objects.map(each);
+  return intents.every((i): i is GoalIntent => i !== undefined) ? intents : undefined;
+}
+
+/**
+ * What a verb acts on: the one thing `value` names (cleaned by `clean`), or each object of a list the
+ * verb distributes over (see {@link coordinatedObjects}); a text quoted as a whole is one label.
+ */
+function objects(value: string | undefined, standsAlone: (part: string) => boolean, clean: (value: string) => string | undefined = label): string[] | undefined {
+  const whole = value === undefined ? undefined : clean(value);
+  if (value === undefined || whole === undefined) return undefined;
+  const bare = trimPunctuation(value);
+  if (unquote(bare) !== bare) return [whole];
+  return coordinatedObjects(whole, standsAlone) ?? [whole];
+}
+
+/** Switches one setting, or each of a list of known settings ("Bluetooth and Wi-Fi", "蓝牙和WLAN"). */
+function toggles(what: string | undefined, on: boolean): Built {
+  const settings = objects(what, isKnownSetting, settingName);
+  return settings && all(settings, (setting) => toggle(setting, on));
+}
+
 function sendMessage(to: string | undefined, text: string | undefined): GoalIntent | undefined {
   const recipient = label(to);
   const message = payload(text);
@@ -76,14 +115,58 @@ function typeText(text: string | undefined, field?: string): GoalIntent | undefi
   return target === undefined ? undefined : { kind: 'type', text: value, field: target };
 }
 
-/** "打开X": a known setting (or "…开关") is switched on; a known app or anything else is opened. */
-function openOrTurnOn(what: string | undefined): GoalIntent | undefined {
-  const name = label(what);
-  if (name === undefined) return undefined;
-  if (findKnownApp(name)) return { kind: 'open', name: name.replace(/\s*(?:应用|程序|app)$/i, '') };
-  if (findKnownSetting(name) || /开关$/.test(name)) return toggle(name, true);
-  if (URL_LIKE.test(name)) return { kind: 'open_url', url: name };
-  return { kind: 'open', name };
+/**
+ * Something "open" reaches from anywhere, so that "open A and B" is two opens: a known app or a known
+ * setting. A term that is only a page or a tab is not enough: "open Settings and privacy" is the
+ * one item of an app's menu, not the Settings app followed by a Privacy page.
+ */
+function opensAlone(name: string): boolean {
+  return isKnownApp(name) || isKnownSetting(name);
+}
+
+/** A known app's name without a trailing "app"/"应用"/"程序" ("联系人应用" → "联系人"); other names as they are. */
+function appName(name: string): string {
+  return isKnownApp(name) ? name.replace(/\s*(?:应用|程序|app|application)$/i, '') : name;
+}
+
+/** Opens one thing, or each of a list of things that open on their own ("Settings and Browser"). */
+function opens(what: string | undefined): Built {
+  const names = objects(what, opensAlone);
+  return names && all(names, (name) => ({ kind: 'open', name: appName(name) }));
+}
+
+/**
+ * "打开X": X (or a glossary equivalent) a known app is opened, a known setting (or "…开关") is switched
+ * on, a web address is loaded, anything else is opened (a tab, a row, an app by its icon). A list of
+ * known apps and settings ("蓝牙、WLAN 和 NFC", "设置和浏览器") gives one intent each.
+ */
+function openOrTurnOn(what: string | undefined): Built {
+  const names = objects(what, opensAlone);
+  return names && all(names, (name) => {
+    if (isKnownApp(name)) return { kind: 'open', name: appName(name) };
+    if (isKnownSetting(name) || /开关$/.test(name)) return toggle(name, true);
+    if (URL_LIKE.test(name)) return { kind: 'open_url', url: name };
+    return { kind: 'open', name };
+  });
+}
+
+/** Taps one label, or each of a list of known settings or apps ("Wi-Fi and Bluetooth"); any other "X and Y" is one label. */
+function taps(what: string | undefined): Built {
+  const targets = objects(what, (part) => isKnownSetting(part) || isKnownApp(part));
+  return targets && all(targets, (target) => ({ kind: 'tap', target }));
+}
+
+/** A dialog, permission or tour verb: a tap on any of the labels that carry it out. */
+function dialogTap(verb: string | undefined, names: readonly string[]): GoalIntent | undefined {
+  const target = label(verb);
+  return target === undefined ? undefined : { kind: 'tap', target, names };
+}
+
+/** "add an alarm", "添加闹钟": a tap on the button that adds that kind of thing. */
+function addThing(verb: string | undefined, what: string | undefined, cjk: boolean): GoalIntent | undefined {
+  const thing = label(what);
+  if (verb === undefined || thing === undefined) return undefined;
+  return { kind: 'tap', target: cjk ? `${verb}${thing}` : `${verb} ${thing}`, names: addNames(thing) };
 }
 
 /** Patterns on the folded goal, most specific first. Named groups are sliced from the goal as written. */
@@ -141,12 +224,19 @@ const RULES: readonly GoalRule[] = [
     build: (c) => sendMessage(c('to'), c('text')),
   },
   { pattern: /^(?:请)?发送?(?:一条)?(?:消息|短信|信息)?\s*(?<text>.+?)\s*给\s*(?<to>.+)$/s, build: (c) => sendMessage(c('to'), c('text')) },
+  // dialogs, permission prompts and tours (before switches: "关闭弹窗" closes a pop-up, "关闭蓝牙" is a switch)
+  ...DIALOG_VERB_PATTERNS.map(({ pattern, verb }): GoalRule => ({ pattern, build: (c) => dialogTap(c('verb'), verb.names) })),
+  {
+    pattern: /^(?:please\s+)?(?<verb>add|create)\s+(?:(?:an?|the|one)\s+)?(?:new\s+)?(?<what>(?:(?!\s(?:to|for|named|called|with|into|in|on|as)\s)[^:"'])+)$/i,
+    build: (c) => addThing(c('verb'), c('what'), false),
+  },
+  { pattern: /^(?:请)?(?:帮我)?(?<verb>添加|新建|新增|增加|创建)\s*(?:一个|一条|一项|个|条|新的|新)?\s*(?<what>[^到至:]+)$/, build: (c) => addThing(c('verb'), c('what'), true) },
   // switches
-  { pattern: /^(?:please\s+)?(?:turn|switch|toggle|set)\s+(?<state>on|off)\s+(?:the\s+)?(?<what>.+)$/i, build: (c) => toggle(c('what'), c('state')?.toLowerCase() === 'on') },
-  { pattern: /^(?:please\s+)?(?:turn|switch|toggle|set)\s+(?:the\s+)?(?<what>.+?)\s+(?:to\s+)?(?<state>on|off)$/i, build: (c) => toggle(c('what'), c('state')?.toLowerCase() === 'on') },
-  { pattern: /^(?:please\s+)?(?<verb>enable|disable|activate|deactivate)\s+(?:the\s+)?(?<what>.+)$/i, build: (c) => toggle(c('what'), /^(?:enable|activate)$/i.test(c('verb') ?? '')) },
-  { pattern: /^(?:请)?(?:把|将)\s*(?<what>.+?)\s*(?<verb>打开|开启|启用|关闭|关掉|关上|停用|禁用)$/, build: (c) => toggle(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
-  { pattern: /^(?:请)?(?<verb>开启|启用|关闭|关掉|关上|停用|禁用)\s*(?<what>.+)$/, build: (c) => toggle(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
+  { pattern: /^(?:please\s+)?(?:turn|switch|toggle|set)\s+(?<state>on|off)\s+(?:the\s+)?(?<what>.+)$/i, build: (c) => toggles(c('what'), c('state')?.toLowerCase() === 'on') },
+  { pattern: /^(?:please\s+)?(?:turn|switch|toggle|set)\s+(?:the\s+)?(?<what>.+?)\s+(?:to\s+)?(?<state>on|off)$/i, build: (c) => toggles(c('what'), c('state')?.toLowerCase() === 'on') },
+  { pattern: /^(?:please\s+)?(?<verb>enable|disable|activate|deactivate)\s+(?:the\s+)?(?<what>.+)$/i, build: (c) => toggles(c('what'), /^(?:enable|activate)$/i.test(c('verb') ?? '')) },
+  { pattern: /^(?:请)?(?:把|将)\s*(?<what>.+?)\s*(?:都|全部|全都)?\s*(?<verb>打开|开启|启用|关闭|关掉|关上|停用|禁用)$/, build: (c) => toggles(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
+  { pattern: /^(?:请)?(?<verb>开启|启用|关闭|关掉|关上|停用|禁用)\s*(?<what>.+)$/, build: (c) => toggles(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
   { pattern: /^(?:请)?打开\s*(?<what>.+)$/, build: (c) => openOrTurnOn(c('what')) },
   // typing
   {
@@ -160,38 +250,41 @@ const RULES: readonly GoalRule[] = [
   },
   { pattern: /^(?:请)?(?:输入|键入|填写|打字)\s*:?\s*(?<text>.+)$/s, build: (c) => typeText(c('text')) },
   // apps and items
-  {
-    pattern: /^(?:please\s+)?(?:open|launch|start|run|show|go\s+to|switch\s+to)\s+(?:the\s+)?(?<name>.+?)(?:\s+app(?:lication)?)?$/i,
-    build: (c) => {
-      const name = label(c('name'));
-      return name === undefined ? undefined : { kind: 'open', name };
-    },
-  },
-  {
-    pattern: /^(?:请)?(?:启动|运行|进入|打开)\s*(?<name>.+?)(?:应用|程序|app)?$/i,
-    build: (c) => {
-      const name = label(c('name'));
-      return name === undefined ? undefined : { kind: 'open', name };
-    },
-  },
+  { pattern: /^(?:please\s+)?(?:open|launch|start|run|show|go\s+to|switch\s+to)\s+(?:the\s+)?(?<name>.+?)(?:\s+app(?:lication)?)?$/i, build: (c) => opens(c('name')) },
+  { pattern: /^(?:请)?(?:启动|运行|进入|打开)\s*(?<name>.+?)(?:应用|程序|app)?$/i, build: (c) => opens(c('name')) },
   {
     pattern: /^(?:please\s+)?(?:tap|click|press|select|touch|choose|hit)\s+(?:on\s+)?(?:the\s+)?(?<target>.+?)(?:\s+(?:button|row|item|tab|icon|link|option|entry))?$/i,
-    build: (c) => {
-      const target = label(c('target'));
-      return target === undefined ? undefined : { kind: 'tap', target };
-    },
+    build: (c) => taps(c('target')),
   },
-  {
-    pattern: /^(?:请)?(?:点击|点按|轻触|轻点|单击|点一下|按下|点|按)\s*(?<target>.+?)(?:按钮|选项|图标|条目)?$/,
-    build: (c) => {
-      const target = label(c('target'));
-      return target === undefined ? undefined : { kind: 'tap', target };
-    },
-  },
+  { pattern: /^(?:请)?(?:点击|点按|轻触|轻点|单击|点一下|按下|点(?![击按])|按(?!下))\s*(?<target>.+?)(?:按钮|选项|图标|条目)?$/, build: (c) => taps(c('target')) },
 ];
+
+/** {@link RULES} with match indices on, compiled once. */
+const COMPILED_RULES: readonly GoalRule[] = RULES.map((rule) => ({ pattern: new RegExp(rule.pattern.source, rule.pattern.flags + 'd'), build: rule.build }));
 
 /** Separators between the parts of a compound goal (tried on the goal with quoted passages masked). */
 const SEPARATOR = /\s*[,;]?\s*(?:然后|接着|之后|随后|并且|再)\s*|\s*[,;]\s*(?:and\s+)?then\s+|\s+and\s+then\s+|\s+then\s+|\s+and\s+|\s*[,;]\s*/giu;
+
+/**
+ * Chinese verbs that may start the second of two clauses written one after the other without a
+ * separator ("打开浏览器访问 example.com"): the first words of the Chinese rules and the Chinese dialog
+ * verbs of two or more characters (one-character ones such as "好" or "是" occur inside too many words).
+ */
+const SERIAL_VERB = new RegExp(
+  [
+    ...new Set([
+      ...['打开', '开启', '启用', '关闭', '关掉', '关上', '停用', '禁用', '启动', '运行', '进入', '访问', '浏览', '点击', '点按', '轻触', '轻点', '单击', '点一下'],
+      ...['输入', '键入', '填写', '在', '往', '给', '向', '发送', '发消息', '发短信', '把', '将', '返回', '回到', '后退', '添加', '新建', '新增', '创建'],
+      ...DIALOG_VERBS.flatMap((v) => v.zh).filter((verb) => verb.length >= 2),
+    ]),
+  ]
+    .sort((a, b) => b.length - a.length)
+    .join('|'),
+  'g',
+);
+
+/** Words that may join two serial clauses ("打开设置并打开蓝牙", "打开设置后关闭WLAN"); dropped from the first. */
+const SERIAL_JOINER = /(?:并且|并|然后|之后|以后|后|再|就|和)\s*$/;
 
 function trimSpan(span: GoalSpan): GoalSpan {
   const lead = span.folded.length - span.folded.trimStart().length;
@@ -199,54 +292,177 @@ function trimSpan(span: GoalSpan): GoalSpan {
   return { text: span.text.slice(lead, end), folded: span.folded.slice(lead, end) };
 }
 
-function parseSingle(span: GoalSpan): GoalIntent | undefined {
+function masked(folded: string): string {
+  let out = folded;
+  for (const [start, end] of quotedSpans(folded)) out = out.slice(0, start) + '\u0000'.repeat(end - start) + out.slice(end);
+  return out;
+}
+
+/** The intents of one clause by the first rule that understands it. */
+function parseSingle(span: GoalSpan): GoalIntent[] | undefined {
   const { text, folded } = trimSpan(span);
   // Each rule sees the part as written (a message keeps its final "?"), then without the sentence's final punctuation.
   const bodies = [folded, folded.replace(/[\s.!?]+$/, '')].filter((b, i, all) => b !== '' && all.indexOf(b) === i);
-  for (const rule of RULES) {
+  for (const rule of COMPILED_RULES) {
     for (const body of bodies) {
-      const match = new RegExp(rule.pattern.source, rule.pattern.flags + 'd').exec(body);
+      const match = rule.pattern.exec(body);
       if (!match) continue;
       const capture: Captures = (name) => {
         const at = match.indices?.groups?.[name];
         return at === undefined ? undefined : text.slice(at[0], at[1]);
       };
-      const intent = rule.build(capture);
-      if (intent) return intent;
+      const built = rule.build(capture);
+      if (built === undefined) continue;
+      return Array.isArray(built) ? [...(built as readonly GoalIntent[])] : [built as GoalIntent];
     }
   }
   return undefined;
 }
 
-/** Splits `span` at separators outside quoted passages; one part when there is none. */
-function splitCompound(span: GoalSpan): GoalSpan[] {
-  let masked = span.folded;
-  for (const [start, end] of quotedSpans(span.folded)) masked = masked.slice(0, start) + '\u0000'.repeat(end - start) + masked.slice(end);
-  const parts: GoalSpan[] = [];
-  let from = 0;
-  for (const m of masked.matchAll(SEPARATOR)) {
-    const at = m.index ?? 0;
-    if (at === 0 || at + m[0].length >= masked.length) continue;
-    parts.push({ text: span.text.slice(from, at), folded: span.folded.slice(from, at) });
-    from = at + m[0].length;
-  }
-  parts.push({ text: span.text.slice(from), folded: span.folded.slice(from) });
-  return parts.filter((p) => p.folded.trim() !== '');
+/** Intents that carry text to the end of their clause (a message, typed text): nothing after them is a verb. */
+function hasPayload(intents: readonly GoalIntent[]): boolean {
+  return intents.some((i) => i.kind === 'send_message' || i.kind === 'type');
+}
+
+/** True when `folded` is a dialog or tour verb alone ("continue", "close", "继续"), with nothing it acts on. */
+function isBareButtonVerb(folded: string): boolean {
+  const body = folded.trim().replace(/[\s.!?]+$/, '');
+  return DIALOG_VERB_PATTERNS.some(({ pattern }) => {
+    const match = pattern.exec(body);
+    return match !== null && match.groups?.['object'] === undefined;
+  });
 }
 
 /**
- * Parses a goal (English or Chinese, any case, typographic quotes and Unicode hyphens allowed) into
- * the intents it asks for, in order. A compound goal is split at "and"/"then"/","/"然后"… only when
- * every part is understood on its own (so "tap Terms and Conditions" stays one tap).
+ * True when a tap followed by a bare dialog verb, joined by a plain "and" (or "并"/"和"), is better read
+ * as one label: "Accept and continue", "Save and close", "同意并继续" are buttons of their own.
+ */
+function joinsOneLabel(first: readonly GoalIntent[], joiner: string, second: string): boolean {
+  return first.at(-1)?.kind === 'tap' && /^(?:\s+and\s+|\s*(?:并|和)\s*)$/i.test(joiner) && isBareButtonVerb(second);
+}
+
+/**
+ * Two or more Chinese clauses written one after the other without a separator: split before a
+ * {@link SERIAL_VERB} (not right after "的", where the verb belongs to a noun phrase) where the first
+ * part is understood alone and the rest, recursively, too. The leftmost such split wins.
+ */
+function parseSerial(span: GoalSpan): GoalIntent[] | undefined {
+  const hidden = masked(span.folded);
+  for (const m of hidden.matchAll(SERIAL_VERB)) {
+    const at = m.index ?? 0;
+    const before = span.folded.slice(0, at);
+    if (before.trim() === '' || /的\s*$/.test(before)) continue;
+    const joiner = SERIAL_JOINER.exec(before)?.[0] ?? '';
+    const left = parseSingle({ text: span.text.slice(0, at - joiner.length), folded: before.slice(0, before.length - joiner.length) });
+    if (!left || hasPayload(left)) continue;
+    const rest: GoalSpan = { text: span.text.slice(at), folded: span.folded.slice(at) };
+    if (joinsOneLabel(left, joiner, rest.folded)) continue;
+    const right = parseClause(rest);
+    if (right) return [...left, ...right];
+  }
+  return undefined;
+}
+
+/**
+ * One clause (no separator inside, or only ones that belong to it): Chinese serial verbs first
+ * (unless the whole clause is a message or typed text, whose payload runs to its end), then the
+ * clause as a whole.
+ */
+function parseClause(span: GoalSpan): GoalIntent[] | undefined {
+  const whole = parseSingle(span);
+  if (whole && hasPayload(whole)) return whole;
+  return (hasCjk(span.folded) ? parseSerial(span) : undefined) ?? whole;
+}
+
+/** A part of a compound goal between separators: `[start, end)` in the goal, and the separator before it. */
+interface Part {
+  start: number;
+  end: number;
+  joiner: string;
+}
+
+/** Splits the goal at separators outside quoted passages; one part when there is none. */
+function splitParts(goal: GoalSpan): Part[] {
+  const hidden = masked(goal.folded);
+  const parts: Part[] = [];
+  let from = 0;
+  let joiner = '';
+  for (const m of hidden.matchAll(SEPARATOR)) {
+    const at = m.index ?? 0;
+    if (at === 0 || at + m[0].length >= hidden.length) continue;
+    parts.push({ start: from, end: at, joiner });
+    from = at + m[0].length;
+    joiner = m[0];
+  }
+  parts.push({ start: from, end: goal.folded.length, joiner });
+  return parts.filter((p) => goal.folded.slice(p.start, p.end).trim() !== '');
+}
+
+/** Most parts a goal is segmented over in every way; beyond that only "each part a clause" or "one clause" is tried. */
+const MAX_SEGMENTED_PARTS = 12;
+
+/** The best reading of parts `from`… to the end: its intents, its number of clauses, and where its first clause ends. */
+interface Reading {
+  intents: GoalIntent[];
+  clauses: number;
+  firstEnd: number;
+}
+
+/**
+ * Groups consecutive parts into clauses so that every clause is understood and there are as many
+ * clauses as possible; `strict` also refuses to cut a tap from a bare dialog verb after a plain
+ * "and" ({@link joinsOneLabel}).
+ */
+function segment(goal: GoalSpan, parts: readonly Part[], clause: (i: number, j: number) => GoalIntent[] | undefined, strict: boolean): GoalIntent[] | undefined {
+  const n = parts.length;
+  const best: Array<Reading | undefined> = new Array(n + 1).fill(undefined);
+  best[n] = { intents: [], clauses: 0, firstEnd: n };
+  const simple = n > MAX_SEGMENTED_PARTS;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = i; j < n; j++) {
+      if (simple && j !== i && !(i === 0 && j === n - 1)) continue;
+      const rest = best[j + 1];
+      if (!rest) continue;
+      const intents = clause(i, j);
+      if (!intents) continue;
+      if (strict && j + 1 < n) {
+        const next = parts[j + 1] as Part;
+        const nextClause = goal.folded.slice(next.start, (parts[rest.firstEnd] as Part).end);
+        if (joinsOneLabel(intents, next.joiner, nextClause)) continue;
+      }
+      const clauses = 1 + rest.clauses;
+      if (clauses > (best[i]?.clauses ?? 0)) best[i] = { intents: [...intents, ...rest.intents], clauses, firstEnd: j };
+    }
+  }
+  return best[0]?.intents;
+}
+
+/**
+ * Parses a goal (English or Chinese, any case, full-width letters, typographic quotes and Unicode
+ * hyphens and spaces allowed) into the intents it asks for, in order.
+ *
+ * A compound goal is cut at "and"/"then"/","/"然后"… into clauses, each understood on its own, as
+ * many as possible: "open Settings and turn on Wi-Fi" is two, while "tap Terms and Conditions" and
+ * "send … saying see you, and thanks!" stay one (their second part means nothing alone), and
+ * "tap Accept and continue" stays one label. Within a clause, a list of objects gives one intent per
+ * object when the verb distributes over it ("turn on Bluetooth and Wi-Fi", "关闭蓝牙和WLAN"; see
+ * `coordinatedObjects`), and Chinese clauses written one after the other without a separator are
+ * read in turn ("打开浏览器访问 example.com").
  * @returns the intents, or `undefined` when the goal matches none of {@link SUPPORTED_GOAL_FORMS}.
  */
 export function parseGoal(goal: string): GoalIntent[] | undefined {
   const whole: GoalSpan = { text: goal, folded: foldPunctuation(goal) };
-  const parts = splitCompound(whole);
-  if (parts.length > 1) {
-    const intents = parts.map(parseSingle);
-    if (intents.every((i): i is GoalIntent => i !== undefined)) return intents;
-  }
-  const single = parseSingle(whole);
-  return single === undefined ? undefined : [single];
+  const parts = splitParts(whole);
+  if (parts.length === 0) return undefined;
+  const clauses = new Map<string, GoalIntent[] | undefined>();
+  const clause = (i: number, j: number): GoalIntent[] | undefined => {
+    const key = `${i}:${j}`;
+    if (!clauses.has(key)) {
+      const start = (parts[i] as Part).start;
+      const end = (parts[j] as Part).end;
+      clauses.set(key, parseClause({ text: whole.text.slice(start, end), folded: whole.folded.slice(start, end) }));
+    }
+    return clauses.get(key);
+  };
+  return segment(whole, parts, clause, true) ?? segment(whole, parts, clause, false);
 }

@@ -1,13 +1,14 @@
 /**
  * Text normalisation for goals and UI labels. Android writes "Wi‑Fi" with U+2011 (non-breaking
- * hyphen), users type "Wi-Fi", "WiFi" or "wi‑fi"; Chinese input brings full-width punctuation and
- * the quotes “” 「」 『』. Everything here is pure and deterministic.
+ * hyphen) and "8:30 AM" with U+202F (narrow no-break space), users type "Wi-Fi", "WiFi" or "wi‑fi";
+ * Chinese input brings full-width letters and punctuation and the quotes “” 「」 『』. Everything here
+ * is pure and deterministic.
  */
 
 /** One-to-one replacements (each a single UTF-16 unit) so that a mapped string keeps every index. */
 const CHAR_MAP: Record<string, string> = {
-  '\u2010': '-', // hyphen
-  '\u2011': '-', // non-breaking hyphen (Android's "Wi‑Fi")
+  '\u2010': '-', // hyphen (also what NFKC makes of U+2011, Android's "Wi‑Fi")
+  '\u2011': '-', // non-breaking hyphen
   '\u2012': '-', // figure dash
   '\u2013': '-', // en dash
   '\u2014': '-', // em dash
@@ -16,12 +17,13 @@ const CHAR_MAP: Record<string, string> = {
   '\ufe58': '-',
   '\ufe63': '-',
   '\uff0d': '-',
-  '\u00a0': ' ',
-  '\u2007': ' ',
-  '\u202f': ' ',
-  '\u3000': ' ',
+  '\u00a0': ' ', // no-break space
+  '\u1680': ' ', // ogham space mark
+  '\u2007': ' ', // figure space
+  '\u202f': ' ', // narrow no-break space
+  '\u3000': ' ', // ideographic space
   '\uff0c': ',',
-  '\u3001': ',',
+  '\u3001': ',', // ideographic comma "、"
   '\uff1a': ':',
   '\uff1b': ';',
   '\uff01': '!',
@@ -44,13 +46,19 @@ const CHAR_MAP: Record<string, string> = {
 };
 
 /**
- * Maps hyphen variants, exotic spaces and full-width punctuation/quotes to ASCII, one UTF-16 unit
- * for one, so that an index into the result is the same index into `text` (payloads such as a
- * message are then sliced from the original, untouched).
+ * Maps every character to its NFKC form where that is a single character of the same length
+ * (full-width "ｏｐｅｎ" → "open", U+2000–U+200A, U+205F and the other compatibility spaces → " "),
+ * then hyphen variants, remaining exotic spaces and full-width punctuation/quotes to ASCII, one
+ * UTF-16 unit for one, so that an index into the result is the same index into `text` (payloads such
+ * as a message are then sliced from the original, untouched).
  */
 export function foldPunctuation(text: string): string {
   let out = '';
-  for (const ch of text) out += ch.length === 1 ? (CHAR_MAP[ch] ?? ch) : ch;
+  for (const ch of text) {
+    const nfkc = ch.normalize('NFKC');
+    const one = nfkc.length === ch.length ? nfkc : ch;
+    out += one.length === 1 ? (CHAR_MAP[one] ?? one) : one;
+  }
   return out;
 }
 
@@ -63,14 +71,15 @@ const QUOTE_PAIRS: ReadonlyArray<[string, string]> = [
   ['《', '》'],
 ];
 
-/** Removes one pair of surrounding quotes (any of {@link QUOTE_PAIRS}, also in their original typographic form). */
+/**
+ * Removes one pair of quotes (any of {@link QUOTE_PAIRS}, also in their original typographic form)
+ * that encloses the whole trimmed text; `"Allow" and "OK"` is two quoted passages and stays as it is.
+ */
 export function unquote(text: string): string {
   const trimmed = text.trim();
   const folded = foldPunctuation(trimmed);
-  for (const [open, close] of QUOTE_PAIRS) {
-    if (folded.length >= 2 && folded.startsWith(open) && folded.endsWith(close)) return trimmed.slice(open.length, trimmed.length - close.length).trim();
-  }
-  return trimmed;
+  const first = quotedSpans(folded)[0];
+  return first !== undefined && first[0] === 0 && first[1] === folded.length ? trimmed.slice(1, -1).trim() : trimmed;
 }
 
 /**
@@ -100,20 +109,114 @@ export function quotedSpans(folded: string): Array<[number, number]> {
 }
 
 /**
- * The comparison form of a UI label or a target named in a goal: NFKC, hyphens folded, lower case,
- * spaces collapsed, surrounding quotes and sentence punctuation removed. `"Wi‑Fi"` → `"wi-fi"`.
+ * Invisible format characters (Unicode category Cf): zero-width space, joiners and non-joiner, word
+ * joiner, BOM, soft hyphen, bidi marks and isolates (Android wraps times and names in them). They
+ * never change what a label says, so comparisons drop them.
+ */
+const FORMAT_CHARS = /\p{Cf}/gu;
+
+/**
+ * A clock time in lower-cased NFKC text: `h:mm` or `h:mm:ss`, optionally with a day-period word
+ * before it (上午, 下午, 中午, 晚上, 凌晨, 早上, 傍晚; 午前/午後; 오전/오후) or an AM/PM marker after it
+ * ("am", "a.m.", "a. m.", "pm", "p.m."), not inside a longer run of digits and colons.
+ */
+const CLOCK_TIME =
+  /(?<![\p{N}:.])(?:(?<before>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|午前|午後|오전|오후)\s?)?(?<h>\d{1,2}):(?<m>[0-5]\d)(?::(?<s>[0-5]\d))?(?![\p{N}:])(?:\s?(?<after>a\.?\s?m\.?|p\.?\s?m\.?)(?![\p{L}\p{N}]))?/gu;
+const MORNING = new Set(['上午', '早上', '早晨', '凌晨', '午前', '오전', 'am']);
+
+/**
+ * The 24-hour form of one {@link CLOCK_TIME} match: `HH:MM` (or `HH:MM:SS`), or the match unchanged
+ * when it is no time of day (hour above 24).
+ */
+function clockKey(match: string, before: string | undefined, h: string, m: string, s: string | undefined, after: string | undefined): string {
+  let hour = Number(h);
+  if (hour > 24) return match;
+  const period = before ?? (after === undefined ? undefined : after.startsWith('a') ? 'am' : 'pm');
+  if (period !== undefined && hour >= 1 && hour <= 12) {
+    if (MORNING.has(period)) hour %= 12;
+    else if (period === '中午') hour = hour >= 11 ? hour : hour + 12;
+    else hour = (hour % 12) + 12;
+  }
+  return `${String(hour).padStart(2, '0')}:${m}${s === undefined ? '' : `:${s}`}`;
+}
+
+/**
+ * Rewrites every clock time in lower-cased NFKC `text` to its 24-hour key (see {@link timeKey}):
+ * `"alarm 8:30 am, weekdays"` → `"alarm 08:30, weekdays"`.
+ */
+function canonicalTimes(text: string): string {
+  return text.replace(CLOCK_TIME, (match: string, before: string | undefined, h: string, m: string, s: string | undefined, after: string | undefined) =>
+    clockKey(match, before, h, m, s, after),
+  );
+}
+
+/**
+ * Short texts already normalised and compacted: labels, catalog aliases and glossary terms are
+ * compared again and again. Texts up to {@link MEMO_TEXT_LIMIT} UTF-16 units are kept; each map is
+ * emptied whenever it reaches {@link MEMO_LIMIT} entries so that it stays small.
+ */
+const NORMALIZED = new Map<string, string>();
+const COMPACTED = new Map<string, string>();
+const MEMO_LIMIT = 10_000;
+const MEMO_TEXT_LIMIT = 256;
+
+function memo(cache: Map<string, string>, text: string, compute: (text: string) => string): string {
+  const cached = cache.get(text);
+  if (cached !== undefined) return cached;
+  const value = compute(text);
+  if (text.length <= MEMO_TEXT_LIMIT) {
+    if (cache.size >= MEMO_LIMIT) cache.clear();
+    cache.set(text, value);
+  }
+  return value;
+}
+
+function stripSentencePunctuation(text: string): string {
+  return text.replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '');
+}
+
+/**
+ * The comparison form of a UI label or a target named in a goal: NFKC, invisible format characters
+ * removed, hyphens and every kind of space folded, lower case, spaces collapsed, surrounding quotes
+ * and sentence punctuation removed, and clock times in their 24-hour form (see {@link timeKey}).
+ * `"Wi‑Fi"` → `"wi-fi"`, `"8:30\u202fAM"` → `"08:30"`.
  */
 export function normalizeLabel(text: string): string {
-  return unquote(foldPunctuation(text.normalize('NFKC')))
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '')
-    .trim();
+  return memo(NORMALIZED, text, (raw) => {
+    const plain = unquote(stripSentencePunctuation(foldPunctuation(raw.normalize('NFKC').replace(FORMAT_CHARS, ''))))
+      .toLowerCase()
+      .replace(/\s+/g, ' ');
+    return stripSentencePunctuation(canonicalTimes(plain));
+  });
+}
+
+/**
+ * The 24-hour key `HH:MM` (or `HH:MM:SS`) of a text that is one clock time and nothing else, else
+ * `undefined`. "8:30", "08:30", "8:30 AM", "8:30am", "8:30 a.m.", "上午8:30" and "08:30" written
+ * with U+202F all give `"08:30"`; "20:30", "8:30 PM", "下午8:30" and "晚上8:30" give `"20:30"`;
+ * "12:05 AM" gives `"00:05"`, "12:05 PM" and "中午12:05" give `"12:05"`.
+ *
+ * A time without AM/PM is read on the 24-hour clock, so a bare "8:30" equals "8:30 AM" but not
+ * "8:30 PM": Android writes AM/PM whenever the phone uses the 12-hour clock, so a label without it
+ * comes from a 24-hour phone where "8:30" is the morning, and a goal's bare "8:30" is taken the same
+ * way rather than matching two different times. The same keys are what {@link normalizeLabel} puts
+ * in place of each time, so labels compared after it already compare their times this way.
+ */
+export function timeKey(text: string): string | undefined {
+  const key = normalizeLabel(text);
+  return /^\d{2}:\d{2}(?::\d{2})?$/.test(key) && Number(key.slice(0, 2)) <= 24 ? key : undefined;
+}
+
+/** The 24-hour keys ({@link timeKey}) of every clock time in `text`, in order: `"Alarm 8:30 AM, 6:00 PM"` → `["08:30", "18:00"]`. */
+export function timesIn(text: string): string[] {
+  return Array.from(normalizeLabel(text).matchAll(/(?<![\p{N}:])(\d{2}):\d{2}(?::\d{2})?(?![\p{N}:])/gu))
+    .filter((m) => Number(m[1]) <= 24)
+    .map((m) => m[0]);
 }
 
 /** {@link normalizeLabel} without anything but letters and digits: `"Wi-Fi"` and `"wifi"` both give `"wifi"`. */
 export function compactLabel(text: string): string {
-  return normalizeLabel(text).replace(/[^\p{L}\p{N}]+/gu, '');
+  return memo(COMPACTED, text, (raw) => normalizeLabel(raw).replace(/[^\p{L}\p{N}]+/gu, ''));
 }
 
 /** True when `text` contains CJK ideographs (used to answer in the goal's language). */

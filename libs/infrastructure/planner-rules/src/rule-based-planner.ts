@@ -7,9 +7,11 @@ import { taskMemoryFrom } from './task-memory';
 /** The kinds of goal the planner handles, for the reason given when it does not understand one. */
 const SUPPORTED_KINDS =
   'open an app ("open Settings", "打开设置"), tap an element by its text ("tap Network & internet", "点击 蓝牙"), ' +
-  'type text into a field ("type hello into Search", "在搜索框输入 你好"), turn a setting on or off ("turn on Wi-Fi", "关闭蓝牙"), ' +
+  'answer a dialog, permission prompt or tour ("OK", "dismiss the dialog", "skip the tour", "allow", "deny", "wait", "知道了", "允许"), ' +
+  'add something ("add an alarm", "添加闹钟"), ' +
+  'type text into a field ("type hello into Search", "在搜索框输入 你好"), turn a setting on or off ("turn on Wi-Fi", "关闭蓝牙", "turn on Bluetooth and Wi-Fi"), ' +
   'send a message ("send \'hi\' to Alice", "给 Alice 发消息 你好"), open a web address in the browser ("open example.com in browser"), ' +
-  'go back or home ("go back", "回到主屏幕"), or several of these joined by "and"/"然后"';
+  'go back or home ("go back", "回到主屏幕"), or several of these joined by "and"/"然后" or, in Chinese, written one after the other ("打开浏览器访问 example.com")';
 
 /**
  * The embedded default {@link Planner}: deterministic rules over the compact UI element list, no

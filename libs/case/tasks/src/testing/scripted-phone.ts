@@ -12,7 +12,8 @@ import {
 
 /**
  * A tiny phone behind the {@link MobileClawService} port for case-layer tests: one screen with a
- * Wi-Fi switch and a text field. Real phones are covered by the gateway's end-to-end tests.
+ * Wi-Fi switch and a text field, and, while it animates, a growing progress bar. Real phones are
+ * covered by the gateway's end-to-end tests.
  */
 export class ScriptedPhone extends MobileClawService {
   readonly events$ = new Subject<DeviceEvent>();
@@ -29,6 +30,22 @@ export class ScriptedPhone extends MobileClawService {
   sawAbort = false;
   /** When true, actions succeed but change nothing (a tap that missed). */
   inert = false;
+  /**
+   * How many of the next `ui_tree` replies still show an animation: each such reply has a progress bar
+   * one frame longer than the last, so no two are equal; after them the screen stays as it is.
+   */
+  animationFrames = 0;
+  /** Frames of animation each performed action starts (it sets {@link animationFrames}). */
+  animationFramesPerAction = 0;
+  /**
+   * `ui_tree` replies after each performed action that still show the screen before it, as from an
+   * app slow to react; the action's effect shows from the next reply on.
+   */
+  reactionReads = 0;
+  private shownFrames = 0;
+  private pendingEffect?: { reads: number; apply: () => void };
+  /** The screen both observations report; change it to rotate the phone. */
+  screen = { width: 100, height: 200, rotation: 0 };
 
   constructor(readonly deviceIds: string[] = ['phone-1']) {
     super();
@@ -41,10 +58,15 @@ export class ScriptedPhone extends MobileClawService {
     const base = { requestId: `r${this.calls.length}`, deviceId, command: command.command, status: 'success' as const, durationMs: 5, queuedMs: 1 };
     if (command.command === 'screenshot') {
       this.frame++;
-      return { ...base, data: { mime: 'image/png', width: 100, height: 200, base64: Buffer.from(`png-${this.frame}`).toString('base64'), frameId: `f${this.frame}`, screen: { width: 100, height: 200, rotation: 0 }, captureMs: 2 } as T };
+      const { width, height } = this.screen;
+      return { ...base, data: { mime: 'image/png', width, height, base64: Buffer.from(`png-${this.frame}`).toString('base64'), frameId: `f${this.frame}`, screen: { ...this.screen }, captureMs: 2 } as T };
     }
     if (command.command === 'ui_tree') {
-      return { ...base, data: { frameId: `f${this.frame}`, screen: { width: 100, height: 200, rotation: 0 }, nodes: this.nodes(), captureMs: 1 } as T };
+      if (this.pendingEffect && this.pendingEffect.reads-- === 0) {
+        this.pendingEffect.apply();
+        this.pendingEffect = undefined;
+      }
+      return { ...base, data: { frameId: `f${this.frame}`, screen: { ...this.screen }, nodes: this.nodes(), captureMs: 1 } as T };
     }
     if (this.failNextAction) {
       const err = this.failNextAction;
@@ -62,8 +84,13 @@ export class ScriptedPhone extends MobileClawService {
       });
     }
     if (this.inert) return { ...base, data: {} as T };
-    if (command.command === 'click' && command.y < 50) this.wifi = !this.wifi;
-    if (command.command === 'input') this.field = command.text;
+    const apply = (): void => {
+      this.animationFrames = this.animationFramesPerAction;
+      if (command.command === 'click' && command.y < 50) this.wifi = !this.wifi;
+      if (command.command === 'input') this.field = command.text;
+    };
+    if (this.reactionReads > 0) this.pendingEffect = { reads: this.reactionReads, apply };
+    else apply();
     return { ...base, data: {} as T };
   }
 
@@ -78,6 +105,12 @@ export class ScriptedPhone extends MobileClawService {
   }
 
   private nodes(): UiNode[] {
+    const progress: UiNode[] = [];
+    if (this.animationFrames > 0) {
+      this.animationFrames--;
+      this.shownFrames++;
+      progress.push({ id: 'n3', class: 'android.widget.ProgressBar', package: 'com.android.settings', bounds: [0, 150, this.shownFrames, 160] });
+    }
     return [
       {
         id: 'n0',
@@ -87,6 +120,7 @@ export class ScriptedPhone extends MobileClawService {
         children: [
           { id: 'n1', class: 'android.widget.Switch', text: 'Wi-Fi', package: 'com.android.settings', bounds: [0, 0, 100, 50], clickable: true, checkable: true, checked: this.wifi },
           { id: 'n2', class: 'android.widget.EditText', text: this.field, package: 'com.android.settings', bounds: [0, 60, 100, 100], clickable: true, editable: true },
+          ...progress,
         ],
       },
     ];

@@ -103,6 +103,13 @@ export class StepObservationSchema {
 
   @ApiPropertyOptional({ description: 'Package of the foreground app.', example: 'com.android.settings' })
   package?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'True when the UI had settled (two consecutive equal UI trees) before the screenshot; false when the settle wait ' +
+      '(`MOBILECLAW_SETTLE_TIMEOUT_MS`) ran out while the screen was still changing and it was observed anyway; absent when settling is off.',
+  })
+  settled?: boolean;
 }
 
 @ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`) or `fail` (with `reason`).' })
@@ -143,10 +150,18 @@ export class StepResultSchema {
 
 @ApiSchema({ name: 'StepTimings', description: 'Phase durations of one step, in ms.' })
 export class StepTimingsSchema {
-  @ApiProperty({ minimum: 0, description: 'Screenshot and UI tree capture on the phone, in ms.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      'Wait for the UI to settle before the screenshot (the UI trees read meanwhile and the pauses between them), in ms; ' +
+      '0 when settling is off; absent on steps recorded before it was measured.',
+  })
+  settleMs?: number;
+
+  @ApiProperty({ minimum: 0, description: 'Capture on the phone of the screenshot and of a UI tree read after it (a settled tree counts in `settleMs`), in ms.' })
   captureMs!: number;
 
-  @ApiProperty({ minimum: 0, description: 'Observation round-trip minus capture, in ms.' })
+  @ApiProperty({ minimum: 0, description: 'Round-trip of the screenshot (and of a UI tree read after it) minus capture, in ms.' })
   transferMs!: number;
 
   @ApiProperty({ minimum: 0 })
@@ -225,7 +240,7 @@ export class TaskEventSchema {
     enum: [...TASK_EVENT_TYPES],
     description:
       'The SSE `event`. `data` by type: `task.accepted` `{task}`, `task.queued` `{position}`, `step.started` `{index}`, ' +
-      '`step.observed` `{index, observation, timings, verifiedStep?}`, `step.planning` `{index, attempt, maxAttempts}` (the LLM planner ' +
+      '`step.observed` `{index, observation, timings: {settleMs, captureMs, transferMs}, verifiedStep?}`, `step.planning` `{index, attempt, maxAttempts}` (the LLM planner ' +
       'asked its model for answer `attempt` of at most `maxAttempts`; the rule-based planner sends none), `step.planned` `{index, plan, planningMs}`, ' +
       '`step.acted` `{index, result, timings}`, `task.input_required` `{pendingAction}`, `task.resumed` `{stepIndex}`, ' +
       '`task.completed` `{status, summary}`, `task.failed`/`task.canceled` `{status, error}`, `task.interrupted` `{status, reason}`.',
