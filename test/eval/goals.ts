@@ -315,6 +315,19 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
     expect: 'complete',
   },
   { id: 'zh-compound-settings', lang: 'zh', form: 'compound', goal: '打开设置，然后打开蓝牙', setup: start.inApp(BROWSER), check: switchesAre({ bluetooth: true }), expect: 'complete' },
+  // One verb on a list of settings: one intent per object.
+  { id: 'en-compound-bt-and-wifi', lang: 'en', form: 'compound', goal: 'Turn on Bluetooth and Wi-Fi', check: switchesAre({ bluetooth: true, wifi: true }), expect: 'complete' },
+  {
+    id: 'zh-compound-bt-and-wlan-off',
+    lang: 'zh',
+    form: 'compound',
+    goal: '关闭蓝牙和WLAN',
+    setup: start.switches({ wifi: true, bluetooth: true }),
+    check: switchesAre({ bluetooth: false, wifi: false }),
+    expect: 'complete',
+  },
+  // Chinese serial verbs without a connective: open the browser, then visit (no Home press on the way).
+  { id: 'zh-serial-browser-visit', lang: 'zh', form: 'compound', goal: '打开浏览器访问 example.com', setup: start.inApp(SETTINGS), check: browserAt('https://example.com'), expect: 'complete', maxActions: 4 },
 
   // Honest failures: a goal outside the scope fails at once without touching the phone; a setting
   // this phone does not have fails after looking for it, changing nothing.
@@ -339,6 +352,4 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
   },
   // An app the phone does not have: looked for on the home screen and in the app drawer (this launcher has none).
   { id: 'en-open-missing-app', lang: 'en', form: 'open_app', goal: 'open Calculator', setup: start.inApp(SETTINGS), check: allOf(screenIs('launcher'), dataUnchanged()), expect: 'fail' },
-  // Back that changes nothing (on the home screen) is no success.
-  { id: 'en-back-on-home', lang: 'en', form: 'back_home', goal: 'go back', check: unchanged(), expect: 'fail' },
 ];

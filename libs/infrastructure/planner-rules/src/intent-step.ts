@@ -131,14 +131,16 @@ export function lastError(last: LastStep | undefined, command: AgentAction['comm
 
 /**
  * A swipe scrolling the main scrollable list (see `Screen.scrollable`) one page towards its end, to
- * look for something; or `undefined` when there is no list, {@link MAX_SCROLLS} swipes were made, or
- * the last swipe changed nothing (the end of the list). Counts the swipe in `memory.scrolls`.
+ * look for something named by any of `names`; or `undefined` when there is no list, {@link
+ * MAX_SCROLLS} swipes were made, the last swipe changed nothing (the end of the list), or the screen
+ * is written in a language none of `names` is in (see `Screen.foreignLanguage`). Counts the swipe
+ * in `memory.scrolls`.
  */
-export function scrollToFind(input: StepInput, lookingFor: string): StepOutcome | undefined {
+export function scrollToFind(input: StepInput, lookingFor: string, names: readonly string[]): StepOutcome | undefined {
   const list = input.screen.scrollable();
   const { memory, last } = input;
   const stuck = memory.scrolls > 0 && last?.action?.command === 'swipe' && last.changed === false;
-  if (!list || memory.scrolls >= MAX_SCROLLS || stuck) return undefined;
+  if (!list || memory.scrolls >= MAX_SCROLLS || stuck || input.screen.foreignLanguage(names) !== undefined) return undefined;
   memory.scrolls++;
   const [l, t, r, b] = list.bounds;
   const x = Math.floor((l + r) / 2);
@@ -151,8 +153,17 @@ export function scrollToFind(input: StepInput, lookingFor: string): StepOutcome 
   };
 }
 
-/** {@link scrollToFind}, failing with `reason` (and how far it scrolled) once there is nothing more to scroll. */
-export function scrollOrFail(input: StepInput, lookingFor: string, reason: string): StepOutcome {
-  const scrolls = input.memory.scrolls;
-  return scrollToFind(input, lookingFor) ?? fail(scrolls > 0 ? `${reason} (scrolled ${scrolls} time(s) to the end of the list)` : reason);
+/**
+ * {@link scrollToFind}, failing with `reason` once there is nothing more to scroll, saying how far it
+ * scrolled or in which language the screen is written.
+ */
+export function scrollOrFail(input: StepInput, lookingFor: string, names: readonly string[], reason: string): StepOutcome {
+  return scrollToFind(input, lookingFor, names) ?? fail(`${reason}${whyNotFurther(input, names)}`);
+}
+
+/** Why the list was not looked at further: ` (scrolled 2 time(s) to the end of the list)`, `; the screen is written in Japanese`, or nothing. */
+export function whyNotFurther(input: StepInput, names: readonly string[]): string {
+  const language = input.screen.foreignLanguage(names);
+  if (language !== undefined) return `; the screen is written in ${language}, a language the planner has no words for, so its list is not searched`;
+  return input.memory.scrolls > 0 ? ` (scrolled ${input.memory.scrolls} time(s) to the end of the list)` : '';
 }

@@ -1,6 +1,6 @@
 import { findKnownApp } from './app-catalog';
 import { compactLabel } from './goal-text';
-import { done, fail, lastError, lastSucceeded, lastTapEffect, openApp, retapOrFail, scrollToFind, tap, type StepInput, type StepOutcome } from './intent-step';
+import { done, fail, lastError, lastSucceeded, lastTapEffect, openApp, retapOrFail, scrollToFind, tap, whyNotFurther, type StepInput, type StepOutcome } from './intent-step';
 import { allLabels, type WantedLabels } from './label-match';
 import { labelsOf, type Screen } from './screen';
 import { bareName } from './word-match';
@@ -63,18 +63,17 @@ function mayNameApp(name: string): boolean {
  * (pressing Home, once), then the app drawer (swiping up on the home screen) and its list, before
  * failing with where it looked.
  */
-function lookFurther(name: string, label: string, isKnownApp: boolean, input: StepInput): StepOutcome {
+function lookFurther(name: string, label: string, names: readonly string[], isKnownApp: boolean, input: StepInput): StepOutcome {
   const { screen, memory, last } = input;
   const home = screen.isHome();
   const onHome = home === true || (home === undefined && memory.facts.has('wentHome'));
   if (!onHome) {
     if (memory.facts.has('wentHome')) return fail(`pressed Home to look for an icon labelled ${JSON.stringify(label)}, but the home screen did not show`);
     if (!isKnownApp) {
-      const swipe = scrollToFind(input, JSON.stringify(label));
+      const swipe = scrollToFind(input, JSON.stringify(label), names);
       if (swipe) return swipe;
       if (!mayNameApp(name)) {
-        const scrolled = memory.scrolls > 0 ? ` (its list scrolled ${memory.scrolls} time(s))` : '';
-        return fail(`nothing labelled ${JSON.stringify(name)} is on the screen${scrolled}; the name points at something on a screen, not at an app, so the home screen is not searched`);
+        return fail(`nothing labelled ${JSON.stringify(name)} is on the screen${whyNotFurther(input, names)}; the name points at something on a screen, not at an app, so the home screen is not searched`);
       }
     }
     memory.facts.set('wentHome', true);
@@ -104,7 +103,7 @@ function lookFurther(name: string, label: string, isKnownApp: boolean, input: St
     if (last?.action?.command === 'swipe' && last.changed === false) return fail(`${nowhere(['the home screen'])}; swiping up on the home screen showed no app drawer`);
     memory.facts.set('drawer', 'open');
   }
-  const swipe = scrollToFind(input, `the ${JSON.stringify(label)} icon`);
+  const swipe = scrollToFind(input, `the ${JSON.stringify(label)} icon`, names);
   if (swipe) return swipe;
   const drawerScrolls = memory.scrolls > 0 ? ` (scrolled ${memory.scrolls} time(s))` : '';
   return fail(nowhere(['the home screen', `in the app drawer${drawerScrolls}`]));
@@ -171,6 +170,6 @@ export function planOpen(name: string, input: StepInput): StepOutcome {
       return fail(disabledReason(name, choice.candidate));
     case 'untappable':
     case 'none':
-      return lookFurther(name, label, app !== undefined, input);
+      return lookFurther(name, label, allLabels(wanted), app !== undefined, input);
   }
 }

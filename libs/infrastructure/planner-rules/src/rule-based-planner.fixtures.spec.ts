@@ -309,3 +309,20 @@ describe('RuleBasedPlanner: names that point at something on a screen are not lo
     });
   });
 });
+
+describe('RuleBasedPlanner on settings-date-time-ja.xml (a Japanese screen)', () => {
+  const ja = recorded('settings-date-time-ja.xml');
+
+  it('does not scroll a Japanese list for an English name it cannot be written in: fails at once, saying why', async () => {
+    expect(await plan('turn off Set time automatically', ja)).toMatchObject({
+      type: 'fail',
+      reason:
+        'Goal understood as: turn off "Set time automatically". No switch labelled "Set time automatically" is on this screen; ' +
+        'the screen is written in Japanese, a language the planner has no words for, so its list is not searched.',
+    });
+  });
+
+  it('finds a Japanese label quoted in the goal: "turn off 日時を自動的に設定" taps its switch', async () => {
+    expect(await plan('turn off 日時を自動的に設定', ja)).toMatchObject({ action: { command: 'click', x: 959, y: 639 }, elementIndex: 4 });
+  });
+});

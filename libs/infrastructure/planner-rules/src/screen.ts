@@ -64,6 +64,24 @@ function packageOfResourceIds(elements: readonly UiElement[]): string | undefine
   return best;
 }
 
+/**
+ * Scripts of languages the planner has no words for (its names and glossary are English and
+ * Chinese), as the language a screen written in them is named in reasons.
+ */
+const OTHER_SCRIPTS: ReadonlyArray<[string, RegExp]> = [
+  ['Japanese', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['Korean', /\p{Script=Hangul}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['Hebrew', /\p{Script=Hebrew}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Thai', /\p{Script=Thai}/u],
+  ['Devanagari', /\p{Script=Devanagari}/u],
+];
+
+/** Share of a screen's labelled elements that must be in one such script for the screen to count as written in it. */
+const OTHER_SCRIPT_SHARE = 0.6;
+
 /** A text or element that names the screen shown: a title near its top, or a selected tab. */
 export interface ScreenName {
   element: UiElement;
@@ -244,6 +262,23 @@ export class Screen {
       if (!best || distance < best.distance) best = { text: e.text, distance };
     }
     return best?.text;
+  }
+
+  /**
+   * The language the screen is written in when it is one the planner has no words for and none of
+   * `names` is written in its script: most (60%) of at least three labelled elements in Japanese
+   * kana, Arabic, Cyrillic… script. A name in English or Chinese cannot then be found further down
+   * the same list (only in labels that happen to be in English or Chinese, already on screen), so
+   * the list is not scrolled for it. `undefined` otherwise.
+   */
+  foreignLanguage(names: readonly string[]): string | undefined {
+    const labelled = this.elements.map((e) => labelsOf(e).join(' ')).filter((text) => /\p{L}/u.test(text));
+    if (labelled.length < 3) return undefined;
+    for (const [language, script] of OTHER_SCRIPTS) {
+      const share = labelled.filter((text) => script.test(text)).length / labelled.length;
+      if (share >= OTHER_SCRIPT_SHARE && !names.some((n) => script.test(n))) return language;
+    }
+    return undefined;
   }
 
   /** Editable fields, in document order. */

@@ -1,6 +1,6 @@
 import { findKnownApp } from './app-catalog';
 import { done, fail, lastTapEffect, retapOrFail, scrollOrFail, tap, type StepInput, type StepOutcome } from './intent-step';
-import { wantedLabels, type WantedLabels } from './label-match';
+import { allLabels, wantedLabels, type WantedLabels } from './label-match';
 import { labelsOf } from './screen';
 import { sensitiveTapReason } from './sensitive-actions';
 import { findKnownSetting } from './setting-catalog';
@@ -33,7 +33,8 @@ export function planTap(target: string, names: readonly string[] | undefined, in
   const effect = lastTapEffect(input);
   if (effect === true) return done(`Tapped ${JSON.stringify(target)}.`);
   if (effect === false) return retapOrFail(input);
-  const choice = screen.findTarget(targetLabels(names ?? [target]));
+  const wanted = targetLabels(names ?? [target]);
+  const choice = screen.findTarget(wanted);
   switch (choice.kind) {
     case 'found': {
       const element = choice.candidate.target ?? choice.candidate.element;
@@ -48,6 +49,6 @@ export function planTap(target: string, names: readonly string[] | undefined, in
     case 'untappable':
       return fail(untappableReason(target, choice.candidate));
     case 'none':
-      return scrollOrFail(input, JSON.stringify(target), `nothing labelled ${describeTarget(target, names)} is on the screen`);
+      return scrollOrFail(input, JSON.stringify(target), allLabels(wanted), `nothing labelled ${describeTarget(target, names)} is on the screen`);
   }
 }

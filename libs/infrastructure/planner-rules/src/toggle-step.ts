@@ -1,5 +1,5 @@
 import { done, fail, lastError, lastTapEffect, openApp, retapOrFail, scrollOrFail, tap, wasTapped, type StepInput, type StepOutcome } from './intent-step';
-import { LabelMatch } from './label-match';
+import { allLabels, LabelMatch } from './label-match';
 import { findKnownSetting } from './setting-catalog';
 import { targetLabels } from './tap-step';
 import { ambiguityReason, describeCandidate, disabledReason } from './target-choice';
@@ -60,9 +60,9 @@ export function planToggle(setting: string, on: boolean, input: StepInput): Step
       const row = screen.findTarget(targetLabels([hop]), LabelMatch.Compact);
       if (row.kind === 'found' && row.candidate.target?.clickable) return tap(memory, hop, row.candidate.target, `${label} lives under ${JSON.stringify(hop)}; open it.`);
     }
-    return scrollOrFail(input, `the ${label} switch`, `could not find the ${label} switch in Settings`);
+    return scrollOrFail(input, `the ${label} switch`, allLabels(wanted), `could not find the ${label} switch in Settings`);
   }
   const where = screen.isHome() === true ? 'the home screen' : 'this screen';
   const unplaced = inSettings === true ? '' : '; it is not one of the system settings whose place is known, so Settings is not searched for it';
-  return scrollOrFail(input, `the ${label} switch`, `no switch labelled ${JSON.stringify(setting)} is on ${where}${unplaced}`);
+  return scrollOrFail(input, `the ${label} switch`, allLabels(wanted), `no switch labelled ${JSON.stringify(setting)} is on ${where}${unplaced}`);
 }

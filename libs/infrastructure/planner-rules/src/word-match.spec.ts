@@ -50,8 +50,10 @@ describe('stem', () => {
 
 describe('contentWords', () => {
   it.each([
-    ['the 8:30 AM alarm', ['8:30', 'am', 'alarm']],
-    ['8:30的闹钟', ['8:30', '闹钟']],
+    // Times take the 24-hour key of the shared label normalisation.
+    ['the 8:30 AM alarm', ['08:30', 'alarm']],
+    ['8:30的闹钟', ['08:30', '闹钟']],
+    ["my 9 o'clock alarm", ['09:00', 'alarm']],
     ['Display settings', ['display']],
     ['settings', ['settings']],
   ])('%s → %j', (name, expected) => {
