@@ -369,7 +369,8 @@ const EXPECTED_LABELS: Record<string, Record<string, [type: string, label: strin
     n82: ['FrameLayout', null],
     n84: ['FrameLayout', 'Show navigation drawer', 'desc'],
     n88: ['ImageView', 'Voice Search', 'desc'],
-    n89: ['FrameLayout', 'Signed in as Foo foo@example.com\nAccount and settings.', 'desc'],
+    // The spoken sentence's final full stop is not part of the name.
+    n89: ['FrameLayout', 'Signed in as Foo foo@example.com\nAccount and settings', 'desc'],
   },
   'settings-connected-devices-bluetooth.xml': {
     n5: ['ImageButton', 'Navigate up', 'desc'],
