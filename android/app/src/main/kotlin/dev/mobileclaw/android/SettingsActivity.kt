@@ -35,6 +35,7 @@ import dev.mobileclaw.core.link.PairingLink
 class SettingsActivity : Activity() {
     private lateinit var settings: LinkSettings
     private lateinit var state: TextView
+    private lateinit var message: TextView
     private lateinit var accessibility: TextView
     private lateinit var host: EditText
     private lateinit var port: EditText
@@ -84,7 +85,7 @@ class SettingsActivity : Activity() {
         val pairing = try {
             PairingLink.parse(link)
         } catch (e: IllegalArgumentException) {
-            state.text = "Cannot pair: ${e.message}"
+            message.text = "Cannot pair: ${e.message}"
             return
         }
         AlertDialog.Builder(this)
@@ -98,6 +99,7 @@ class SettingsActivity : Activity() {
     /** Stores [pairing], switches the link on and (re)starts the service. */
     fun pair(pairing: PairingLink) {
         settings.apply(pairing)
+        message.text = "Paired with ${pairing.host}:${pairing.port}"
         settings.enabled = true
         load()
         LinkService.start(this)
@@ -127,7 +129,7 @@ class SettingsActivity : Activity() {
     }
 
     private fun refuse(reason: String): Boolean {
-        state.text = reason
+        message.text = reason
         return false
     }
 
@@ -169,6 +171,7 @@ class SettingsActivity : Activity() {
 
         label("MobileClaw").apply { textSize = 22f }
         state = label("Not connected")
+        message = label("")
         accessibility = label("")
         connect = Switch(this).apply {
             text = "Connect to the gateway"
@@ -207,7 +210,7 @@ class SettingsActivity : Activity() {
     private fun openBatterySettings() {
         val power: PowerManager = requireSystemService()
         if (power.isIgnoringBatteryOptimizations(packageName)) {
-            state.text = "Battery optimisation is already off for MobileClaw"
+            message.text = "Battery optimisation is already off for MobileClaw"
             return
         }
         startActivity(Intent(Settings.ACTION_IGNORE_BATTERY_OPTIMIZATION_SETTINGS))
