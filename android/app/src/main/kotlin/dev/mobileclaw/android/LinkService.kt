@@ -32,6 +32,7 @@ import kotlinx.serialization.json.put
  * The foreground service type is `specialUse` (API 34+; remote operation of this phone).
  */
 class LinkService : Service() {
+    @Volatile
     private var link: PhoneLink? = null
     private var config: LinkConfig? = null
     private var network: ConnectivityNetworkMonitor? = null
@@ -65,7 +66,8 @@ class LinkService : Service() {
             stopSelf()
             return START_NOT_STICKY
         }
-        if (wanted != config) connect(wanted)
+        // The same settings again (e.g. the switch turned on after a refusal): start the stopped link anew.
+        if (wanted != config) connect(wanted) else link?.start()
         return START_STICKY
     }
 
@@ -75,11 +77,15 @@ class LinkService : Service() {
         val lock = wakeLock ?: CommandWakeLock(this).also { wakeLock = it }
         config = wanted
         geometry = runCatching { facts.geometry() }.getOrNull()
-        link = PhoneLink(
+        lateinit var created: PhoneLink
+        // A replaced link may still report while it winds down: only the current one is shown.
+        created = PhoneLink(
             wanted,
             AccessibilityExecutor(this, MobileClawAccessibilityService::connected),
-            LinkOptions(network = monitor, hooks = lock, onState = ::onLinkState),
-        ).also { it.start() }
+            LinkOptions(network = monitor, hooks = lock, onState = { state -> if (link === created) onLinkState(state) }),
+        )
+        link = created
+        created.start()
     }
 
     private fun onLinkState(state: LinkState) {

@@ -46,6 +46,9 @@ class SettingsActivity : Activity() {
     private lateinit var pairingLink: EditText
     private val onState: (LinkState) -> Unit = { runOnUiThread { showState(it) } }
 
+    /** The wall clock in ms since the epoch that the reconnect countdown counts against. */
+    var clock: () -> Long = System::currentTimeMillis
+
     override fun onCreate(savedInstanceState: Bundle?) {
         super.onCreate(savedInstanceState)
         settings = LinkSettings(this)
@@ -71,6 +74,7 @@ class SettingsActivity : Activity() {
 
     override fun onPause() {
         LinkStatus.stopObserving(onState)
+        state.removeCallbacks(countdown)
         super.onPause()
     }
 
@@ -153,8 +157,13 @@ class SettingsActivity : Activity() {
     }
 
     private fun showState(linkState: LinkState) {
-        state.text = LinkStatus.describe(linkState, System.currentTimeMillis())
+        state.text = LinkStatus.describe(linkState, clock())
+        state.removeCallbacks(countdown)
+        if (linkState is LinkState.Reconnecting) state.postDelayed(countdown, 1_000)
     }
+
+    /** Re-renders "Reconnecting in N s" every second while that is the state. */
+    private val countdown = Runnable { showState(LinkStatus.state) }
 
     private fun buildForm(): View {
         val column = LinearLayout(this).apply {

@@ -78,6 +78,19 @@ class SettingsActivityTest {
     }
 
     @Test
+    fun `while reconnecting the screen counts the seconds down`() {
+        val activity = Robolectric.buildActivity(SettingsActivity::class.java).setup().get()
+        var now = 1_000_000L
+        activity.clock = { now }
+        LinkStatus.publish(LinkState.Reconnecting("connection lost", 3_000, now + 3_000))
+        ShadowLooper.idleMainLooper()
+        assertTrue(texts(activity).toString(), texts(activity).contains("Reconnecting in 3 s: connection lost"))
+        now += 1_000
+        ShadowLooper.idleMainLooper(1, java.util.concurrent.TimeUnit.SECONDS)
+        assertTrue(texts(activity).toString(), texts(activity).contains("Reconnecting in 2 s: connection lost"))
+    }
+
+    @Test
     fun `the device id is generated once and then stable`() {
         val first = LinkSettings(context).deviceId
         assertTrue(first, Regex("android-[0-9a-f]{12}").matches(first))

@@ -195,8 +195,15 @@ class GatewayInteropTest {
         val phone = Phone("jvm-deadline").connect()
         phone.executor.gate = CompletableDeferred()
         val late = phone.command("command" to "long_press", "x" to 5, "y" to 5, "timeoutMs" to 800)
-        assertEquals(504, late.status, late.body.toString())
-        assertEquals("TIMEOUT", late.body["code"]!!.jsonPrimitive.content)
+        // Both ends enforce the deadline: normally the gateway's timer fires first (504 TIMEOUT); when its
+        // event loop is late, the phone's own TIMEOUT answer arrives first (502 with deviceCode TIMEOUT).
+        val code = late.body["code"]!!.jsonPrimitive.content
+        if (late.status == 504) {
+            assertEquals("TIMEOUT", code)
+        } else {
+            assertEquals(502 to "DEVICE_ERROR", late.status to code, late.body.toString())
+            assertEquals("TIMEOUT", late.body["deviceCode"]!!.jsonPrimitive.content)
+        }
         phone.executor.gate = null
         assertEquals(200, phone.command("command" to "back").status)
         assertEquals(Command.Back, phone.executor.performed.last())
