@@ -15,8 +15,8 @@ import dev.mobileclaw.core.command.UiTreeCapture
 
 /**
  * The phone's [PhoneExecutor]: every command through the MobileClaw accessibility service while it is
- * connected ([service] returns it, or null while the user has not enabled it: then each command but
- * `open` answers `PERMISSION_DENIED` with where to enable it).
+ * connected ([service] returns it, or null while the user has not enabled it: then each command
+ * answers `PERMISSION_DENIED` with where to enable it).
  *
  * - `click`/`long_press`/`swipe`: [GestureRunner] (`dispatchGesture`, API 24; waits for the outcome);
  * - `back`/`home`: `performGlobalAction` (API 16);
@@ -37,7 +37,9 @@ class AccessibilityExecutor(
 
     override fun geometry(): ScreenGeometry = facts.geometry()
 
-    override suspend fun open(packageName: String) = AppLauncher(service() ?: context).open(packageName)
+    // Started from the service's context: Android lets a bound accessibility service start activities
+    // from the background, where the foreground service's context would be silently blocked.
+    override suspend fun open(packageName: String) = AppLauncher(connected()).open(packageName)
 
     override suspend fun click(x: Int, y: Int) = GestureRunner(connected()).tap(x, y)
 

@@ -112,12 +112,13 @@ class AccessibilityExecutorTest {
     }
 
     @Test
-    fun `without the accessibility service every screen command is PERMISSION_DENIED`() {
+    fun `without the accessibility service every command is PERMISSION_DENIED`() {
         val off = AccessibilityExecutor(RuntimeEnvironment.getApplication(), { null })
         val error = refusal { off.back() }
         assertEquals(PhoneErrorCode.PERMISSION_DENIED, error.code)
         assertEquals("the MobileClaw accessibility service is off: enable it in Settings → Accessibility → MobileClaw", error.message)
         assertEquals(PhoneErrorCode.PERMISSION_DENIED, refusal { off.uiTree() }.code)
+        assertEquals(PhoneErrorCode.PERMISSION_DENIED, refusal { off.open("com.android.settings") }.code)
     }
 
     /** A focused field that takes whatever ACTION_SET_TEXT gives it, as an EditText does. */

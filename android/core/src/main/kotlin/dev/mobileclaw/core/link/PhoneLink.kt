@@ -142,7 +142,15 @@ class PhoneLink(
             }
             attempt += 1
             setState(LinkState.Connecting(config.host, config.port, attempt))
-            val outcome = connectOnce()
+            val outcome = try {
+                connectOnce()
+            } catch (e: CancellationException) {
+                throw e
+            } catch (e: Exception) {
+                // A failure of the phone's own code (or a platform refusal such as a SecurityException)
+                // must not end the loop silently: it counts as a failed connection and is retried.
+                Outcome("internal error: ${e.message ?: e.javaClass.simpleName}", null, false, null)
+            }
             if (outcome.welcomedForMs != null) attempt = 0
             outcome.refusal?.let { refusal ->
                 options.log("gateway refused the phone: ${refusal.code} ${refusal.message.orEmpty()}")
