@@ -18,6 +18,8 @@ function byNode(list: UiElement[], nodeId: string): UiElement | undefined {
 }
 
 const WIFI = 'Wi\u2011Fi'; // the recorded text uses U+2011 NON-BREAKING HYPHEN
+const ALARM_0830 = '8:30\u200aAM'; // the recorded times use U+200A HAIR SPACE
+const ALARM_0900 = '9:00\u200aAM';
 
 describe('toUiElements on settings-network-internet-wifi.xml', () => {
   const list = elements('settings-network-internet-wifi.xml');
@@ -360,6 +362,104 @@ function needsLabel(e: UiElement): boolean {
  * (the reason beside it). Adding a recording: add its file and one entry here.
  */
 const EXPECTED_LABELS: Record<string, Record<string, [type: string, label: string, source: UiLabelSource] | [type: string, null]>> = {
+  'clock-alarm-list.xml': {
+    n11: ['ImageView', 'More options', 'desc'],
+    // Each alarm card is described only "Alarm"; its switch is the switch of the alarm its time names.
+    n18: ['CardView', 'Alarm', 'desc'],
+    n21: ['ImageButton', 'Expand alarm', 'desc'],
+    n24: ['Switch', ALARM_0830, 'card'],
+    n25: ['CardView', 'Alarm', 'desc'],
+    n28: ['ImageButton', 'Expand alarm', 'desc'],
+    n31: ['Switch', ALARM_0900, 'card'],
+    n33: ['Button', 'Add alarm', 'desc'],
+    n42: ['FrameLayout', 'Clock', 'desc'],
+    n47: ['FrameLayout', 'Timer', 'desc'],
+    n52: ['FrameLayout', 'Stopwatch', 'desc'],
+    n57: ['FrameLayout', 'Bedtime', 'desc'],
+  },
+  // Its two buttons say "Close app" and "Wait".
+  'dialog-app-not-responding.xml': {},
+  // Its one button says "GOT IT".
+  'gmail-welcome-tour.xml': {},
+  'homee-welcome.xml': {
+    n43: ['Button', 'Log In', 'desc'],
+    n44: ['Button', 'I am new here', 'desc'],
+    n47: ['View', 'Terms of Service', 'desc'],
+    n49: ['View', 'Privacy Policy', 'desc'],
+  },
+  'launcher-home-pixel.xml': {
+    n12: ['FrameLayout', 'Search', 'desc'],
+    n13: ['ImageView', 'Google app', 'desc'],
+    n14: ['ImageView', 'Voice search', 'desc'],
+    n15: ['ImageButton', 'Google Lens', 'desc'],
+  },
+  // Right to left; every button draws an icon-font glyph and is named by its description.
+  'pharmacy-home-ar.xml': {
+    n26: ['Button', 'الإشعارات', 'desc'],
+    n28: ['Button', 'السلة', 'desc'],
+    n36: ['Button', 'ابحث عن دواء، مستحضر، أو كود…', 'desc'],
+    n48: ['Button', 'سيرينجي للبالغين 3 كم', 'desc'],
+    n58: ['Button', 'Add to cart', 'desc'],
+    n60: ['Button', 'كلوكسيدي 30 كبسولة', 'desc'],
+    n70: ['Button', 'Add to cart', 'desc'],
+    n72: ['Button', 'عرض الكل', 'desc'],
+    n93: ['View', 'الرئيسية', 'desc'],
+    n99: ['View', 'أدويتي', 'desc'],
+    n104: ['View', 'المتجر', 'desc'],
+    n109: ['View', 'طلباتي', 'desc'],
+    n114: ['View', 'حسابي', 'desc'],
+  },
+  'quick-settings-zh.xml': {
+    // The dimmed background behind the panel: nothing on screen names it.
+    n1: ['View', 'scrim behind', 'resource-id'],
+    // Tiles: a description "title,state" or "title。" names the tile by the title its label text shows.
+    n15: ['Switch', '互联网', 'desc'],
+    n24: ['Switch', '蓝牙', 'desc'],
+    n30: ['Switch', '热点', 'desc'],
+    n36: ['Switch', '飞行模式', 'desc'],
+    n42: ['LinearLayout', '闹钟', 'desc'],
+    n50: ['Switch', '位置信息', 'desc'],
+    n56: ['Switch', '省电模式', 'desc'],
+    n62: ['LinearLayout', '一键冻结', 'desc'],
+    n73: ['ImageView', '修改设置顺序', 'desc'],
+    // The empty carrier area beside the clock, and the header strip over the clock and status icons: the
+    // clock "07:20" and "48%" are values, not captions, so only their ids name them.
+    n79: ['LinearLayout', 'carrier group', 'resource-id'],
+    n94: ['LinearLayout', 'quick status bar date privacy', 'resource-id'],
+    // 3 px of it above the bottom edge; its settings button inside is recorded without an area.
+    n98: ['FrameLayout', 'settings button container', 'resource-id'],
+    n100: ['ImageView', '电源菜单', 'desc'],
+  },
+  'samsung-app-drawer.xml': {
+    n40: ['ImageButton', 'More options', 'desc'],
+  },
+  'samsung-open-with-chooser.xml': {
+    n7: ['ImageView', 'Information', 'desc'],
+    // The app grid: a list (long-clickable, as every AbsListView) takes only a label of its own, and it has none.
+    n13: ['GridView', null],
+    // The grid's last row, cut off by the screen's bottom edge under the button bar: only the tops of the
+    // icons are on screen; the names are recorded without an area.
+    n46: ['LinearLayout', null],
+    n50: ['LinearLayout', null],
+    n54: ['LinearLayout', null],
+    n58: ['LinearLayout', null],
+  },
+  'settings-date-time.xml': {
+    n7: ['ImageButton', 'Navigate up', 'desc'],
+    n19: ['Switch', 'Set time automatically', 'row'],
+    n35: ['Switch', 'Set time zone automatically', 'row'],
+    n40: ['Switch', 'Use location to set time zone', 'row'],
+    n52: ['Switch', 'Use locale default', 'row'],
+  },
+  'settings-date-time-ja.xml': {
+    n7: ['ImageButton', '上へ移動', 'desc'],
+    n19: ['Switch', '日時を自動的に設定', 'row'],
+    n35: ['Switch', 'タイムゾーンを自動的に設定', 'row'],
+    n40: ['Switch', 'タイムゾーンの設定に位置情報を使用', 'row'],
+    // The last row, cut off by the screen's bottom edge: its title is below it; the section header
+    // "時刻の表示形式" above it names the section, not the row.
+    n48: ['LinearLayout', null],
+  },
   'playstore-games-scroll.xml': {
     // The next carousel card, 26 px of it inside the screen's right edge: no text, description or id.
     n32: ['FrameLayout', null],
@@ -369,7 +469,8 @@ const EXPECTED_LABELS: Record<string, Record<string, [type: string, label: strin
     n82: ['FrameLayout', null],
     n84: ['FrameLayout', 'Show navigation drawer', 'desc'],
     n88: ['ImageView', 'Voice Search', 'desc'],
-    n89: ['FrameLayout', 'Signed in as Foo foo@example.com\nAccount and settings.', 'desc'],
+    // The spoken sentence's final full stop is not part of the name.
+    n89: ['FrameLayout', 'Signed in as Foo foo@example.com\nAccount and settings', 'desc'],
   },
   'settings-connected-devices-bluetooth.xml': {
     n5: ['ImageButton', 'Navigate up', 'desc'],
@@ -437,6 +538,21 @@ describe('labels of switches, checkboxes, icon buttons and fields on every recor
   it('labels every toggle on the recorded screens by a name, never by its on/off state', () => {
     const toggles = files.flatMap((file) => elements(file).filter((e) => e.checkable).map((e) => [file, e.nodeId, e.text ?? null, e.label]));
     expect(toggles).toEqual([
+      ['clock-alarm-list.xml', 'n24', null, ALARM_0830],
+      ['clock-alarm-list.xml', 'n31', null, ALARM_0900],
+      ['quick-settings-zh.xml', 'n15', '开启', '互联网'],
+      ['quick-settings-zh.xml', 'n24', '关闭', '蓝牙'],
+      ['quick-settings-zh.xml', 'n30', '关闭', '热点'],
+      ['quick-settings-zh.xml', 'n36', '开启', '飞行模式'],
+      ['quick-settings-zh.xml', 'n50', '关闭', '位置信息'],
+      ['quick-settings-zh.xml', 'n56', '关闭', '省电模式'],
+      ['settings-date-time-ja.xml', 'n19', null, '日時を自動的に設定'],
+      ['settings-date-time-ja.xml', 'n35', null, 'タイムゾーンを自動的に設定'],
+      ['settings-date-time-ja.xml', 'n40', null, 'タイムゾーンの設定に位置情報を使用'],
+      ['settings-date-time.xml', 'n19', null, 'Set time automatically'],
+      ['settings-date-time.xml', 'n35', null, 'Set time zone automatically'],
+      ['settings-date-time.xml', 'n40', null, 'Use location to set time zone'],
+      ['settings-date-time.xml', 'n52', null, 'Use locale default'],
       ['settings-network-internet-wifi.xml', 'n25', 'ON', WIFI],
       ['settings-network-internet-wifi.xml', 'n39', 'OFF', 'Airplane mode'],
       ['signup-form-textfields.xml', 'n35', 'ButtonA', 'Show password'],

@@ -75,6 +75,62 @@ describe('element labels: own text and description', () => {
     expect(labelOf([add, plus], plus)).toEqual(['+', 'text']);
   });
 
+  it('labels a button whose text is an icon font’s glyph (a private-use character) by its description', () => {
+    const cart = n({ class: 'android.widget.Button', text: '\uf161', desc: 'السلة', clickable: true, bounds: [51, 162, 191, 302] });
+    expect(labelOf([cart], cart)).toEqual(['السلة', 'desc']);
+  });
+
+  it('takes a row’s worded text as its title before an icon font’s glyph drawn before it', () => {
+    const row = n({ clickable: true, bounds: [51, 1420, 1029, 1592] }, [text('\uf229', [900, 1475, 960, 1536]), text('عرض الكل', [460, 1467, 702, 1545])]);
+    const iconOnly = n({ clickable: true, bounds: [0, 1600, 100, 1700] }, [text('\uf229', [20, 1620, 80, 1680])]);
+    expect(labelOf([row, iconOnly], row)).toEqual(['عرض الكل', 'text']);
+    // With nothing but a glyph, the glyph is what there is.
+    expect(labelOf([row, iconOnly], iconOnly)).toEqual(['\uf229', 'text']);
+  });
+
+  it('drops the full stop that ends a spoken description, and keeps an ellipsis', () => {
+    const edit = n({ class: 'android.widget.ImageView', desc: '修改设置顺序。', clickable: true, bounds: [263, 381, 304, 422] });
+    const battery = n({ desc: 'Battery saver.', clickable: true, bounds: [0, 0, 100, 100] });
+    const search = n({ class: 'android.widget.Button', desc: 'Search for a medicine…', clickable: true, bounds: [0, 100, 1080, 200] });
+    const more = n({ class: 'android.widget.Button', text: 'More...', clickable: true, bounds: [0, 200, 1080, 300] });
+    const roots = [edit, battery, search, more];
+    expect([edit, battery, search, more].map((e) => labelOf(roots, e))).toEqual([
+      ['修改设置顺序', 'desc'],
+      ['Battery saver', 'desc'],
+      ['Search for a medicine…', 'desc'],
+      ['More...', 'text'],
+    ]);
+    expect(describeUiElement(toUiElements([edit])[0] as UiElement)).toBe('[0] ImageView desc="修改设置顺序。" clickable label="修改设置顺序" (desc)');
+  });
+
+  it('names a tile by the title its description starts with, once a text inside the tile shows that title', () => {
+    const tile = (desc: string, title: string, state: string, top: number, props: Partial<UiNode> = {}): UiNode =>
+      n({ class: 'android.widget.Switch', checkable: true, clickable: true, desc, bounds: [14, top, 156, top + 68], ...props }, [
+        n({ class: 'android.widget.LinearLayout', bounds: [54, top + 13, 120, top + 54] }, [
+          text(title, [54, top + 13, 120, top + 35], { resourceId: 'com.android.systemui:id/tile_label' }),
+          text(state, [54, top + 35, 120, top + 54], { resourceId: 'com.android.systemui:id/app_label' }),
+        ]),
+      ]);
+    const internet = tile('互联网,zxgj_5G', '互联网', 'zxgj_5G', 88, { text: '开启', checked: true });
+    const bluetooth = tile('蓝牙。', '蓝牙', '已关闭', 163, { text: '关闭' });
+    const alarm = n({ class: 'android.widget.LinearLayout', clickable: true, desc: '闹钟, 未设置闹钟', bounds: [14, 238, 156, 306] }, [text('闹钟', [54, 250, 120, 272]), text('未设置闹钟', [54, 272, 120, 294])]);
+    // No text inside confirms a title: the description stays whole.
+    const hotspot = n({ class: 'android.widget.Switch', checkable: true, clickable: true, desc: 'Hotspot, off', bounds: [14, 313, 156, 381] });
+    // The description does not start with the text: it stays whole.
+    const wifi = tile('Wi-Fi, Home', 'Home', 'Connected', 400);
+    const roots = [n({ class: 'android.view.ViewGroup', bounds: [0, 0, 320, 600] }, [internet, bluetooth, alarm, hotspot, wifi])];
+    expect([internet, bluetooth, alarm, hotspot, wifi].map((e) => labelOf(roots, e))).toEqual([
+      ['互联网', 'desc'],
+      ['蓝牙', 'desc'],
+      ['闹钟', 'desc'],
+      ['Hotspot, off', 'desc'],
+      ['Wi-Fi, Home', 'desc'],
+    ]);
+    expect(describeUiElement(toUiElements(roots).find((e) => e.nodeId === internet.id) as UiElement)).toBe(
+      '[0] Switch "开启" desc="互联网,zxgj_5G" clickable checked label="互联网" (desc)',
+    );
+  });
+
   it('never takes an on/off state text as a toggle’s label, and takes its description instead', () => {
     const wifi = switchAt([860, 220, 1080, 420], { text: 'ON', desc: 'Wi‑Fi', checked: true });
     const bluetooth = switchAt([860, 420, 1080, 620], { text: '开启', desc: '蓝牙', checked: true });
@@ -141,6 +197,39 @@ describe('element labels: card', () => {
     expect(labelOf([card], toggle)).toEqual(['Alarm 8:30 AM', 'card']);
   });
 
+  it('labels a switch in a card the user taps by the card’s title (its first text), not its description that names only its kind', () => {
+    const alarmCard = (time: string, days: string, top: number): UiNode =>
+      n({ class: 'androidx.cardview.widget.CardView', desc: ' Alarm', clickable: true, bounds: [44, top, 1036, top + 337] }, [
+        n({ class: 'android.view.ViewGroup', bounds: [44, top, 1036, top + 337] }, [
+          text(time, [88, top + 44, 461, top + 205], { desc: time, clickable: true, resourceId: 'com.google.android.deskclock:id/digital_clock' }),
+          n({ class: 'android.widget.ImageButton', desc: 'Expand alarm', clickable: true, bounds: [871, top, 1025, top + 132] }),
+          n({ class: 'android.widget.LinearLayout', bounds: [88, top + 205, 821, top + 337] }, [text(days, [88, top + 205, 512, top + 337])]),
+          switchAt([821, top + 205, 975, top + 337], { clickable: true, resourceId: 'com.google.android.deskclock:id/onoff' }),
+        ]),
+      ]);
+    const first = alarmCard('8:30\u200aAM', 'Mon, Tue, Wed, Thu, Fri', 264);
+    const second = alarmCard('21:00', 'Sun, Sat', 623);
+    const roots = [n({ class: 'androidx.recyclerview.widget.RecyclerView', bounds: [0, 242, 1080, 1868] }, [first, second])];
+    const toggle = (card: UiNode): UiNode => card.children![0]!.children![3]!;
+    expect(labelOf(roots, toggle(first))).toEqual(['8:30\u200aAM', 'card']);
+    // A 24-hour time is a value, not a caption, but it is still the card's title.
+    expect(labelOf(roots, toggle(second))).toEqual(['21:00', 'card']);
+    // The card itself keeps its own description.
+    expect(labelOf(roots, first)).toEqual(['Alarm', 'desc']);
+  });
+
+  it('never takes a field’s own value as the title of the card it sits in', () => {
+    const note = n({ class: 'android.widget.EditText', editable: true, clickable: true, text: 'Buy milk', bounds: [60, 120, 1020, 220] });
+    const card = n({ desc: 'Note', clickable: true, bounds: [0, 100, 1080, 300] }, [note]);
+    expect(labelOf([card], note)).toEqual(['Note', 'card']);
+  });
+
+  it('labels an element in a described container the user does not tap by the description, not by a text in it', () => {
+    const icon = n({ class: 'android.widget.ImageView', clickable: true, bounds: [900, 300, 1000, 400] });
+    const home = n({ desc: 'Home', bounds: [0, 128, 1080, 2337] }, [text('Sun, Oct 15', [99, 292, 1023, 354]), icon]);
+    expect(labelOf([home], icon)).toEqual(['Home', 'card']);
+  });
+
   it('does not look for a card or a row past a list, scrolling or not', () => {
     const icon = n({ class: 'android.widget.ImageView', clickable: true, bounds: [0, 100, 100, 200] });
     const page = n({ desc: 'Main page', clickable: true, bounds: [0, 0, 1080, 2000] }, [n({ scrollable: true, bounds: [0, 0, 1080, 2000] }, [n({ bounds: [0, 100, 1080, 300] }, [icon])])]);
@@ -156,6 +245,29 @@ describe('element labels: preceding caption', () => {
     const toggle = switchAt([900, 20, 1040, 100]);
     const line = n({ bounds: [0, 0, 1080, 120] }, [text('Vibrate', [20, 30, 300, 90]), text('On', [600, 30, 700, 90]), toggle]);
     expect(labelOf([line], toggle)).toEqual(['Vibrate', 'preceding']);
+  });
+
+  it('labels a switch and a field of a right-to-left screen by the caption at their right, first in document order', () => {
+    const notify = switchAt([44, 20, 184, 100]);
+    const line = n({ bounds: [0, 0, 1080, 120] }, [text('الإشعارات', [700, 30, 1036, 90]), notify]);
+    const name = n({ class: 'android.widget.EditText', editable: true, clickable: true, bounds: [44, 300, 1036, 420] });
+    const form = n({ bounds: [0, 200, 1080, 500] }, [text('الاسم', [836, 240, 1036, 290]), name]);
+    const roots = [line, form];
+    expect(labelOf(roots, notify)).toEqual(['الإشعارات', 'preceding']);
+    expect(labelOf(roots, name)).toEqual(['الاسم', 'preceding']);
+  });
+
+  it('never takes a value (a time, a count, a percentage) or an icon font’s glyph as a caption', () => {
+    const carrier = n({ class: 'android.widget.LinearLayout', clickable: true, bounds: [60, 20, 213, 41] });
+    const header = n({ bounds: [14, 0, 306, 41] }, [text('07:20', [14, 20, 53, 41]), carrier]);
+    expect(labelOf([header], carrier)).toEqual([null, null]);
+    const cart = n({ class: 'android.widget.Button', clickable: true, bounds: [51, 162, 191, 302] });
+    const bar = n({ bounds: [0, 150, 1080, 320] }, [text('\uf161', [300, 200, 360, 260]), text('1', [200, 162, 218, 202]), cart]);
+    expect(labelOf([bar], cart)).toEqual([null, null]);
+    // A word caption before a value still names the element.
+    const volume = n({ class: 'android.widget.SeekBar', clickable: true, bounds: [400, 520, 1040, 580] });
+    const line = n({ bounds: [0, 500, 1080, 600] }, [text('Volume', [20, 520, 200, 580]), text('48%', [220, 520, 380, 580]), volume]);
+    expect(labelOf([line], volume)).toEqual(['Volume', 'preceding']);
   });
 
   it('labels a field by the caption just above it, skipping an annotation in brackets, before its own text', () => {

@@ -32,9 +32,38 @@ function isAnnotation(text: string): boolean {
   return /^[([{（［【<＜].*[)\]}）］】>＞]$/su.test(text) || isSymbols(text);
 }
 
-/** True for a text of punctuation and symbols only (`+`, `⋮`, `×`, `*`). */
+/**
+ * True for a text of punctuation and symbols only (`+`, `⋮`, `×`, `*`), counting private-use characters:
+ * an icon font's glyph (e.g. U+F161 drawn as a cart) is an icon, not words.
+ */
 function isSymbols(text: string): boolean {
-  return /^[\p{P}\p{S}\s]+$/u.test(text);
+  return /^[\p{P}\p{S}\p{Co}\s]+$/u.test(text);
+}
+
+/**
+ * True for a text that states a value rather than names anything: digits with punctuation and symbols
+ * only, as a time (`07:20`), a count (`1`), a percentage (`48%`) or a date (`2023/12/15`), in any script's
+ * digits (`٤`). A value is never the caption of its neighbour.
+ */
+function isValue(text: string): boolean {
+  return /\p{N}/u.test(text) && /^[\p{N}\p{P}\p{S}\p{Co}\s]+$/u.test(text);
+}
+
+/**
+ * A label as a name: without the one full stop (`.`, `。`) that ends a spoken sentence, as system UI
+ * descriptions do (`修改设置顺序。`, `Battery 100 percent.`); an ellipsis (`…`, `...`) stays.
+ */
+function asName(label: string): string {
+  return /[^.。｡][.。｡]$/u.test(label) ? label.slice(0, -1).trimEnd() : label;
+}
+
+/**
+ * True when `desc` is the title `title` followed by more after a separator (`,`, `、`, `;`, `:`, `.`, `。`
+ * or a line break), as a tile's or row's description joins its title and its state or summary
+ * (`互联网,zxgj_5G`, `闹钟, 未设置闹钟`, `蓝牙。`).
+ */
+function startsWithTitle(desc: string, title: string): boolean {
+  return desc.length > title.length && desc.startsWith(title) && /^\s*[,，、;；:：.。｡\n]/u.test(desc.slice(title.length));
 }
 
 function trimmed(value: string | undefined): string | undefined {
@@ -115,6 +144,11 @@ function isNearCaption(text: UiNode['bounds'], el: UiNode['bounds']): boolean {
   return text[0] < el[2] && text[2] > el[0] && 2 * (el[1] - text[3]) <= el[3] - el[1];
 }
 
+/** A tap target with a content description: a card the user opens whose description may name only its kind. */
+function isDescribedTapTarget(n: UiNode): boolean {
+  return isTappable(n) && trimmed(n.desc) !== undefined;
+}
+
 const TAP_TARGET_ORDER: readonly UiLabelSource[] = ['text', 'desc', 'labeled-by', 'row', 'card', 'preceding', 'resource-id'];
 const DESCRIPTION_FIRST_ORDER: readonly UiLabelSource[] = ['desc', 'text', 'labeled-by', 'row', 'card', 'preceding', 'resource-id'];
 const FIELD_ORDER: readonly UiLabelSource[] = ['desc', 'labeled-by', 'row', 'card', 'preceding', 'hint', 'text', 'resource-id'];
@@ -135,18 +169,29 @@ function sourceOrder(n: UiNode): readonly UiLabelSource[] {
  *
  * Sources, best first ({@link UiLabelSource}): own text, own content description, the `labeledBy` node,
  * the row (the nearest tap-target ancestor labelled by its own or merged text), the card (the nearest
- * ancestor with a content description), the nearest preceding caption in the same container, and last
- * the humanised resource id. Exceptions to that order ({@link sourceOrder}): an image view, and an
- * element whose text is only symbols (`+`, `⋮`) but that has a description, take the description
- * first ({@link drawsNoText}); a field (editable) takes its hint, then its own text (its value, or on old
- * Android versions its hint while empty), only after every source around it; a pure scroll container takes only its own text,
- * description or `labeledBy`. A checkable element never takes an on/off state text ({@link isStateText}). Row and card
- * never look past a list. The preceding caption is a non-actionable text node in the
+ * ancestor with a content description: its description, or, when the card is a tap target, its title,
+ * the first text inside it before the element — an alarm card described "Alarm" is told from the next
+ * one by its time), the nearest preceding caption in the same container, and last the humanised
+ * resource id. A description that joins a title with a state or summary (`互联网,zxgj_5G`) names its
+ * element by that title once a text inside the element confirms it ({@link startsWithTitle}); every
+ * label drops a sentence's final full stop ({@link asName}). Exceptions to that order
+ * ({@link sourceOrder}): an image view, and an element whose text is only symbols (`+`, `⋮`, an icon
+ * font's glyph) but that has a description, take the description first ({@link drawsNoText}); a field
+ * (editable) takes its hint, then its own text (its value, or on old Android versions its hint while
+ * empty), only after every source around it; a pure scroll container takes only its own text,
+ * description or `labeledBy`. A checkable element never takes an on/off state text ({@link isStateText}).
+ * Row and card never look past a list. The preceding caption is a non-actionable text node in the
  * element's container (below the nearest actionable ancestor or list item), not in brackets nor mere
- * punctuation, not in an app bar (there it is the page's title), on the element's line or just above it
- * ({@link isNearCaption}); lists, list items and app bars are containers of their own ({@link childScope}).
+ * punctuation (an icon font's glyph counts as a symbol), not a value (a time, count or percentage,
+ * {@link isValue}), not in an app bar (there it is the page's title), on the element's line or just
+ * above it ({@link isNearCaption}); lists, list items and app bars are containers of their own
+ * ({@link childScope}). Captions are found by position and document order, not by side, so a
+ * right-to-left screen (caption at the right of its element, first in document order) is read alike.
  *
- * Cost: O(depth) per element plus O(1) per node; the `labeledBy` index is built once per tree.
+ * A label may still change while the walk goes on (a description's title is confirmed by a text below
+ * its element), so read the {@link ElementLabel} objects {@link labelOf} returns after the walk.
+ *
+ * Cost: O(depth) per node; the `labeledBy` index is built once per tree.
  */
 export class ElementLabels {
   /** Nodes by id, for `labeledBy`; built on the first element that has the relation. */
@@ -156,6 +201,10 @@ export class ElementLabels {
   private readonly lastCaption = new Map<UiNode | null, UiNode>();
   /** As {@link lastCaption}, not counting state texts: the candidate for a checkable element. */
   private readonly lastNonStateCaption = new Map<UiNode | null, UiNode>();
+  /** Per described tap target ({@link isDescribedTapTarget}), the first text seen inside it: its title. */
+  private readonly titles = new Map<UiNode, string>();
+  /** Elements whose description-sourced label a text inside them has already confirmed as a title. */
+  private readonly confirmed = new Set<UiNode>();
 
   /** @param roots the tree's root nodes, to resolve `labeledBy` ids. */
   constructor(private readonly roots: readonly UiNode[]) {}
@@ -170,15 +219,51 @@ export class ElementLabels {
     return !parent || isActionable(node) || isList(node) || isList(parent) || isAppBar(node) ? node : scope;
   }
 
-  /** Reports a node in document order, with the container it sits in (see {@link childScope}). */
-  see(node: UiNode, scope: UiNode | null): void {
-    if (isActionable(node) || node.password || (scope !== null && isAppBar(scope))) return;
+  /**
+   * Reports a node in document order, before its element's label is asked for.
+   * @param node the node.
+   * @param scope the container it sits in (see {@link childScope}).
+   * @param ancestors its ancestors, root first.
+   */
+  see(node: UiNode, scope: UiNode | null, ancestors: readonly UiNode[]): void {
+    if (node.password) return;
     const [l, t, r, b] = node.bounds;
     if (r <= l || b <= t) return;
     const text = trimmed(node.text);
     if (!text || isAnnotation(text)) return;
+    // A field's value and a toggle's state are not titles.
+    if (!node.editable && !isStateText(text)) this.seeTitle(text, ancestors);
+    if (isActionable(node)) return;
+    this.confirmTitle(text, scope);
+    if ((scope !== null && isAppBar(scope)) || isValue(text)) return;
     this.lastCaption.set(scope, node);
     if (!isStateText(text)) this.lastNonStateCaption.set(scope, node);
+  }
+
+  /** Records `text` as the title of each described tap target above it (below the nearest list) that has none yet. */
+  private seeTitle(text: string, ancestors: readonly UiNode[]): void {
+    for (let i = ancestors.length - 1; i >= 0; i--) {
+      const a = ancestors[i]!;
+      if (isList(a)) return;
+      if (!isDescribedTapTarget(a)) continue;
+      // Every described tap target above a titled one was entered first, so it has its title too.
+      if (this.titles.has(a)) return;
+      this.titles.set(a, text);
+    }
+  }
+
+  /**
+   * Narrows the label of the element `scope` (the actionable node a non-actionable text sits in) from its
+   * description to `text` when the description starts with `text` and goes on after a separator.
+   */
+  private confirmTitle(text: string, scope: UiNode | null): void {
+    if (scope === null || this.confirmed.has(scope)) return;
+    const found = this.found.get(scope);
+    const desc = trimmed(scope.desc);
+    if (found?.labelSource !== 'desc' || desc === undefined || (scope.checkable && isStateText(text))) return;
+    if (!startsWithTitle(desc, text)) return;
+    found.label = asName(text);
+    this.confirmed.add(scope);
   }
 
   /**
@@ -201,7 +286,7 @@ export class ElementLabels {
         case 'row':
           return accept(this.row(ancestors));
         case 'card':
-          return accept(card(ancestors));
+          return accept(this.card(ancestors));
         case 'preceding':
           return accept(this.preceding(node, scope));
         case 'hint':
@@ -213,7 +298,7 @@ export class ElementLabels {
     for (const labelSource of sourceOrder(node)) {
       const label = find(labelSource);
       if (label !== undefined) {
-        const found = { label, labelSource };
+        const found = { label: asName(label), labelSource };
         this.found.set(node, found);
         return found;
       }
@@ -241,6 +326,21 @@ export class ElementLabels {
     return undefined;
   }
 
+  /**
+   * The card's name: the nearest ancestor with a content description (below the nearest list) names the
+   * element by its title when it is a tap target that holds a text before the element, else by its
+   * description.
+   */
+  private card(ancestors: readonly UiNode[]): string | undefined {
+    for (let i = ancestors.length - 1; i >= 0; i--) {
+      const a = ancestors[i]!;
+      if (isList(a)) return undefined;
+      const desc = trimmed(a.desc);
+      if (desc) return this.titles.get(a) ?? desc;
+    }
+    return undefined;
+  }
+
   private preceding(node: UiNode, scope: UiNode | null): string | undefined {
     const caption = (node.checkable ? this.lastNonStateCaption : this.lastCaption).get(scope);
     return caption && isNearCaption(caption.bounds, node.bounds) ? trimmed(caption.text) : undefined;
@@ -259,22 +359,11 @@ function indexById(roots: readonly UiNode[]): Map<string, UiNode> {
   return byId;
 }
 
-/** The content description of the nearest ancestor that has one, below the nearest list. */
-function card(ancestors: readonly UiNode[]): string | undefined {
-  for (let i = ancestors.length - 1; i >= 0; i--) {
-    const a = ancestors[i]!;
-    if (isList(a)) return undefined;
-    const desc = trimmed(a.desc);
-    if (desc) return desc;
-  }
-  return undefined;
-}
-
 /**
  * The title among a row's merged texts: the part with a title resource id, else the first part that is
  * a text (not an icon's description), else the first part; of a multi-line part, its first line (a
  * card's description often lists name, category and rating on separate lines); state texts skipped
- * for a checkable row.
+ * for a checkable row, and an icon font's glyph or other symbols taken only when no part has words.
  */
 function titleOf(parts: readonly UiNode[], checkable: boolean): string | undefined {
   const value = (n: UiNode): string | undefined => {
@@ -282,9 +371,12 @@ function titleOf(parts: readonly UiNode[], checkable: boolean): string | undefin
     return v !== undefined && checkable && isStateText(v) ? undefined : v;
   };
   const ordered = [...parts.filter(isTitle), ...parts.filter((p) => !isTitle(p) && trimmed(p.text)), ...parts];
+  let symbols: string | undefined;
   for (const part of ordered) {
     const v = value(part);
-    if (v !== undefined) return v;
+    if (v === undefined) continue;
+    if (!isSymbols(v)) return v;
+    symbols ??= v;
   }
-  return undefined;
+  return symbols;
 }

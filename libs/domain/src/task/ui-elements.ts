@@ -1,12 +1,14 @@
 import type { UiNode } from '../results';
-import { ElementLabels } from './element-labels';
+import { ElementLabels, type ElementLabel } from './element-labels';
 
 /**
  * Where an element's {@link UiElement.label} was found on screen, best source first:
- * - `text` / `desc`: the element's own text or content description;
+ * - `text` / `desc`: the element's own text or content description (of a description that joins a
+ *   title with a state, `互联网,zxgj_5G`, the title a text inside the element shows);
  * - `labeled-by`: the node its `labeledBy` relation names (Android `AccessibilityNodeInfo#getLabeledBy`);
  * - `row`: the title (and summary) of the clickable row it sits in, e.g. a preference row's switch;
- * - `card`: the content description of the card or container that holds it;
+ * - `card`: the card or container that holds it: its content description, or, for a card the user taps,
+ *   its title (first text), e.g. an alarm card's time for the alarm's switch;
  * - `preceding`: the nearest text before it in the same container, e.g. a form field's caption;
  * - `hint`: a field's hint (placeholder) text, when nothing around the field names it;
  * - `resource-id`: last resort, nothing on screen names it: its resource id's entry name in words
@@ -126,8 +128,10 @@ export function toUiElements(nodes: UiNode[]): UiElement[] {
   const consumed = new Set<UiNode>();
   const labels = new ElementLabels(nodes);
   const ancestors: UiNode[] = [];
+  // Labels are read after the walk: a text below an element may still narrow its label.
+  const labelled: [UiElement, ElementLabel][] = [];
   const visit = (node: UiNode, scope: UiNode | null): void => {
-    labels.see(node, scope);
+    labels.see(node, scope, ancestors);
     if (hasArea(node.bounds) && !consumed.has(node)) {
       const actionable = isActionable(node);
       let text = node.password ? undefined : label(node.text);
@@ -141,7 +145,7 @@ export function toUiElements(nodes: UiNode[]): UiElement[] {
       if (actionable || text || desc) {
         const element = toElement(node, out.length, text, desc === text ? undefined : desc);
         const found = actionable ? labels.labelOf(node, ancestors, scope, parts) : undefined;
-        if (found) Object.assign(element, found);
+        if (found) labelled.push([element, found]);
         out.push(element);
       }
     }
@@ -151,6 +155,10 @@ export function toUiElements(nodes: UiNode[]): UiElement[] {
     ancestors.pop();
   };
   for (const node of nodes) visit(node, null);
+  for (const [element, found] of labelled) {
+    element.label = found.label;
+    element.labelSource = found.labelSource;
+  }
   return out;
 }
 
@@ -186,7 +194,8 @@ function toElement(node: UiNode, index: number, text: string | undefined, desc: 
  * An element's index, type, labels and flags, e.g. `[3] Switch "ON" desc="Wi‑Fi" checked`: the line of
  * {@link formatUiElement} without its bounds, for readers that show geometry their own way. Ends with
  * the element's {@link UiElement.label} and its source when it is not the element's own text or
- * description, e.g. `[8] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row)`.
+ * description, e.g. `[8] Switch "OFF" id=android:id/switch_widget unchecked label="Airplane mode" (row)`
+ * or `[4] Switch "开启" desc="互联网,zxgj_5G" checked label="互联网" (desc)` (the description's title).
  * Password fields show `password` and never their text.
  */
 export function describeUiElement(e: UiElement): string {
@@ -203,7 +212,7 @@ export function describeUiElement(e: UiElement): string {
   if (e.focused) parts.push('focused');
   if (e.selected) parts.push('selected');
   if (e.enabled === false) parts.push('disabled');
-  if (e.label !== undefined && e.labelSource !== undefined && e.labelSource !== 'text' && e.labelSource !== 'desc') {
+  if (e.label !== undefined && e.labelSource !== undefined && e.labelSource !== 'text' && (e.labelSource !== 'desc' || e.label !== e.desc)) {
     parts.push(`label=${JSON.stringify(e.label)} (${e.labelSource})`);
   }
   return parts.join(' ');
