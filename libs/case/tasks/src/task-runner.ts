@@ -386,8 +386,10 @@ export class TaskRunner {
     await this.finish('failed', 'task.failed', { error }, { error });
   }
 
+  /** Moves the task to its final `status` and reports it once stored. */
   private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, changes: TaskTransitionChanges): Promise<void> {
     await this.setStatus(status, changes, type, { status, ...data });
+    this.metrics.taskFinished(status, changes.error?.code);
   }
 
   /** Moves the task by the domain's lifecycle rule, stores it and records `type` with `data`. */

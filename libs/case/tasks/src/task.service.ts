@@ -340,10 +340,6 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
         this.logger.error(`task ${task.taskId} crashed: ${err instanceof Error ? err.stack : String(err)}`);
         return runner.current;
       })
-      .then((ended) => {
-        if (isTerminalTaskStatus(ended.status)) this.metrics.taskFinished(ended.status, ended.error?.code);
-        return ended;
-      })
       .finally(() => {
         this.runners.delete(task.taskId);
         this.runs.delete(task.taskId);

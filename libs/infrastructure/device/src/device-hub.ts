@@ -116,7 +116,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
 
   execute<T = Record<string, unknown>>(deviceId: string, command: Command, options: ExecuteOptions = {}): Promise<CommandResult<T>> {
     const name = commandNameOf(command);
-    const submitted = { at: -1 };
+    const submitted: { request?: PendingRequest } = {};
     const result = this.submit<T>(deviceId, command, options, submitted);
     // Registered here, so that the line is logged in the caller's async context (a task's fields follow).
     result.then(
@@ -124,14 +124,15 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
       (error: unknown) => {
         const code = isMobileClawError(error) ? error.code : 'INTERNAL_ERROR';
         const requestId = isMobileClawError(error) ? error.requestId : undefined;
-        this.settled(deviceId, name, code, submitted.at < 0 ? undefined : performance.now() - submitted.at, requestId);
+        const request = submitted.request;
+        this.settled(deviceId, name, code, request === undefined ? undefined : request.settledAt - request.startedAt, requestId);
       },
     );
     return result;
   }
 
-  /** Validates and queues a command; `submitted.at` is set to performance.now() once it is queued. */
-  private submit<T>(deviceId: string, command: Command, options: ExecuteOptions, submitted: { at: number }): Promise<CommandResult<T>> {
+  /** Validates and queues a command; `submitted.request` is set once it is queued. */
+  private submit<T>(deviceId: string, command: Command, options: ExecuteOptions, submitted: { request?: PendingRequest }): Promise<CommandResult<T>> {
     if (this.shuttingDown) return Promise.reject(new MobileClawError('SHUTTING_DOWN', 'gateway is shutting down', { deviceId }));
     const session = this.sessions.get(deviceId);
     if (session === undefined) {
@@ -189,7 +190,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
         },
         (aborted) => session.withdraw(aborted, 'ABORTED', 'aborted by the caller'),
       );
-      submitted.at = request.startedAt;
+      submitted.request = request;
       session.enqueue(request);
     });
   }

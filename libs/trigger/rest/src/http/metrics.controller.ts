@@ -23,11 +23,11 @@ export class MetricsController {
   constructor(@Optional() private readonly exposition?: MetricsExposition) {}
 
   @Get()
-  async scrape(@Res({ passthrough: true }) response: Response): Promise<string> {
+  async scrape(@Res() response: Response): Promise<void> {
     if (!this.exposition) throw new NotFoundException('this gateway exposes no metrics');
     const text = await this.exposition.render();
-    response.setHeader('Content-Type', this.exposition.contentType);
-    response.setHeader('Cache-Control', 'no-store');
-    return text;
+    // Written as is: Express' send() would reorder the media type's parameters.
+    response.writeHead(200, { 'Content-Type': this.exposition.contentType, 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(text) });
+    response.end(text);
   }
 }
