@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { Logger } from '@nestjs/common';
 import {
   MobileClawError,
   PlannerMetrics,
@@ -274,6 +275,9 @@ const userText = (request: RecordedRequest): string => {
 };
 
 // ---------------------------------------------------------------------------------------------------------
+
+// The planner's request and answer lines are not what these tests read.
+beforeAll(() => Logger.overrideLogger(false));
 
 describe('LlmPlanner over the Chat Completions wire format', () => {
   it('is named after its model', () => {
