@@ -79,5 +79,6 @@ export function httpLoggingOptions(logLevel: string): HttpLoggingOptions {
 export function gatewayLogging(logLevel: string, format: 'json' | 'pretty', colorize = process.stdout.isTTY === true): NonNullable<Params['pinoHttp']> {
   const options = httpLoggingOptions(logLevel);
   if (format === 'json') return options;
-  return [options, pinoPretty({ colorize, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })];
+  // One line per entry: the Nest context leads the message; other fields (req, taskId…) follow indented.
+  return [options, pinoPretty({ colorize, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service,context', messageFormat: '{if context}[{context}] {end}{msg}' })];
 }
