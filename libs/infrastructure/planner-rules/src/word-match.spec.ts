@@ -53,6 +53,7 @@ describe('contentWords', () => {
     // Times take the 24-hour key of the shared label normalisation.
     ['the 8:30 AM alarm', ['08:30', 'alarm']],
     ['8:30的闹钟', ['08:30', '闹钟']],
+    ['周末的闹钟', ['周末', '闹钟']],
     ["my 9 o'clock alarm", ['09:00', 'alarm']],
     ['Display settings', ['display']],
     ['settings', ['settings']],
@@ -74,6 +75,18 @@ describe('matchWords', () => {
     expect(matchWords(CARD, ['8:30的闹钟'])).toBeDefined();
     expect(matchWords('Alarm · 9:00 AM · Sun, Sat', ['9点的闹钟'])).toBeDefined();
     expect(matchWords(CARD, ['9点的闹钟'])).toBeUndefined();
+  });
+
+  it('reads "weekend" and "weekdays" (周末, 工作日) as the very days a card shows', () => {
+    expect(matchWords('Alarm · 9:00 AM · Sun, Sat · Sunday, Saturday', ['weekend alarm'])).toBe(5);
+    expect(matchWords('Alarm · 9:00 AM · Sun, Sat', ['周末的闹钟'])).toBe(4);
+    expect(matchWords(CARD, ['weekday alarm'])).toBe(7);
+    // One Chinese run is one word: "工作日闹钟" is not in the card, "工作日的闹钟" is cut at 的.
+    expect(matchWords(CARD, ['工作日闹钟'])).toBeUndefined();
+    expect(matchWords(CARD, ['工作日的闹钟'])).toBe(9);
+    // Not a weekend alarm: it also rings on Monday; not a weekday one: it skips Friday.
+    expect(matchWords('Alarm · 7:00 AM · Sat, Sun, Mon', ['weekend alarm'])).toBeUndefined();
+    expect(matchWords('Alarm · 7:00 AM · Mon, Tue, Wed, Thu', ['weekdays alarm'])).toBeUndefined();
   });
 
   it('needs every word: a missing one is no match', () => {

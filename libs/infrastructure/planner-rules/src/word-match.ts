@@ -59,11 +59,12 @@ function words(text: string): string[] {
 
 /**
  * The words of a wanted name that must appear on the target: filler words and generic nouns
- * dropped (unless nothing else is left), and "的" inside Chinese ("8:30的闹钟" → 8:30, 闹钟).
+ * dropped (unless nothing else is left), and Chinese cut at "的" ("8:30的闹钟" → 8:30, 闹钟; "周末的闹钟" →
+ * 周末, 闹钟).
  */
 export function contentWords(name: string): string[] {
   const all = words(name)
-    .map((w) => (/\p{Script=Han}/u.test(w) ? w.replace(ZH_LEADING_FILLER, '').replace(/的/g, '') : w))
+    .flatMap((w) => (/\p{Script=Han}/u.test(w) ? w.replace(ZH_LEADING_FILLER, '').split('的') : [w]))
     .filter((w) => w !== '');
   const content = all.filter((w) => !FILLER_WORDS.has(w) && !GENERIC_NOUNS.has(w));
   return content.length > 0 ? content : all;
@@ -79,10 +80,41 @@ function present(alt: string, have: ReadonlySet<string>, text: string): boolean 
   return altWords.length > 0 && altWords.every((w) => have.has(w));
 }
 
+/** The days of the week as clocks write them (short and long English names, Chinese), each by one key. */
+const DAY_NAMES: ReadonlyArray<[string, readonly string[]]> = [
+  ['mon', ['mon', 'monday', '周一', '星期一', '礼拜一']],
+  ['tue', ['tue', 'tues', 'tuesday', '周二', '星期二', '礼拜二']],
+  ['wed', ['wed', 'wednesday', '周三', '星期三', '礼拜三']],
+  ['thu', ['thu', 'thur', 'thurs', 'thursday', '周四', '星期四', '礼拜四']],
+  ['fri', ['fri', 'friday', '周五', '星期五', '礼拜五']],
+  ['sat', ['sat', 'saturday', '周六', '星期六', '礼拜六']],
+  ['sun', ['sun', 'sunday', '周日', '周天', '星期日', '星期天', '礼拜日', '礼拜天']],
+];
+const DAY_KEY: ReadonlyMap<string, string> = new Map(DAY_NAMES.flatMap(([key, names]) => names.map((n) => [n, key] as [string, string])));
+
+/**
+ * Words that name a set of days, and the set: "weekend" is an alarm that rings on Saturday and
+ * Sunday only, "weekdays" one that rings Monday to Friday only. A clock shows the days one by one
+ * ("Sun, Sat"), so the set is read from them.
+ */
+const DAY_SETS: ReadonlyArray<[readonly string[], string]> = [
+  [['weekend', '周末', '双休日'], 'sat,sun'],
+  [['weekday', 'workday', '工作日'], 'fri,mon,thu,tue,wed'],
+];
+
+/** True when `word` (e.g. "weekend") names a set of days that is exactly the days among `labelWords` (stemmed). */
+function namesDaysShown(word: string, labelWords: readonly string[]): boolean {
+  const set = DAY_SETS.find(([names]) => names.includes(stem(word)))?.[1];
+  if (set === undefined) return false;
+  const days = [...new Set(labelWords.map((w) => DAY_KEY.get(w)).filter((d): d is string => d !== undefined))].sort();
+  return days.join(',') === set;
+}
+
 /**
  * How `label` holds a wanted name's {@link contentWords} in any order: each word (or a glossary
  * equivalent of it: "闹钟" for "Alarm") a word of the label, word endings aside (see {@link stem}),
- * times compared in `h:mm` form, a Chinese word of two or more characters anywhere in it. Returns
+ * times compared in `h:mm` form, a Chinese word of two or more characters anywhere in it, a word
+ * naming a set of days ("weekend", "工作日") the very days the label shows. Returns
  * how many of the label's words are left over (fewer: a closer match) for the best wanted name
  * that matches, or `undefined` when none does.
  */
@@ -94,7 +126,7 @@ export function matchWords(label: string | undefined, wanted: readonly string[])
   let best: number | undefined;
   for (const name of wanted) {
     const needed = contentWords(name);
-    if (needed.length === 0 || !needed.every((w) => equivalentLabels(w).some((alt) => present(timeForms(alt), have, text)))) continue;
+    if (needed.length === 0 || !needed.every((w) => equivalentLabels(w).some((alt) => present(timeForms(alt), have, text)) || namesDaysShown(w, labelWords))) continue;
     const used = new Set(needed.map(stem));
     const extra = labelWords.filter((w) => !used.has(w) && !FILLER_WORDS.has(w)).length;
     if (best === undefined || extra < best) best = extra;
