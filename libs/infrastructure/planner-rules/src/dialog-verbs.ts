@@ -5,7 +5,7 @@ import { equivalentLabels } from './ui-glossary';
  * What a dialog, permission or tour verb may name as its object ("skip the tour", "关闭弹窗"). The
  * object never changes which buttons the verb taps; it only lets the goal say what it acts on.
  */
-type ObjectKind = 'dialog' | 'tour' | 'permission' | 'terms' | 'it' | 'awaited';
+type ObjectKind = 'dialog' | 'tour' | 'permission' | 'terms' | 'it' | 'account' | 'awaited';
 
 /** The objects of each kind: English (lower case; a space matches any spaces) and Chinese. */
 const OBJECTS: Record<ObjectKind, { en: readonly string[]; zh: readonly string[] }> = {
@@ -26,6 +26,7 @@ const OBJECTS: Record<ObjectKind, { en: readonly string[]; zh: readonly string[]
     zh: ['协议', '条款', '用户协议', '服务协议', '服务条款', '隐私政策', '隐私协议', '许可协议'],
   },
   it: { en: ['it', 'this', 'that', 'them'], zh: ['它', '这个', '此'] },
+  account: { en: ['account', 'to account', 'to my account', 'to your account', 'to the account', 'to the app', 'to it'], zh: ['账号', '帐号', '账户', '我的账号'] },
   // What a wait is for: "wait for Settings", "keep waiting for the app" (any words after "for"; see AWAITED).
   awaited: { en: [], zh: [] },
 };
@@ -134,7 +135,12 @@ export const DIALOG_VERBS: readonly DialogVerb[] = [
     objects: ['tour'],
     names: ['Start', 'Get started', 'Begin', "Let's go", '开始', '开始使用', '立即开始', '立即体验'],
   },
-  { en: ['log in', 'login', 'log on', 'sign in', 'signin'], zh: ['登录', '登入', '登陆'], objects: [], names: ['Log in', 'Login', 'Sign in', '登录', '登入'] },
+  {
+    en: ['log in', 'login', 'log on', 'sign in', 'signin', 'log into', 'sign into'],
+    zh: ['登录', '登入', '登陆'],
+    objects: ['account'],
+    names: ['Log in', 'Login', 'Sign in', '登录', '登入'],
+  },
   { en: ['sign up', 'signup', 'register'], zh: ['注册'], objects: [], names: ['Sign up', 'Register', 'Create account', '注册', '立即注册'] },
   { en: ['yes'], zh: ['是', '是的'], objects: [], names: ['Yes', '是'] },
   { en: ['no'], zh: ['否'], objects: [], names: ['No', '否'] },

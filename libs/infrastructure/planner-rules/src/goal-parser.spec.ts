@@ -300,6 +300,9 @@ describe('parseGoal', () => {
     ['log in', [{ kind: 'tap', target: 'log in', names: LOG_IN, whole: true }]],
     ['Sign in', [{ kind: 'tap', target: 'Sign in', names: LOG_IN, whole: true }]],
     ['登录', [{ kind: 'tap', target: '登录', names: LOG_IN, whole: true }]],
+    ['log into my account', [{ kind: 'tap', target: 'log into', names: LOG_IN, whole: true }]],
+    ['sign in to your account', [{ kind: 'tap', target: 'sign in', names: LOG_IN, whole: true }]],
+    ['登录账号', [{ kind: 'tap', target: '登录', names: LOG_IN, whole: true }]],
     ['sign up', [{ kind: 'tap', target: 'sign up', names: SIGN_UP, whole: true }]],
     ['注册', [{ kind: 'tap', target: '注册', names: SIGN_UP, whole: true }]],
     ['打开淘宝登录', [{ kind: 'open', name: '淘宝', orSwitchOn: true }, { kind: 'tap', target: '登录', names: LOG_IN, whole: true }]],
@@ -330,6 +333,8 @@ describe('parseGoal', () => {
     ['在设置中搜索 NFC', [{ kind: 'open', name: '设置' }, { kind: 'type', text: 'NFC', field: '搜索' }]],
     ['搜索：蓝牙耳机', [{ kind: 'type', text: '蓝牙耳机', field: '搜索' }]],
     ['搜索NFC', [{ kind: 'type', text: 'NFC', field: '搜索' }]],
+    ['打开设置搜索NFC', [{ kind: 'open', name: '设置' }, { kind: 'type', text: 'NFC', field: '搜索' }]],
+    ['打开Google搜索', [{ kind: 'open', name: 'Google搜索', orSwitchOn: true }]],
     // typing "as" a field
     ['enter Yamada as my last name', [{ kind: 'type', text: 'Yamada', field: 'last name' }]],
     ['type "Taro" as the first name', [{ kind: 'type', text: 'Taro', field: 'first name' }]],

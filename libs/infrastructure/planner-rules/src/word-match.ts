@@ -1,13 +1,17 @@
 import { normalizeLabel } from './goal-text';
-import { equivalentLabels } from './ui-glossary';
+import { equivalentLabels, UI_GLOSSARY } from './ui-glossary';
 
 /**
  * Matching a target named in the user's own words: a name without the words that only point at it,
  * and the words of a name found in a label in any order, times and word endings aside.
  */
 
-/** Words that only point at the target ("open *my* cart", "show *me the* privacy policy", "open *it with* Calendar"). */
-const FILLER_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'me', 'it', 'with', 'using', 'via']);
+/**
+ * Words that only point at the target ("open *my* cart", "show *me the* privacy policy", "open *it with*
+ * Calendar", "the alarm *at* 8:30", "the alarm *for* weekends"). Not "in", "on", "of", "to": they
+ * tell labels apart ("Log in" and "Log out", "Turn on", "Add to cart").
+ */
+const FILLER_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'me', 'it', 'with', 'using', 'via', 'at', 'for']);
 /** Nouns that name the kind of thing rather than the thing ("Display *settings*", "the Alarm *tab*"). */
 const GENERIC_NOUNS: ReadonlySet<string> = new Set(['settings', 'setting', 'page', 'screen', 'app', 'application', 'tab', 'menu', 'option', 'options', 'button', 'section', 'icon']);
 const ZH_LEADING_FILLER = /^(?:我的|这个|那个|一个)/;
@@ -57,29 +61,6 @@ function words(text: string): string[] {
   return normalizeLabel(timeForms(text)).match(/\p{Script=Han}+|\d{1,2}:\d{2}|[\p{L}\p{N}'’-]+/gu) ?? [];
 }
 
-/**
- * The words of a wanted name that must appear on the target: filler words and generic nouns
- * dropped (unless nothing else is left), and Chinese cut at "的" ("8:30的闹钟" → 8:30, 闹钟; "周末的闹钟" →
- * 周末, 闹钟).
- */
-export function contentWords(name: string): string[] {
-  const all = words(name)
-    .flatMap((w) => (/\p{Script=Han}/u.test(w) ? w.replace(ZH_LEADING_FILLER, '').split('的') : [w]))
-    .filter((w) => w !== '');
-  const content = all.filter((w) => !FILLER_WORDS.has(w) && !GENERIC_NOUNS.has(w));
-  return content.length > 0 ? content : all;
-}
-
-/** True when `alt` (one word, a phrase, or a Chinese word) is in the label whose stemmed words are `have` and whose normalised text is `text`. */
-function present(alt: string, have: ReadonlySet<string>, text: string): boolean {
-  if (/\p{Script=Han}/u.test(alt)) {
-    const han = normalizeLabel(alt);
-    return Array.from(han).length >= 2 && text.includes(han);
-  }
-  const altWords = words(alt).map(stem);
-  return altWords.length > 0 && altWords.every((w) => have.has(w));
-}
-
 /** The days of the week as clocks write them (short and long English names, Chinese), each by one key. */
 const DAY_NAMES: ReadonlyArray<[string, readonly string[]]> = [
   ['mon', ['mon', 'monday', '周一', '星期一', '礼拜一']],
@@ -101,6 +82,55 @@ const DAY_SETS: ReadonlyArray<[readonly string[], string]> = [
   [['weekend', '周末', '双休日'], 'sat,sun'],
   [['weekday', 'workday', '工作日'], 'fri,mon,thu,tue,wed'],
 ];
+
+/** Chinese terms of two or more characters the planner knows: the glossary's and the day-set words. */
+const HAN_TERMS: ReadonlySet<string> = new Set(
+  [...UI_GLOSSARY.flatMap((entry) => entry.zh), ...DAY_SETS.flatMap(([names]) => names)].filter((t) => /^\p{Script=Han}{2,}$/u.test(t)),
+);
+
+/**
+ * A run of Chinese characters cut into the known terms it is made of ("周末闹钟" → 周末, 闹钟), fewest
+ * pieces first; the run whole when it is a term itself or cannot be cut into known terms only.
+ */
+export function hanTerms(run: string): string[] {
+  if (HAN_TERMS.has(run)) return [run];
+  const chars = Array.from(run);
+  const best: Array<string[] | undefined> = new Array(chars.length + 1).fill(undefined);
+  best[0] = [];
+  for (let end = 1; end <= chars.length; end++) {
+    for (let start = 0; start <= end - 2; start++) {
+      const before = best[start];
+      const term = chars.slice(start, end).join('');
+      if (before === undefined || !HAN_TERMS.has(term)) continue;
+      const pieces = [...before, term];
+      if (best[end] === undefined || pieces.length < (best[end] as string[]).length) best[end] = pieces;
+    }
+  }
+  return best[chars.length] ?? [run];
+}
+
+/**
+ * The words of a wanted name that must appear on the target: filler words and generic nouns
+ * dropped (unless nothing else is left), and Chinese cut at "的" and into the known terms it is made
+ * of ("8:30的闹钟" → 8:30, 闹钟; "周末的闹钟" and "周末闹钟" → 周末, 闹钟).
+ */
+export function contentWords(name: string): string[] {
+  const all = words(name)
+    .flatMap((w) => (/\p{Script=Han}/u.test(w) ? w.replace(ZH_LEADING_FILLER, '').split('的').flatMap(hanTerms) : [w]))
+    .filter((w) => w !== '');
+  const content = all.filter((w) => !FILLER_WORDS.has(w) && !GENERIC_NOUNS.has(w));
+  return content.length > 0 ? content : all;
+}
+
+/** True when `alt` (one word, a phrase, or a Chinese word) is in the label whose stemmed words are `have` and whose normalised text is `text`. */
+function present(alt: string, have: ReadonlySet<string>, text: string): boolean {
+  if (/\p{Script=Han}/u.test(alt)) {
+    const han = normalizeLabel(alt);
+    return Array.from(han).length >= 2 && text.includes(han);
+  }
+  const altWords = words(alt).map(stem);
+  return altWords.length > 0 && altWords.every((w) => have.has(w));
+}
 
 /** True when `word` (e.g. "weekend") names a set of days that is exactly the days among `labelWords` (stemmed). */
 function namesDaysShown(word: string, labelWords: readonly string[]): boolean {
