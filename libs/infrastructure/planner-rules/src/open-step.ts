@@ -6,7 +6,8 @@ import { labelsOf, type Screen } from './screen';
 import { bareName } from './word-match';
 import { sensitiveTapReason } from './sensitive-actions';
 import { targetLabels } from './tap-step';
-import { ambiguityReason, disabledReason } from './target-choice';
+import { ambiguityReason, boundsWithin, disabledReason, hitScore } from './target-choice';
+import { planToggle } from './toggle-step';
 
 /** Last parts of package names that say nothing about the app (`com.example.android`, `….app`). */
 const GENERIC_PACKAGE_PARTS = new Set(['android', 'app', 'apps', 'application', 'mobile', 'client', 'main', 'launcher', 'home', 'phone']);
@@ -110,6 +111,20 @@ function lookFurther(name: string, label: string, names: readonly string[], isKn
 }
 
 /**
+ * True when `wanted` names a switch on the screen (one best match, see `Screen.findSwitch`) at least
+ * as well as any item to tap: for "打开X", which also means "turn X on". A switch inside the item
+ * that matches (a preference row and its switch) counts as that item.
+ */
+function namesSwitch(wanted: WantedLabels, screen: Screen): boolean {
+  const sw = screen.findSwitch(wanted);
+  if (sw.kind !== 'found' && sw.kind !== 'disabled') return false;
+  const item = screen.findTarget(wanted);
+  if (item.kind !== 'found' && item.kind !== 'disabled') return true;
+  const itemTarget = item.candidate.target ?? item.candidate.element;
+  return boundsWithin(itemTarget.bounds, sw.candidate.element.bounds) || hitScore(sw.candidate.hit) >= hitScore(item.candidate.hit);
+}
+
+/**
  * "open X":
  * 1. X is already in front → done: a known app whose package is in the foreground; for any other
  *    name, a title or selected tab reading X, or the foreground package named X (see {@link shownInFront}).
@@ -120,13 +135,16 @@ function lookFurther(name: string, label: string, names: readonly string[], isKn
  * 4. Otherwise it scrolls the current list, goes Home, opens the app drawer and scrolls it, looking
  *    for an icon labelled X (only when X may name an app, see {@link mayNameApp}), and fails saying
  *    where it looked.
- * Deleting and paying labels ask for approval and are never tapped twice.
+ * Deleting and paying labels ask for approval and are never tapped twice. With `orSwitchOn` (the
+ * goal said "打开X", which also means "turn X on"), a switch labelled X is turned on (see `planToggle`)
+ * when X is not in front and no item names X better (see {@link namesSwitch}).
  */
-export function planOpen(name: string, input: StepInput): StepOutcome {
+export function planOpen(name: string, input: StepInput, orSwitchOn = false): StepOutcome {
   const { screen, memory, last } = input;
   const app = findKnownApp(name);
   const label = app?.label ?? name;
   const wanted = targetLabels(app ? [app.label, ...app.aliases, name] : [name]);
+  if (orSwitchOn && !app && shownInFront(name, wanted, screen) === undefined && namesSwitch(wanted, screen)) return planToggle(name, true, input);
   if (app) {
     const inApp = screen.isIn(app.package);
     if (inApp === true) return done(`${app.label} is open.`);

@@ -251,11 +251,12 @@ describe('RuleBasedPlanner on clock-alarm-list.xml (Google Clock: two alarms, bo
 describe('RuleBasedPlanner on samsung-open-with-chooser.xml (an "Open with" sheet: two apps named Messages, Just once and Always disabled)', () => {
   const chooser = recorded('samsung-open-with-chooser.xml');
 
-  it('"open it with Calendar" taps Calendar; "open with Messages" fails naming both', async () => {
+  it('"open it with Calendar" and "用相机打开" tap the app in the sheet (never launch it); "open with Messages" fails naming both', async () => {
     expect(await plan('open it with Calendar', chooser)).toMatchObject({ action: { command: 'click', x: 662, y: 1539 }, elementIndex: 6 });
+    expect(await plan('用相机打开', chooser)).toMatchObject({ action: { command: 'click', x: 662, y: 1870 }, elementIndex: 10 });
     expect(await plan('open with Messages', chooser)).toMatchObject({
       type: 'fail',
-      reason: 'Goal understood as: open "with Messages". "with Messages" matches 2 elements: [4] "Messages" and [5] "Messages".',
+      reason: 'Goal understood as: tap "Messages". "Messages" matches 2 elements: [4] "Messages" and [5] "Messages".',
     });
   });
 
@@ -324,5 +325,89 @@ describe('RuleBasedPlanner on settings-date-time-ja.xml (a Japanese screen)', ()
 
   it('finds a Japanese label quoted in the goal: "turn off 日時を自動的に設定" taps its switch', async () => {
     expect(await plan('turn off 日時を自動的に設定', ja)).toMatchObject({ action: { command: 'click', x: 959, y: 639 }, elementIndex: 4 });
+  });
+});
+
+describe('RuleBasedPlanner: alarms named by their days, "打开X" on a switch, a control of a card', () => {
+  const clock = recorded('clock-alarm-list.xml');
+
+  it('"switch on the weekend alarm" is the alarm ringing Sun, Sat; "the weekday alarm" the one ringing Mon–Fri', async () => {
+    expect(await plan('switch on the weekend alarm', clock)).toMatchObject({ action: { command: 'click', x: 898, y: 894 }, elementIndex: 11 });
+    expect(await plan('打开周末的闹钟', clock)).toMatchObject({ action: { command: 'click', x: 898, y: 894 }, elementIndex: 11 });
+    expect(await plan('turn on the weekday alarm', clock)).toMatchObject({ action: { command: 'click', x: 898, y: 535 }, elementIndex: 6 });
+  });
+
+  it('"打开8:30的闹钟" turns on that alarm\'s switch; "打开计时器" still opens the tab and "打开闹钟" is done (the page is Alarm)', async () => {
+    expect(await plan('打开8:30的闹钟', clock)).toMatchObject({ action: { command: 'click', x: 898, y: 535 }, elementIndex: 6, reasoning: 'The 8:30的闹钟 switch is off; tap it to turn 8:30的闹钟 on.' });
+    expect(await plan('打开计时器', clock)).toMatchObject({ action: { command: 'click', x: 540, y: 1978 }, elementIndex: 17 });
+    expect(await plan('打开闹钟', clock)).toMatchObject({ type: 'done', summary: '"闹钟" is open: the screen\'s title is "Alarm".' });
+  });
+
+  it('"expand the 9:00 AM alarm" taps the Expand button of that card, not of the other; an alarm not shown fails', async () => {
+    expect(await plan('expand the 9:00 AM alarm', clock)).toMatchObject({ action: { command: 'click', x: 948, y: 689 }, elementIndex: 9 });
+    expect(await plan('展开8:30的闹钟', clock)).toMatchObject({ action: { command: 'click', x: 948, y: 330 }, elementIndex: 4 });
+    expect(await plan('expand the 7:00 alarm', clock)).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: tap "expand" of "7:00 alarm". Nothing labelled "expand" (Expand, Show more, 展开, 显示更多) inside "7:00 alarm" is on the screen.',
+    });
+  });
+
+  it('"go to the Timer tab" taps the tab', async () => {
+    expect(await plan('go to the Timer tab', clock)).toMatchObject({ action: { command: 'click', x: 540, y: 1978 }, elementIndex: 17 });
+  });
+
+  it('"add X to the cart" taps the Add to cart button of the product X names (two such buttons on screen)', async () => {
+    const pharmacy = recorded('pharmacy-home-ar.xml');
+    expect(await plan('add كلوكسيدي 30 كبسولة to the cart', pharmacy)).toMatchObject({ action: { command: 'click', x: 32, y: 1170 }, elementIndex: 29 });
+    expect(await plan('add سيرينجي للبالغين 3 كم to the cart', pharmacy)).toMatchObject({ action: { command: 'click', x: 583, y: 1170 }, elementIndex: 21 });
+    expect(await plan('tap Add to cart', pharmacy)).toMatchObject({ type: 'fail', reason: 'Goal understood as: tap "Add to cart". "Add to cart" matches 2 elements: [21] "Add to cart" and [29] "Add to cart".' });
+  });
+});
+
+describe('RuleBasedPlanner: dialog and tour verbs take whole button labels', () => {
+  it('"keep waiting for Settings" taps Wait; "dismiss the dialog" does not take "Close app" for "Close" and fails', async () => {
+    const anr = recorded('dialog-app-not-responding.xml');
+    expect(await plan('keep waiting for Settings', anr)).toMatchObject({ action: { command: 'click', x: 540, y: 1214 }, elementIndex: 2 });
+    expect(await plan('dismiss the dialog', anr)).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: tap "dismiss". Nothing labelled "dismiss" (Dismiss, Close, Got it, Cancel, Not now, No thanks, 关闭, 知道了, 我知道了, 取消, 暂不, 以后再说) is on the screen.',
+    });
+  });
+
+  it('"skip the tour" and "跳过" take the tour\'s only way out, GOT IT, saying so; "skip" on a dialog without a closing button fails', async () => {
+    const tour = recorded('gmail-welcome-tour.xml');
+    expect(await plan('skip the tour', tour)).toMatchObject({
+      action: { command: 'click', x: 540, y: 1720 },
+      elementIndex: 2,
+      reasoning: 'Nothing labelled "skip" (Skip, Skip for now, Skip tour, 跳过, 暂时跳过, 跳过广告) is on the screen; "GOT IT" does the same here: tap it.',
+    });
+    expect(await plan('跳过', tour)).toMatchObject({ action: { command: 'click', x: 540, y: 1720 }, elementIndex: 2 });
+    expect(await plan('skip', recorded('dialog-app-not-responding.xml'))).toMatchObject({ type: 'fail', reason: expect.stringMatching(/^Goal understood as: tap "skip"\. Nothing labelled "skip" \(.*\), nor Got it, Close, .* is on the screen\.$/) });
+  });
+
+  it('"log in" and "登录" tap Log In; "sign up" fails: the screen has no such button', async () => {
+    const welcome = recorded('homee-welcome.xml');
+    expect(await plan('log in', welcome)).toMatchObject({ action: { command: 'click', x: 540, y: 1647 }, elementIndex: 8 });
+    expect(await plan('登录', welcome)).toMatchObject({ action: { command: 'click', x: 540, y: 1647 }, elementIndex: 8 });
+    expect(await plan('sign up', welcome)).toMatchObject({ type: 'fail', reason: 'Goal understood as: tap "sign up". Nothing labelled "sign up" (Sign up, Register, Create account, 注册, 立即注册) is on the screen.' });
+  });
+});
+
+describe('RuleBasedPlanner: search, questions about a page, typing "as" a field', () => {
+  const top = recorded('settings-top.xml');
+
+  it('"search settings for NFC" and "在设置中搜索 NFC" tap "Search settings" first (Settings is in front)', async () => {
+    expect(await plan('search settings for NFC', top)).toMatchObject({ action: { command: 'click', x: 540, y: 154 }, elementIndex: 0 });
+    expect(await plan('在设置中搜索 NFC', top)).toMatchObject({ action: { command: 'click', x: 540, y: 154 }, elementIndex: 0 });
+  });
+
+  it('"how much storage is left? show me" opens Storage', async () => {
+    expect(await plan('how much storage is left? show me', top)).toMatchObject({ action: { command: 'click', x: 540, y: 1697 }, elementIndex: 10 });
+  });
+
+  it('"enter Yamada as my last name" focuses the Last Name field, not First Name', async () => {
+    const form = recorded('signup-form-textfields.xml');
+    expect(await plan('enter Yamada as my last name', form)).toMatchObject({ action: { command: 'click', x: 793, y: 1767 }, elementIndex: 17 });
+    expect(await plan('type Taro as my first name', form)).toMatchObject({ action: { command: 'click', x: 286, y: 1767 }, elementIndex: 16 });
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, type UiElement } from '@mobileclaw/domain';
 import { isLauncherPackage } from './app-catalog';
 import { LabelMatch, type WantedLabels } from './label-match';
-import { bestHit, boundsWithin, chooseTarget, elementLabels, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
+import { bestHit, boundsWithin, chooseTarget, elementLabels, hitScore, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
 
 /**
  * Share of the height the elements cover, from their top, where the texts naming the screen
@@ -169,6 +169,53 @@ export class Screen {
       if (hit) candidates.push({ element: sw, target: sw, hit });
     }
     return chooseTarget(candidates, minimum);
+  }
+
+  /**
+   * The control labelled `wanted` that belongs to the thing labelled `within`, e.g. the "Expand
+   * alarm" button of the card showing 9:00 AM, or the "Add to cart" button of a product's card. For
+   * each control matching `wanted` (acted on as in {@link findTarget}), the elements holding it are
+   * tried from the smallest up: the first one whose title or texts (the control's own aside) match
+   * `within` places the control there, unless it also holds another control matching `wanted`
+   * (then it does not tell them apart, like a list holding every card). Of the controls so placed,
+   * those whose holder matches `within` best are chosen from as {@link findTarget} does; `none`
+   * when no control is placed.
+   */
+  findTargetWithin(wanted: WantedLabels, within: WantedLabels, minimum: LabelMatch = LabelMatch.Words): TargetChoice {
+    const controls: Candidate[] = [];
+    for (const e of this.elements) {
+      const hit = bestHit(elementLabels(e), wanted);
+      if (!hit || hit.level < minimum) continue;
+      const target = e.clickable || e.editable ? e : (this.clickableAncestor(e) ?? (e.checkable ? e : undefined));
+      controls.push(target ? { element: e, target, hit } : { element: e, hit });
+    }
+    const placed: Array<{ candidate: Candidate; score: number }> = [];
+    for (const candidate of controls) {
+      const control = candidate.target ?? candidate.element;
+      const holders = this.elements.filter((h) => h !== control && !containsBounds(control, h) && containsBounds(h, control)).sort((a, b) => area(a) - area(b));
+      for (const holder of holders) {
+        const context = bestHit(this.holderLabels(holder, control), within);
+        if (!context) continue;
+        const shared = controls.some((other) => other !== candidate && !containsBounds(control, other.target ?? other.element) && containsBounds(holder, other.target ?? other.element));
+        if (!shared) placed.push({ candidate, score: hitScore(context) * 16 - Math.min(context.extra ?? 0, 15) });
+        break;
+      }
+    }
+    const best = Math.max(0, ...placed.map((p) => p.score));
+    return chooseTarget(
+      placed.filter((p) => p.score === best).map((p) => p.candidate),
+      minimum,
+    );
+  }
+
+  /** What names `holder` for {@link findTargetWithin}: its title, then its texts and those of everything inside it but `control`. */
+  private holderLabels(holder: UiElement, control: UiElement): ElementLabel[] {
+    const labels: ElementLabel[] = [];
+    const title = titleOf(holder);
+    if (title !== undefined) labels.push({ text: title, own: false, cap: LabelMatch.Exact });
+    const texts = this.elements.filter((e) => containsBounds(holder, e) && !containsBounds(control, e)).flatMap((e) => labelsOf(e));
+    if (texts.length > 0) labels.push({ text: texts.join(UI_TEXT_SEPARATOR), own: false, cap: LabelMatch.Words });
+    return labels;
   }
 
   /** The own labels of `container` and of every element inside it but other switches, joined: e.g. an alarm card's time, days and name. */

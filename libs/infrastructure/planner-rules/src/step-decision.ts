@@ -32,9 +32,9 @@ function newIntentMemory(): IntentMemory {
 function planIntent(intent: GoalIntent, input: StepInput): StepOutcome {
   switch (intent.kind) {
     case 'open':
-      return planOpen(intent.name, input);
+      return planOpen(intent.name, input, intent.orSwitchOn === true);
     case 'tap':
-      return planTap(intent.target, intent.names, input);
+      return planTap(intent, input);
     case 'type':
       return planType(intent.text, intent.field, input);
     case 'toggle':

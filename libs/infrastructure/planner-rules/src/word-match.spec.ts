@@ -1,4 +1,4 @@
-import { bareName, contentWords, matchWords, stem, timeForms } from './word-match';
+import { bareName, contentWords, hanTerms, matchWords, stem, timeForms } from './word-match';
 
 describe('bareName', () => {
   it.each([
@@ -53,11 +53,28 @@ describe('contentWords', () => {
     // Times take the 24-hour key of the shared label normalisation.
     ['the 8:30 AM alarm', ['08:30', 'alarm']],
     ['8:30的闹钟', ['08:30', '闹钟']],
+    ['周末的闹钟', ['周末', '闹钟']],
+    ['周末闹钟', ['周末', '闹钟']],
+    ['the alarm at 8:30', ['alarm', '08:30']],
+    ['alarm for weekends', ['alarm', 'weekends']],
     ["my 9 o'clock alarm", ['09:00', 'alarm']],
     ['Display settings', ['display']],
     ['settings', ['settings']],
   ])('%s → %j', (name, expected) => {
     expect(contentWords(name)).toEqual(expected);
+  });
+});
+
+describe('hanTerms', () => {
+  it.each([
+    ['周末闹钟', ['周末', '闹钟']],
+    ['工作日闹钟', ['工作日', '闹钟']],
+    ['蓝牙', ['蓝牙']],
+    // Not made of known terms only: kept whole.
+    ['和平精英', ['和平精英']],
+    ['周末早起闹钟', ['周末早起闹钟']],
+  ])('%s → %j', (run, expected) => {
+    expect(hanTerms(run)).toEqual(expected);
   });
 });
 
@@ -74,6 +91,18 @@ describe('matchWords', () => {
     expect(matchWords(CARD, ['8:30的闹钟'])).toBeDefined();
     expect(matchWords('Alarm · 9:00 AM · Sun, Sat', ['9点的闹钟'])).toBeDefined();
     expect(matchWords(CARD, ['9点的闹钟'])).toBeUndefined();
+  });
+
+  it('reads "weekend" and "weekdays" (周末, 工作日) as the very days a card shows', () => {
+    expect(matchWords('Alarm · 9:00 AM · Sun, Sat · Sunday, Saturday', ['weekend alarm'])).toBe(5);
+    expect(matchWords('Alarm · 9:00 AM · Sun, Sat', ['周末的闹钟'])).toBe(4);
+    expect(matchWords(CARD, ['weekday alarm'])).toBe(7);
+    // A Chinese run is cut at 的 and into the known terms it is made of.
+    expect(matchWords(CARD, ['工作日闹钟'])).toBe(9);
+    expect(matchWords(CARD, ['工作日的闹钟'])).toBe(9);
+    // Not a weekend alarm: it also rings on Monday; not a weekday one: it skips Friday.
+    expect(matchWords('Alarm · 7:00 AM · Sat, Sun, Mon', ['weekend alarm'])).toBeUndefined();
+    expect(matchWords('Alarm · 7:00 AM · Mon, Tue, Wed, Thu', ['weekdays alarm'])).toBeUndefined();
   });
 
   it('needs every word: a missing one is no match', () => {

@@ -1,13 +1,17 @@
 import { normalizeLabel } from './goal-text';
-import { equivalentLabels } from './ui-glossary';
+import { equivalentLabels, UI_GLOSSARY } from './ui-glossary';
 
 /**
  * Matching a target named in the user's own words: a name without the words that only point at it,
  * and the words of a name found in a label in any order, times and word endings aside.
  */
 
-/** Words that only point at the target ("open *my* cart", "show *me the* privacy policy", "open *it with* Calendar"). */
-const FILLER_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'me', 'it', 'with', 'using', 'via']);
+/**
+ * Words that only point at the target ("open *my* cart", "show *me the* privacy policy", "open *it with*
+ * Calendar", "the alarm *at* 8:30", "the alarm *for* weekends"). Not "in", "on", "of", "to": they
+ * tell labels apart ("Log in" and "Log out", "Turn on", "Add to cart").
+ */
+const FILLER_WORDS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'my', 'your', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'me', 'it', 'with', 'using', 'via', 'at', 'for']);
 /** Nouns that name the kind of thing rather than the thing ("Display *settings*", "the Alarm *tab*"). */
 const GENERIC_NOUNS: ReadonlySet<string> = new Set(['settings', 'setting', 'page', 'screen', 'app', 'application', 'tab', 'menu', 'option', 'options', 'button', 'section', 'icon']);
 const ZH_LEADING_FILLER = /^(?:我的|这个|那个|一个)/;
@@ -57,13 +61,62 @@ function words(text: string): string[] {
   return normalizeLabel(timeForms(text)).match(/\p{Script=Han}+|\d{1,2}:\d{2}|[\p{L}\p{N}'’-]+/gu) ?? [];
 }
 
+/** The days of the week as clocks write them (short and long English names, Chinese), each by one key. */
+const DAY_NAMES: ReadonlyArray<[string, readonly string[]]> = [
+  ['mon', ['mon', 'monday', '周一', '星期一', '礼拜一']],
+  ['tue', ['tue', 'tues', 'tuesday', '周二', '星期二', '礼拜二']],
+  ['wed', ['wed', 'wednesday', '周三', '星期三', '礼拜三']],
+  ['thu', ['thu', 'thur', 'thurs', 'thursday', '周四', '星期四', '礼拜四']],
+  ['fri', ['fri', 'friday', '周五', '星期五', '礼拜五']],
+  ['sat', ['sat', 'saturday', '周六', '星期六', '礼拜六']],
+  ['sun', ['sun', 'sunday', '周日', '周天', '星期日', '星期天', '礼拜日', '礼拜天']],
+];
+const DAY_KEY: ReadonlyMap<string, string> = new Map(DAY_NAMES.flatMap(([key, names]) => names.map((n) => [n, key] as [string, string])));
+
+/**
+ * Words that name a set of days, and the set: "weekend" is an alarm that rings on Saturday and
+ * Sunday only, "weekdays" one that rings Monday to Friday only. A clock shows the days one by one
+ * ("Sun, Sat"), so the set is read from them.
+ */
+const DAY_SETS: ReadonlyArray<[readonly string[], string]> = [
+  [['weekend', '周末', '双休日'], 'sat,sun'],
+  [['weekday', 'workday', '工作日'], 'fri,mon,thu,tue,wed'],
+];
+
+/** Chinese terms of two or more characters the planner knows: the glossary's and the day-set words. */
+const HAN_TERMS: ReadonlySet<string> = new Set(
+  [...UI_GLOSSARY.flatMap((entry) => entry.zh), ...DAY_SETS.flatMap(([names]) => names)].filter((t) => /^\p{Script=Han}{2,}$/u.test(t)),
+);
+
+/**
+ * A run of Chinese characters cut into the known terms it is made of ("周末闹钟" → 周末, 闹钟), fewest
+ * pieces first; the run whole when it is a term itself or cannot be cut into known terms only.
+ */
+export function hanTerms(run: string): string[] {
+  if (HAN_TERMS.has(run)) return [run];
+  const chars = Array.from(run);
+  const best: Array<string[] | undefined> = new Array(chars.length + 1).fill(undefined);
+  best[0] = [];
+  for (let end = 1; end <= chars.length; end++) {
+    for (let start = 0; start <= end - 2; start++) {
+      const before = best[start];
+      const term = chars.slice(start, end).join('');
+      if (before === undefined || !HAN_TERMS.has(term)) continue;
+      const pieces = [...before, term];
+      if (best[end] === undefined || pieces.length < (best[end] as string[]).length) best[end] = pieces;
+    }
+  }
+  return best[chars.length] ?? [run];
+}
+
 /**
  * The words of a wanted name that must appear on the target: filler words and generic nouns
- * dropped (unless nothing else is left), and "的" inside Chinese ("8:30的闹钟" → 8:30, 闹钟).
+ * dropped (unless nothing else is left), and Chinese cut at "的" and into the known terms it is made
+ * of ("8:30的闹钟" → 8:30, 闹钟; "周末的闹钟" and "周末闹钟" → 周末, 闹钟).
  */
 export function contentWords(name: string): string[] {
   const all = words(name)
-    .map((w) => (/\p{Script=Han}/u.test(w) ? w.replace(ZH_LEADING_FILLER, '').replace(/的/g, '') : w))
+    .flatMap((w) => (/\p{Script=Han}/u.test(w) ? w.replace(ZH_LEADING_FILLER, '').split('的').flatMap(hanTerms) : [w]))
     .filter((w) => w !== '');
   const content = all.filter((w) => !FILLER_WORDS.has(w) && !GENERIC_NOUNS.has(w));
   return content.length > 0 ? content : all;
@@ -79,10 +132,19 @@ function present(alt: string, have: ReadonlySet<string>, text: string): boolean 
   return altWords.length > 0 && altWords.every((w) => have.has(w));
 }
 
+/** True when `word` (e.g. "weekend") names a set of days that is exactly the days among `labelWords` (stemmed). */
+function namesDaysShown(word: string, labelWords: readonly string[]): boolean {
+  const set = DAY_SETS.find(([names]) => names.includes(stem(word)))?.[1];
+  if (set === undefined) return false;
+  const days = [...new Set(labelWords.map((w) => DAY_KEY.get(w)).filter((d): d is string => d !== undefined))].sort();
+  return days.join(',') === set;
+}
+
 /**
  * How `label` holds a wanted name's {@link contentWords} in any order: each word (or a glossary
  * equivalent of it: "闹钟" for "Alarm") a word of the label, word endings aside (see {@link stem}),
- * times compared in `h:mm` form, a Chinese word of two or more characters anywhere in it. Returns
+ * times compared in `h:mm` form, a Chinese word of two or more characters anywhere in it, a word
+ * naming a set of days ("weekend", "工作日") the very days the label shows. Returns
  * how many of the label's words are left over (fewer: a closer match) for the best wanted name
  * that matches, or `undefined` when none does.
  */
@@ -94,7 +156,7 @@ export function matchWords(label: string | undefined, wanted: readonly string[])
   let best: number | undefined;
   for (const name of wanted) {
     const needed = contentWords(name);
-    if (needed.length === 0 || !needed.every((w) => equivalentLabels(w).some((alt) => present(timeForms(alt), have, text)))) continue;
+    if (needed.length === 0 || !needed.every((w) => equivalentLabels(w).some((alt) => present(timeForms(alt), have, text)) || namesDaysShown(w, labelWords))) continue;
     const used = new Set(needed.map(stem));
     const extra = labelWords.filter((w) => !used.has(w) && !FILLER_WORDS.has(w)).length;
     if (best === undefined || extra < best) best = extra;
