@@ -121,8 +121,9 @@ export const PHONE_LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'rec
 
 /**
  * The phone side of wire protocol v1 (docs/protocol.md) over TCP or WebSocket (the same frames,
- * one per line or one per text message; see {@link PhoneLinkOptions}): connects to the gateway, says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings
- * a quiet gateway, dropping one silent for two heartbeat intervals), hands each `action` to the
+ * one per line or one per text message; see {@link PhoneLinkOptions}): connects to the gateway,
+ * says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings a quiet
+ * gateway, dropping one silent for two heartbeat intervals), hands each `action` to the
  * executor with an AbortSignal for `cancel` and the deadline (`timeoutMs`), answers one `response`
  * per action, and reconnects with {@link ReconnectBackoff} when enabled.
  *

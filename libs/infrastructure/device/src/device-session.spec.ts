@@ -94,6 +94,13 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     await expect(other).rejects.toMatchObject({ code: 'PROTOCOL_ERROR', message: 'malformed reply: binary message' });
     expect(hub.stats()).toMatchObject({ protocolErrors: 2, pending: 0 });
     expect(phone.ended).toBe(false);
+
+    // Once closed, nothing more is read.
+    phone.session.transportClosed();
+    const sent = phone.sent.length;
+    phone.session.receiveUnreadable(Buffer.from('{"type":"ping"}'), 'binary message');
+    expect(phone.sent).toHaveLength(sent);
+    expect(hub.stats().protocolErrors).toBe(2);
   });
 
   it('tells the transport why the session ended', () => {

@@ -145,21 +145,32 @@ describe('WebSocket device transport', () => {
   });
 
   describe('close codes and the upgrade', () => {
-    it('ends a replaced session with 1000 and the shutdown with 1001; drops a dead one without a close frame', async () => {
-      const gw = await start({ heartbeatIntervalMs: 50 });
+    it('ends a replaced session with 1000 and the shutdown with 1001, each with the code as the reason', async () => {
+      const gw = await start();
       const replaced = await phoneFor(gw, 'cc-1');
       await phoneFor(gw, 'cc-1');
       expect(await replaced.closed).toEqual({ code: 1000, reason: 'DEVICE_REPLACED' });
-      const silent = await phoneFor(gw, 'cc-2');
-      expect((await silent.closed).code).toBe(1006);
-      const staying = await phoneFor(gw, 'cc-3');
-      const pongs = staying.socket;
-      pongs.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString('utf8')) as { type: string; ts?: number };
-        if (frame.type === 'ping') staying.send({ type: 'pong', ts: frame.ts });
-      });
+      const staying = await phoneFor(gw, 'cc-2');
       await gw.close();
       expect(await staying.closed).toEqual({ code: 1001, reason: 'SHUTTING_DOWN' });
+    });
+
+    it('drops a dead link without a close frame: the phone sees 1006', async () => {
+      const gw = await start({ heartbeatIntervalMs: 50 });
+      const silent = await phoneFor(gw, 'cc-3');
+      expect((await silent.closed).code).toBe(1006);
+    });
+
+    it('stop() resolves, however often called, once every phone has closed; new phones then get 503', async () => {
+      const gw = await start();
+      const phone = await phoneFor(gw, 'stop-1');
+      const first = gw.transport.stop();
+      const second = gw.transport.stop();
+      expect(gw.transport.accepting).toBe(false);
+      gw.hub.shutdown();
+      await Promise.all([first, second]);
+      expect(await phone.closed).toEqual({ code: 1001, reason: 'SHUTTING_DOWN' });
+      await expect(WsRawPhone.connect(gw.url)).rejects.toThrow('Unexpected server response: 503');
     });
 
     it('lists the phone with the address it connected from', async () => {

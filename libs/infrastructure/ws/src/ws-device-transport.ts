@@ -117,7 +117,9 @@ export class WsDeviceTransport extends DeviceTransport {
   private readonly logger = new Logger('WsDeviceTransport');
   private acceptor: DeviceConnectionAcceptor | undefined;
   private readonly sockets = new Set<WebSocket>();
+  /** While stopping: resolves {@link stop}'s promise once the last socket has closed. */
   private drained: (() => void) | undefined;
+  private stopping: Promise<void> | undefined;
 
   /** @throws Error when the path does not start with `/` or `maxMessageBytes` is not a positive integer. */
   constructor(options: WsDeviceTransportOptions = {}) {
@@ -148,17 +150,20 @@ export class WsDeviceTransport extends DeviceTransport {
    */
   stop(): Promise<void> {
     this.acceptor = undefined;
+    if (this.stopping) return this.stopping;
     if (this.sockets.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
+    this.stopping = new Promise<void>((resolve) => {
       const grace = setTimeout(() => {
         for (const socket of this.sockets) socket.terminate();
       }, END_GRACE_MS);
       grace.unref();
       this.drained = () => {
         clearTimeout(grace);
+        this.stopping = undefined;
         resolve();
       };
     });
+    return this.stopping;
   }
 
   /**
