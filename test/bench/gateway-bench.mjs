@@ -19,7 +19,9 @@
 //       (then start any fleet, e.g. node ../shared/bench/phone-fleet.mjs --port 7410 --devices 50)
 //   node test/bench/gateway-bench.mjs --idle 10000  # RSS per idle connected phone, TCP then WebSocket
 //
-// --transport tcp|ws|both (default both; tcp with --external-fleet). Default mode spawns
+// --transport tcp|ws|both (default both; tcp with --external-fleet); --random-mask makes our fleet's
+// WebSocket phones mask their frames with a random key as real phones do (default: a zero key, which
+// costs neither side anything; see phone-fleet.mjs). Default mode spawns
 // test/bench/phone-fleet.mjs as a separate process (as the reference gateways in ../shared/bench/
 // are measured) and runs each command and transport in a fresh process so that its peak RSS is its
 // own. Every run is bounded (--max-seconds, default 300).
@@ -143,7 +145,8 @@ let fleet;
 /** Starts our fleet of `devices` phones against `address` (`{port}` for TCP, `{url}` for WebSocket). */
 function startFleet(address, devices) {
   const target = address.url === undefined ? ['--host', host, '--port', String(address.port)] : ['--url', address.url];
-  fleet = spawn(process.execPath, [FLEET, ...target, '--devices', String(devices), '--token', token, '--shot-bytes', String(shotBytes)], {
+  const mask = args['random-mask'] === true ? ['--random-mask'] : [];
+  fleet = spawn(process.execPath, [FLEET, ...target, ...mask, '--devices', String(devices), '--token', token, '--shot-bytes', String(shotBytes)], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   fleet.on('exit', (code, signal) => {
