@@ -28,7 +28,7 @@ describe('health probes', () => {
     const gw = await gateways.start({ MOBILECLAW_API_TOKEN: 'probes-api-token-0123456789' });
     expect(await get(url(gw, '/health/live'))).toEqual({ status: 200, body: { status: 'ok' } });
     const up = {
-      'device-listener': { status: 'up', tcp: 'listening' },
+      'device-listener': { status: 'up', tcp: 'listening', ws: 'listening' },
       'tasks-store': { status: 'up' },
       planner: { status: 'up', name: 'rule-based' },
     };
@@ -65,10 +65,10 @@ describe('health probes', () => {
       status: 503,
       body: {
         status: 'error',
-        info: { 'device-listener': { status: 'up', tcp: 'listening' }, planner: { status: 'up', name: 'rule-based' } },
+        info: { 'device-listener': { status: 'up', tcp: 'listening', ws: 'listening' }, planner: { status: 'up', name: 'rule-based' } },
         error: { 'tasks-store': { status: 'down', message: 'the task store is closed' } },
         details: {
-          'device-listener': { status: 'up', tcp: 'listening' },
+          'device-listener': { status: 'up', tcp: 'listening', ws: 'listening' },
           'tasks-store': { status: 'down', message: 'the task store is closed' },
           planner: { status: 'up', name: 'rule-based' },
         },

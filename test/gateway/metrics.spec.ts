@@ -83,7 +83,7 @@ describe('GET /metrics', () => {
     expect((await PrometheusScrape.of(url(gw, `/metrics?access_token=${TOKEN}`))).family('mobileclaw_tasks').type).toBe('gauge');
     const open = await gateways.start({ MOBILECLAW_SIM: 'off' });
     const scrape = await PrometheusScrape.of(url(open, '/metrics'));
-    expect(scrape.values('mobileclaw_devices_connected')).toEqual({ 'transport=tcp': 0 });
+    expect(scrape.values('mobileclaw_devices_connected')).toEqual({ 'transport=tcp': 0, 'transport=ws': 0 });
   });
 
   it('counts a command timeout, a malformed frame and a completed task, with the process metrics and no device id', async () => {
@@ -92,9 +92,16 @@ describe('GET /metrics', () => {
     const scrape = () => PrometheusScrape.of(url(gw, '/metrics'), BEARER);
 
     const before = await scrape();
-    expect(before.values('mobileclaw_devices_connected')).toEqual({ 'transport=tcp': 1 });
+    expect(before.values('mobileclaw_devices_connected')).toEqual({ 'transport=tcp': 1, 'transport=ws': 0 });
     expect(before.value('mobileclaw_device_sessions_started_total', { transport: 'tcp', kind: 'first' })).toBe(1);
-    expect(before.values('mobileclaw_device_frames_discarded_total')).toEqual({ 'reason=malformed,transport=tcp': 0, 'reason=oversized,transport=tcp': 0, 'reason=unexpected,transport=tcp': 0 });
+    expect(before.values('mobileclaw_device_frames_discarded_total')).toEqual({
+      'reason=malformed,transport=tcp': 0,
+      'reason=oversized,transport=tcp': 0,
+      'reason=unexpected,transport=tcp': 0,
+      'reason=malformed,transport=ws': 0,
+      'reason=oversized,transport=ws': 0,
+      'reason=unexpected,transport=ws': 0,
+    });
     expect(before.values('mobileclaw_tasks')).toEqual({ 'state=input_required': 0, 'state=queued': 0, 'state=running': 0 });
     expect(before.values('mobileclaw_sse_clients')).toEqual({ 'stream=devices': 0, 'stream=task': 0 });
     expect(before.family('process_cpu_user_seconds_total').type).toBe('counter');
@@ -120,8 +127,15 @@ describe('GET /metrics', () => {
     phone.send('{"type": "response", "requestId": ');
     expect(await phone.next('error')).toMatchObject({ code: 'PROTOCOL_ERROR' });
     const afterFrame = await scrape();
-    expect(afterFrame.values('mobileclaw_device_frames_discarded_total')).toEqual({ 'reason=malformed,transport=tcp': 1, 'reason=oversized,transport=tcp': 0, 'reason=unexpected,transport=tcp': 0 });
-    expect(afterFrame.values('mobileclaw_devices_connected')).toEqual({ 'transport=tcp': 2 });
+    expect(afterFrame.values('mobileclaw_device_frames_discarded_total')).toEqual({
+      'reason=malformed,transport=tcp': 1,
+      'reason=oversized,transport=tcp': 0,
+      'reason=unexpected,transport=tcp': 0,
+      'reason=malformed,transport=ws': 0,
+      'reason=oversized,transport=ws': 0,
+      'reason=unexpected,transport=ws': 0,
+    });
+    expect(afterFrame.values('mobileclaw_devices_connected')).toEqual({ 'transport=tcp': 2, 'transport=ws': 0 });
     phone.socket.destroy();
 
     // A task that completes in three steps (open Settings, tap the switch, done).

@@ -9,6 +9,7 @@ import { McpHttpEndpoint } from '@mobileclaw/trigger-mcp';
 import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, requireUtf8JsonBody, setupOpenApi, verifyUtf8Body } from '@mobileclaw/trigger-rest';
 import { ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
+import { MobileClawWsAdapter, WsDeviceTransport } from '@mobileclaw/transport-ws';
 import { SimulatedPhone } from '@mobileclaw/simulator';
 import { DeviceHub } from '@mobileclaw/device';
 import type { AdbDeviceWatcher } from '@mobileclaw/adb-bridge';
@@ -27,6 +28,8 @@ export interface RunningGateway {
    * the configured one, which the gateway keeps trying (`GET /health/ready` is 503 meanwhile).
    */
   devicePort: number;
+  /** Path of the phones' WebSocket on the HTTP port (`/ws/device`); undefined with `MOBILECLAW_DEVICE_WS=off`. */
+  deviceSocketPath?: string;
   deviceToken: string;
   simulator?: SimulatedPhone;
   /** With `MOBILECLAW_ADB=auto`: the watcher bridging every phone adb lists. */
@@ -51,7 +54,7 @@ function gatewayVersion(): string {
 
 /**
  * Validates `env`, builds and starts the gateway (HTTP on `MOBILECLAW_HTTP_HOST:PORT`, phones on
- * `MOBILECLAW_DEVICE_PORT`) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`;
+ * `MOBILECLAW_DEVICE_PORT` and, unless `MOBILECLAW_DEVICE_WS=off`, at `/ws/device` on the HTTP port) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`;
  * with `MOBILECLAW_ADB=auto` it bridges every phone the adb server lists (see {@link startAdbWatcher}).
  * A device port that cannot be bound does not stop it: it is tried again every
  * `MOBILECLAW_DEVICE_LISTEN_RETRY_MS`, and `/health/ready` answers 503 until it is bound.
@@ -63,8 +66,14 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   const narrowedFrom = ensurePrivateDirectory(config.dataDir);
   const { token: deviceToken, announce } = resolveDeviceToken(config);
   const tcp = new TcpDeviceTransport({ port: config.devicePort, host: config.deviceHost });
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, tcp, gatewayVersion()), { bufferLogs: true, bodyParser: false });
+  // ws reads a message of up to twice the frame limit, so that a reply over the limit fails only its
+  // request (as on TCP); only a larger one closes the connection (1009).
+  const ws = config.deviceWs ? new WsDeviceTransport({ maxMessageBytes: 2 * config.maxFrameBytes }) : undefined;
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion()), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(PinoLogger));
+  // Phones' WebSockets (and any later WebSocket face) upgrade on the HTTP server, before the
+  // Express middleware: the device token in hello authenticates them, not the API token.
+  if (ws) app.useWebSocketAdapter(new MobileClawWsAdapter(app));
   if (narrowedFrom !== undefined) {
     new Logger('DataDirectory').warn(`${config.dataDir} was readable by others (mode ${narrowedFrom.toString(8)}): narrowed to 700, it holds private task data`);
   }
@@ -103,6 +112,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     config,
     httpPort,
     devicePort,
+    deviceSocketPath: ws?.path,
     deviceToken,
     simulator,
     adb,

@@ -106,3 +106,17 @@ describe('gateway configuration of operability (logs, metrics, listener retry, s
     expect(() => validateGatewayEnvironment({ MOBILECLAW_METRICS_DEVICE_LABELS: 'yes' })).toThrow(/MOBILECLAW_METRICS_DEVICE_LABELS/);
   });
 });
+
+describe('gateway configuration of phones over WebSocket', () => {
+  it('serves /ws/device unless MOBILECLAW_DEVICE_WS is off', () => {
+    const deviceWs = (value?: string) => loadGatewayConfig(validateGatewayEnvironment(value === undefined ? {} : { MOBILECLAW_DEVICE_WS: value }), '/srv').deviceWs;
+    expect([undefined, '', 'on', 'true', '1'].map(deviceWs)).toEqual([true, true, true, true, true]);
+    expect(['off', 'false', '0'].map(deviceWs)).toEqual([false, false, false]);
+  });
+
+  it('refuses any other value, naming the variable', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_DEVICE_WS: 'maybe' })).toThrow(
+      'Invalid MobileClaw configuration:\n  - MOBILECLAW_DEVICE_WS: MOBILECLAW_DEVICE_WS must be one of the following values: on, off, true, false, 1, 0',
+    );
+  });
+});

@@ -22,6 +22,7 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_HTTP_HOST?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535) MOBILECLAW_DEVICE_PORT?: number;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DEVICE_HOST?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_DEVICE_WS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) MOBILECLAW_DEVICE_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
@@ -60,6 +61,8 @@ export interface GatewayConfig {
   devicePort: number;
   /** undefined = all interfaces. */
   deviceHost?: string;
+  /** Phones may also connect over WebSocket at `/ws/device` on the HTTP port (`MOBILECLAW_DEVICE_WS`, default on). */
+  deviceWs: boolean;
   /** undefined = generate/load one from the data directory. */
   deviceToken?: string;
   apiToken?: string;
@@ -184,6 +187,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     httpHost: v.MOBILECLAW_HTTP_HOST ?? '127.0.0.1',
     devicePort: v.MOBILECLAW_DEVICE_PORT ?? DEFAULT_TCP_DEVICE_PORT,
     deviceHost: v.MOBILECLAW_DEVICE_HOST,
+    deviceWs: !['off', 'false', '0'].includes(v.MOBILECLAW_DEVICE_WS ?? 'on'),
     deviceToken: v.MOBILECLAW_DEVICE_TOKEN,
     apiToken: v.MOBILECLAW_API_TOKEN,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),

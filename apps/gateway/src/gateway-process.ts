@@ -7,6 +7,8 @@ export interface GatewayAddresses {
   /** `http://host:port` of the HTTP server (an IPv6 host in brackets). */
   httpBase: string;
   devicePort: number;
+  /** Path of the phones' WebSocket on the HTTP server; undefined when off. */
+  deviceSocketPath?: string;
   simulator: boolean;
   /** The MCP routes: Streamable HTTP and the legacy SSE stream. */
   mcpPath: string;
@@ -15,13 +17,14 @@ export interface GatewayAddresses {
 
 /**
  * The start-up log lines, e.g. `live view on http://127.0.0.1:3000/ ; REST API on …/api/devices`,
- * `MCP on http://127.0.0.1:3000/mcp (legacy SSE: http://127.0.0.1:3000/sse)`, `phones connect to TCP port 7397; …`.
+ * `MCP on http://127.0.0.1:3000/mcp (legacy SSE: http://127.0.0.1:3000/sse)`,
+ * `phones connect to TCP port 7397 or ws://127.0.0.1:3000/ws/device; …`.
  */
 export function startupLines(at: GatewayAddresses): string[] {
   return [
     `live view on ${at.httpBase}/ ; REST API on ${at.httpBase}/api/devices`,
     `MCP on ${at.httpBase}${at.mcpPath} (legacy SSE: ${at.httpBase}${at.ssePath})`,
-    `phones connect to TCP port ${at.devicePort}${at.simulator ? '; simulated phone sim-1 attached' : ''}`,
+    `phones connect to TCP port ${at.devicePort}${at.deviceSocketPath === undefined ? '' : ` or ${at.httpBase.replace(/^http/, 'ws')}${at.deviceSocketPath}`}${at.simulator ? '; simulated phone sim-1 attached' : ''}`,
   ];
 }
 
@@ -39,7 +42,7 @@ export async function runGatewayProcess(env: Record<string, string | undefined>)
   const { httpHost } = gateway.config;
   const base = `http://${httpHost.includes(':') ? `[${httpHost}]` : httpHost}:${gateway.httpPort}`;
   const mcp = gateway.app.get<McpOptions>(MCP_OPTIONS);
-  for (const line of startupLines({ httpBase: base, devicePort: gateway.devicePort, simulator: !!gateway.simulator, mcpPath: mcp.path, ssePath: mcp.ssePath })) logger.log(line);
+  for (const line of startupLines({ httpBase: base, devicePort: gateway.devicePort, deviceSocketPath: gateway.deviceSocketPath, simulator: !!gateway.simulator, mcpPath: mcp.path, ssePath: mcp.ssePath })) logger.log(line);
   shutDownOnSignals(gateway, gateway.config.shutdownTimeoutMs, logger);
 }
 

@@ -7,7 +7,8 @@ import { McpModule } from '@mobileclaw/trigger-mcp';
 import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
 import { MobileClawModule } from '@mobileclaw/device';
 import { PrometheusMetricsModule } from '@mobileclaw/metrics-prometheus';
-import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
+import type { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
+import { WsDeviceModule, type WsDeviceTransport } from '@mobileclaw/transport-ws';
 import { AgentInfrastructureModule } from './agent-infrastructure.module';
 import { loadOrCreateDeviceToken } from './device-token';
 import type { GatewayConfig } from './gateway-config';
@@ -41,10 +42,12 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
 @Module({})
 export class GatewayModule {
   /**
-   * @param tcp the phones' TCP transport (the caller keeps it to read the bound port).
+   * @param phones where phones connect: the TCP transport (the caller keeps it to read the bound
+   *   port) and, unless `MOBILECLAW_DEVICE_WS=off`, the WebSocket transport on the HTTP server (the
+   *   caller gives the app its `ws` adapter).
    * @param version the gateway's version, announced to MCP clients.
    */
-  static forRoot(config: GatewayConfig, deviceToken: string, tcp: TcpDeviceTransport, version = '0.1.0'): DynamicModule {
+  static forRoot(config: GatewayConfig, deviceToken: string, phones: { tcp: TcpDeviceTransport; ws?: WsDeviceTransport }, version = '0.1.0'): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
@@ -54,7 +57,7 @@ export class GatewayModule {
         MobileClawModule.forRoot({
           isGlobal: true,
           deviceToken,
-          transports: [tcp],
+          transports: phones.ws ? [phones.tcp, phones.ws] : [phones.tcp],
           defaultTimeoutMs: config.commandTimeoutMs,
           heartbeatIntervalMs: config.heartbeatIntervalMs,
           maxFrameBytes: config.maxFrameBytes,
@@ -73,6 +76,7 @@ export class GatewayModule {
           },
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs } }),
+        ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({ apiToken: config.apiToken }),
         McpModule.forRoot({
           options: {

@@ -7,8 +7,7 @@ const noFile = (path: string): string => {
 describe('parseCli', () => {
   it('uses defaults with a token flag', () => {
     expect(parseCli(['--token', 'T'], {}, noFile)).toEqual({
-      host: '127.0.0.1',
-      port: 7397,
+      gateway: { host: '127.0.0.1', port: 7397 },
       token: 'T',
       devices: 1,
       prefix: 'phone-',
@@ -22,14 +21,30 @@ describe('parseCli', () => {
 
   it('reads every option', () => {
     const argv = ['--port', '9000', '--host', '10.0.0.2', '--token', 'T', '--devices', '3', '--prefix', 'lab.', '--latency', '25', '--width', '720', '--height', '1600', '--verbose'];
-    expect(parseCli(argv, {}, noFile)).toMatchObject({ port: 9000, host: '10.0.0.2', devices: 3, prefix: 'lab.', latencyMs: 25, width: 720, height: 1600, verbose: true });
+    expect(parseCli(argv, {}, noFile)).toMatchObject({ gateway: { port: 9000, host: '10.0.0.2' }, devices: 3, prefix: 'lab.', latencyMs: 25, width: 720, height: 1600, verbose: true });
   });
 
   it('takes the port and token from the environment, then the token from the data directory', () => {
-    expect(parseCli([], { MOBILECLAW_DEVICE_PORT: '7000', MOBILECLAW_DEVICE_TOKEN: 'envtok' }, noFile)).toMatchObject({ port: 7000, token: 'envtok' });
+    expect(parseCli([], { MOBILECLAW_DEVICE_PORT: '7000', MOBILECLAW_DEVICE_TOKEN: 'envtok' }, noFile)).toMatchObject({ gateway: { port: 7000 }, token: 'envtok' });
     const read = jest.fn((path: string) => (path === '/data/device-token' ? '  filetok\n' : noFile(path)));
     expect(parseCli([], { MOBILECLAW_DATA_DIR: '/data' }, read)).toMatchObject({ token: 'filetok' });
     expect(parseCli([], {}, (path) => (path === '.mobileclaw/device-token' ? 'dflt' : noFile(path)))).toMatchObject({ token: 'dflt' });
+  });
+
+  it('--transport ws connects to the WebSocket on the HTTP port, or to --url', () => {
+    expect(parseCli(['--token', 'T', '--transport', 'ws'], {}, noFile)).toMatchObject({ gateway: { url: 'ws://127.0.0.1:3000/ws/device' } });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--host', '10.0.0.2', '--port', '8080'], {}, noFile)).toMatchObject({ gateway: { url: 'ws://10.0.0.2:8080/ws/device' } });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--host', '::1'], { MOBILECLAW_HTTP_PORT: '3100', MOBILECLAW_DEVICE_PORT: '7000' }, noFile)).toMatchObject({ gateway: { url: 'ws://[::1]:3100/ws/device' } });
+    expect(parseCli(['--token', 'T', '--url', 'wss://gw.example.com/ws/device'], {}, noFile)).toMatchObject({ gateway: { url: 'wss://gw.example.com/ws/device' } });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--url', 'ws://10.0.0.2:3000/ws/device'], {}, noFile)).toMatchObject({ gateway: { url: 'ws://10.0.0.2:3000/ws/device' } });
+  });
+
+  it('refuses an unknown transport, a --url that is not ws(s), and --url with tcp, --host or --port', () => {
+    expect(() => parseCli(['--token', 'T', '--transport', 'quic'], {}, noFile)).toThrow('--transport must be tcp or ws, got "quic"');
+    expect(() => parseCli(['--token', 'T', '--url', 'https://gw.example.com/ws/device'], {}, noFile)).toThrow('--url must be a ws:// or wss:// URL, got "https://gw.example.com/ws/device"');
+    expect(() => parseCli(['--token', 'T', '--transport', 'tcp', '--url', 'ws://h/ws/device'], {}, noFile)).toThrow("--url is the gateway's WebSocket: it needs --transport ws");
+    expect(() => parseCli(['--token', 'T', '--url', 'ws://h/ws/device', '--port', '1'], {}, noFile)).toThrow('--url names the gateway; do not combine it with --host or --port');
+    expect(() => parseCli(['--adb-port', '5037', '--transport', 'ws'], {}, noFile)).toThrow('--adb-port serves the phones over adb instead of connecting them to a gateway; --transport do not apply');
   });
 
   it('--screen imports a recorded screen and takes the screen size from it', () => {

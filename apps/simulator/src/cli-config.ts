@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { GatewayAddress } from '@mobileclaw/phone-link';
 import { DEVICE_ID_PATTERN } from '@mobileclaw/protocol';
 import { parseUiHierarchyXml, UiHierarchyParseError, type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 
@@ -13,8 +14,13 @@ that the adb client (\`adb -L tcp:127.0.0.1:<port> devices\`, which never starts
 the ADB bridge; they do not connect to a gateway then.
 
 Options:
+  --transport <t>    how the phones connect: tcp (the device port) or ws (the gateway's WebSocket
+                     /ws/device on its HTTP port; through a TLS proxy use --url wss://…) (default tcp)
   --host <host>      gateway host (default 127.0.0.1)
-  --port <port>      gateway device port (default $MOBILECLAW_DEVICE_PORT or 7397)
+  --port <port>      gateway port: with tcp the device port (default $MOBILECLAW_DEVICE_PORT or 7397),
+                     with ws the HTTP port (default $MOBILECLAW_HTTP_PORT or 3000)
+  --url <url>        the gateway's WebSocket, e.g. wss://gateway.example.com/ws/device (implies
+                     --transport ws; instead of --host and --port)
   --token <token>    device token (default $MOBILECLAW_DEVICE_TOKEN, else the file
                      \${MOBILECLAW_DATA_DIR:-.mobileclaw}/device-token)
   --devices <n>      number of phones (default 1)
@@ -28,7 +34,7 @@ Options:
                      size (no --width/--height): ui_tree returns its nodes, screenshots draw it as
                      a wireframe, actions succeed but change nothing
   --adb-port <port>  serve the phones as adb devices on this port instead of connecting them
-                     to a gateway (not with --host, --port, --token, --latency); their serials
+                     to a gateway (not with --transport, --url, --host, --port, --token, --latency); their serials
                      are their device ids (<prefix>1, ...); adb's own server port is 5037 —
                      pick another while a real adb server runs
   --adb-host <host>  interface for --adb-port (default 127.0.0.1)
@@ -38,8 +44,8 @@ Options:
 
 /** What the CLI runs, after defaults and validation. */
 export interface CliConfig {
-  host: string;
-  port: number;
+  /** Where the phones connect: the TCP device port (`host`, `port`) or the gateway's WebSocket (`url`). */
+  gateway: GatewayAddress;
   /** The device token; '' with {@link adb} (no gateway connection). */
   token: string;
   devices: number;
@@ -92,6 +98,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
       strict: true,
       allowPositionals: false,
       options: {
+        transport: { type: 'string' },
+        url: { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
@@ -112,14 +120,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     throw new CliUsageError((err as Error).message);
   }
   if (values.help) return 'help';
-  const port = int(values.port ?? env['MOBILECLAW_DEVICE_PORT'], 'port', 7397, 1, 65535);
   const devices = int(values.devices, 'devices', 1, 1, 100000);
   const prefix = values.prefix ?? 'phone-';
   if (!DEVICE_ID_PATTERN.test(`${prefix}${devices}`)) throw new CliUsageError(`--prefix ${JSON.stringify(prefix)} gives device ids outside [A-Za-z0-9._:-]{1,128}`);
   const adb = values['adb-port'] === undefined ? undefined : { host: values['adb-host'] ?? '127.0.0.1', port: int(values['adb-port'], 'adb-port', 0, 1, 65535) };
   if (adb === undefined && values['adb-host'] !== undefined) throw new CliUsageError('--adb-host needs --adb-port');
   if (adb) {
-    const gatewayOnly = (['host', 'port', 'token', 'latency'] as const).filter((name) => values[name] !== undefined);
+    const gatewayOnly = (['transport', 'url', 'host', 'port', 'token', 'latency'] as const).filter((name) => values[name] !== undefined);
     if (gatewayOnly.length > 0) throw new CliUsageError(`--adb-port serves the phones over adb instead of connecting them to a gateway; ${gatewayOnly.map((n) => `--${n}`).join(', ')} do not apply`);
   }
   const token = adb ? '' : (values.token ?? (env['MOBILECLAW_DEVICE_TOKEN'] || undefined) ?? tokenFromFile(env, read));
@@ -131,8 +138,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     throw new CliUsageError('--screen takes the screen size from the recording; do not combine it with --width or --height');
   const replay = values.screen === undefined ? undefined : { file: values.screen, recording: recordedScreen(values.screen, read) };
   return {
-    host: values.host ?? '127.0.0.1',
-    port,
+    gateway: gatewayAddress(values, env),
     token: token ?? '',
     devices,
     prefix,
@@ -144,6 +150,33 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     ...(adb ? { adb } : {}),
     verbose: values.verbose ?? false,
   };
+}
+
+/**
+ * Where the phones connect, from `--transport`, `--url`, `--host` and `--port`: over TCP to
+ * host:port (the device port), or over WebSocket to `--url` or `ws://host:port/ws/device` (the HTTP port).
+ */
+function gatewayAddress(values: { transport?: string; url?: string; host?: string; port?: string }, env: NodeJS.ProcessEnv): GatewayAddress {
+  const transport = values.transport ?? (values.url === undefined ? 'tcp' : 'ws');
+  if (transport !== 'tcp' && transport !== 'ws') throw new CliUsageError(`--transport must be tcp or ws, got ${JSON.stringify(transport)}`);
+  const host = values.host ?? '127.0.0.1';
+  if (transport === 'tcp') {
+    if (values.url !== undefined) throw new CliUsageError('--url is the gateway\'s WebSocket: it needs --transport ws');
+    return { host, port: int(values.port ?? env['MOBILECLAW_DEVICE_PORT'], 'port', 7397, 1, 65535) };
+  }
+  if (values.url === undefined) {
+    const port = int(values.port ?? env['MOBILECLAW_HTTP_PORT'], 'port', 3000, 1, 65535);
+    return { url: `ws://${host.includes(':') ? `[${host}]` : host}:${port}/ws/device` };
+  }
+  if (values.host !== undefined || values.port !== undefined) throw new CliUsageError('--url names the gateway; do not combine it with --host or --port');
+  let protocol: string;
+  try {
+    protocol = new URL(values.url).protocol;
+  } catch {
+    protocol = '';
+  }
+  if (protocol !== 'ws:' && protocol !== 'wss:') throw new CliUsageError(`--url must be a ws:// or wss:// URL, got ${JSON.stringify(values.url)}`);
+  return { url: values.url };
 }
 
 /** Reads and imports the `--screen` file; an unreadable or invalid file is a usage error naming it. */

@@ -6,6 +6,7 @@
  * port cannot be listened on, 2 for a usage error or a missing token.
  */
 import { CliUsageError, parseCli, USAGE, type CliConfig } from './cli-config';
+import { describeGatewayAddress } from '@mobileclaw/phone-link';
 import { AdbHostServer, GatewayRefusedError, PhoneUi, SimulatedPhone } from '@mobileclaw/simulator';
 import { replacedNotice } from './replaced-notice';
 
@@ -32,13 +33,12 @@ function serveAdb(config: CliConfig, adb: { host: string; port: number }): void 
 
 function run(config: CliConfig): void {
   if (config.adb) return serveAdb(config, config.adb);
-  const address = `${config.host}:${config.port}`;
+  const address = describeGatewayAddress(config.gateway);
   let stopping = false;
   const log = config.verbose ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
   const phones = Array.from({ length: config.devices }, (_, i) => {
     const phone = new SimulatedPhone({
-      host: config.host,
-      port: config.port,
+      ...config.gateway,
       token: config.token,
       deviceId: `${config.prefix}${i + 1}`,
       screen: { width: config.width, height: config.height, densityDpi: config.densityDpi },

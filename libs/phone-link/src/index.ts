@@ -1,9 +1,11 @@
 /**
  * @mobileclaw/phone-link: the phone side of wire protocol v1 (docs/protocol.md). {@link PhoneLink}
- * owns the wire (hello, heartbeat, one response per action, cancel, deadlines, reconnects); a
+ * owns the protocol (hello, heartbeat, one response per action, cancel, deadlines, reconnects) over a
+ * {@link PhoneWire} (TCP or WebSocket); a
  * {@link PhoneExecutor} performs the commands on a device (the simulator's UI, a phone over adb).
  */
-export { PhoneLink, GatewayRefusedError, DEFAULT_FAULTS, PHONE_LINK_EVENTS, type FaultOptions, type PhoneLinkEvents, type PhoneLinkOptions } from './phone-link';
+export { PhoneLink, GatewayRefusedError, DEFAULT_FAULTS, PHONE_LINK_EVENTS, type FaultOptions, type PhoneLinkEvents, type PhoneLinkOptions, type PhoneLinkSettings } from './phone-link';
+export { openPhoneWire, checkGatewayAddress, describeGatewayAddress, type GatewayAddress, type PhoneWire, type PhoneWireEvents } from './phone-wire';
 export type { PhoneExecutor, PhoneAction, DeviceDescription } from './phone-executor';
 export { PhoneError, type PhoneErrorCode } from './phone-error';
 export { FrameRegistry, type FrameGeometry } from './frame-registry';

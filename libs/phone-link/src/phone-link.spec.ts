@@ -1,7 +1,7 @@
 import { PhoneError } from './phone-error';
 import type { DeviceDescription, PhoneAction, PhoneExecutor } from './phone-executor';
-import { PhoneLink, type PhoneLinkOptions } from './phone-link';
-import { TestGateway, type GatewaySide } from './testing';
+import { PhoneLink, type PhoneLinkSettings } from './phone-link';
+import { TestGateway, type GatewaySide, type TestTransport } from './testing';
 
 const DESCRIPTION: DeviceDescription = {
   device: { model: 'Pixel 7', manufacturer: 'Google', android: '14', screen: { width: 1080, height: 2400, densityDpi: 420, rotation: 0 } },
@@ -39,14 +39,13 @@ class ManualExecutor implements PhoneExecutor {
   }
 }
 
-describe('PhoneLink', () => {
+describe.each<TestTransport>(['tcp', 'ws'])('PhoneLink over %s', (transport) => {
   let gateway: TestGateway;
-  let port: number;
   const links: PhoneLink[] = [];
 
   beforeEach(async () => {
-    gateway = new TestGateway();
-    port = await gateway.listen();
+    gateway = new TestGateway(transport);
+    await gateway.listen();
   });
 
   afterEach(async () => {
@@ -54,8 +53,8 @@ describe('PhoneLink', () => {
     await gateway.close();
   });
 
-  function newLink(executor: PhoneExecutor, options: Partial<PhoneLinkOptions> = {}): PhoneLink {
-    const link = new PhoneLink({ executor, port, token: 't0ken', deviceId: 'pixel-7', client: { name: 'test-phone', version: '1.2.3' }, ...options });
+  function newLink(executor: PhoneExecutor, options: Partial<PhoneLinkSettings> = {}): PhoneLink {
+    const link = new PhoneLink({ executor, ...gateway.address, token: 't0ken', deviceId: 'pixel-7', client: { name: 'test-phone', version: '1.2.3' }, ...options });
     links.push(link);
     return link;
   }
@@ -165,5 +164,40 @@ describe('PhoneLink', () => {
     await started;
     expect(link.sendEvent('screen', { width: 2400, height: 1080, rotation: 1 })).toBe(true);
     expect(await side.nextFrame()).toEqual({ type: 'event', event: 'screen', data: { width: 2400, height: 1080, rotation: 1 } });
+  });
+});
+
+describe('PhoneLink gateway addresses and WebSocket messages', () => {
+  const links: PhoneLink[] = [];
+  afterEach(async () => {
+    await Promise.all(links.splice(0).map((l) => l.stop()));
+  });
+
+  it('refuses a URL that is not ws:// or wss://, and a port outside 1-65535', () => {
+    const settings = { executor: new ManualExecutor(), token: 't', deviceId: 'p', client: { name: 'n', version: '1' } };
+    expect(() => new PhoneLink({ ...settings, url: 'http://127.0.0.1:3000/ws/device' })).toThrow('the gateway URL must be ws:// or wss://, got "http://127.0.0.1:3000/ws/device"');
+    expect(() => new PhoneLink({ ...settings, url: 'not a url' })).toThrow('the gateway URL "not a url" is not a URL');
+    expect(() => new PhoneLink({ ...settings, port: 70000 })).toThrow('the gateway port must be an integer 1-65535, got 70000');
+    expect(new PhoneLink({ ...settings, url: 'wss://gateway.example.com/ws/device' }).gatewayAddress).toBe('wss://gateway.example.com/ws/device');
+    expect(new PhoneLink({ ...settings, port: 7397 }).gatewayAddress).toBe('127.0.0.1:7397');
+  });
+
+  it('over WebSocket, drops a message over its frame limit and stays connected', async () => {
+    const gateway = new TestGateway('ws');
+    await gateway.listen();
+    const lines: string[] = [];
+    const link = new PhoneLink({ executor: new ManualExecutor(), ...gateway.address, token: 't', deviceId: 'p', client: { name: 'n', version: '1' }, log: (line) => lines.push(line) });
+    links.push(link);
+    const started = link.start();
+    const side = await gateway.nextConnection();
+    await side.welcome();
+    await started;
+    side.sendText('x'.repeat(16 * 1024 * 1024 + 1));
+    side.send({ type: 'ping', ts: 5 });
+    expect(await side.nextFrame()).toEqual({ type: 'pong', ts: 5 });
+    expect(lines).toContain('[p] dropped a 16777217-byte frame from the gateway (limit 16777216)');
+    expect(link.connected).toBe(true);
+    await link.stop();
+    await gateway.close();
   });
 });

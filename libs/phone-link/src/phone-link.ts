@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
-import net from 'node:net';
-import { decodeFrame, encodeFrame, LineFrameDecoder, PROTOCOL_VERSION, type ActionFrame, type Frame, type HelloFrame, type ResponseFrame, type WelcomeFrame } from '@mobileclaw/protocol';
+import { decodeFrame, PROTOCOL_VERSION, type ActionFrame, type Frame, type HelloFrame, type ResponseFrame, type WelcomeFrame } from '@mobileclaw/protocol';
 import { PhoneError } from './phone-error';
 import type { DeviceDescription, PhoneExecutor } from './phone-executor';
+import { checkGatewayAddress, describeGatewayAddress, openPhoneWire, type GatewayAddress, type PhoneWire } from './phone-wire';
 import { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
 
 /** Misbehaviour injected into action replies, for testing the gateway. Mutable at any time. */
@@ -17,13 +17,13 @@ export interface FaultOptions {
   replyTwice: boolean;
   /**
    * 0 = off. Otherwise the action is performed but answered with a success response whose
-   * `data.padding` string makes the line exactly this many bytes (`\n` excluded), or as small
-   * as possible when the number is below the frame's own size.
+   * `data.padding` string makes the frame exactly this many bytes (a TCP line's `\n` excluded), or
+   * as small as possible when the number is below the frame's own size.
    */
   oversizedReplyBytes: number;
-  /** Write a non-JSON line (`%%garbage%%`) before each reply. Default false. */
+  /** Send a non-JSON frame (`%%garbage%%`: a line on TCP, a message on WebSocket) before each reply. Default false. */
   garbageLineBeforeReply: boolean;
-  /** Destroy the socket when an action arrives, without replying (then reconnect if enabled). Default false. */
+  /** Drop the connection when an action arrives, without replying (then reconnect if enabled). Default false. */
   dropConnectionOnCommand: boolean;
 }
 
@@ -37,13 +37,10 @@ export const DEFAULT_FAULTS: Readonly<FaultOptions> = Object.freeze({
   dropConnectionOnCommand: false,
 });
 
-export interface PhoneLinkOptions {
+/** Everything a {@link PhoneLink} is given besides where its gateway is. */
+export interface PhoneLinkSettings {
   /** Performs the actions and describes the device for hello. */
   executor: PhoneExecutor;
-  /** Gateway host. Default 127.0.0.1. */
-  host?: string;
-  /** Gateway device port (the gateway's default is 7397). */
-  port: number;
   /** Device token sent in hello. */
   token: string;
   /** 1–128 chars of `[A-Za-z0-9._:-]`, the same on every reconnect. */
@@ -66,6 +63,13 @@ export interface PhoneLinkOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * A {@link PhoneLink}'s options: its settings and where the gateway is, over TCP (`host`, default
+ * 127.0.0.1, and `port`, the gateway's device port, default 7397 there) or over WebSocket (`url`,
+ * e.g. `ws://127.0.0.1:3000/ws/device` or `wss://gateway.example.com/ws/device`).
+ */
+export type PhoneLinkOptions = PhoneLinkSettings & GatewayAddress;
+
 /** The gateway answered hello with an `error` frame (e.g. `UNAUTHORIZED`). */
 export class GatewayRefusedError extends Error {
   constructor(
@@ -79,13 +83,13 @@ export class GatewayRefusedError extends Error {
 
 /** The phone's own limit for frames from the gateway, in bytes. */
 const MAX_INCOMING_FRAME_BYTES = 16 * 1024 * 1024;
-const GARBAGE_LINE = '%%garbage%%\n';
+const GARBAGE_FRAME = '%%garbage%%';
 /** Largest delay Node's timers take, in ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** One TCP connection to the gateway; everything per-connection dies with it. */
+/** One connection to the gateway; everything per-connection dies with it. */
 interface Connection {
-  socket: net.Socket;
+  wire: PhoneWire;
   established: boolean;
   welcomed: boolean;
   /** `timers.now()` at welcome; null before. */
@@ -116,9 +120,10 @@ export interface PhoneLinkEvents {
 export const PHONE_LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'reconnecting'] as const satisfies readonly (keyof PhoneLinkEvents)[];
 
 /**
- * The phone side of wire protocol v1 (docs/protocol.md) over a real TCP socket: connects to the
- * gateway, says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings
- * a quiet gateway, dropping one silent for two heartbeat intervals), hands each `action` to the
+ * The phone side of wire protocol v1 (docs/protocol.md) over TCP or WebSocket (the same frames,
+ * one per line or one per text message; see {@link PhoneLinkOptions}): connects to the gateway,
+ * says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings a quiet
+ * gateway, dropping one silent for two heartbeat intervals), hands each `action` to the
  * executor with an AbortSignal for `cancel` and the deadline (`timeoutMs`), answers one `response`
  * per action, and reconnects with {@link ReconnectBackoff} when enabled.
  *
@@ -132,8 +137,9 @@ export class PhoneLink extends EventEmitter {
   /** Fault injection; tests may change it at any time (read when each action arrives). */
   faults: FaultOptions;
   private readonly executor: PhoneExecutor;
-  private readonly host: string;
-  private readonly port: number;
+  private readonly gateway: GatewayAddress;
+  /** `host:port` or the URL of the gateway, for logs and messages. */
+  readonly gatewayAddress: string;
   private readonly token: string;
   private readonly client: { name: string; version: string };
   private readonly reconnect: boolean;
@@ -146,11 +152,13 @@ export class PhoneLink extends EventEmitter {
   private reconnectTimer: ScheduledTimer | null = null;
   private starting: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | null = null;
 
+  /** @throws TypeError when the gateway address is invalid (a URL that is not `ws:`/`wss:`, a port outside 1–65535). */
   constructor(options: PhoneLinkOptions) {
     super();
     this.executor = options.executor;
-    this.host = options.host ?? '127.0.0.1';
-    this.port = options.port;
+    this.gateway = options.url === undefined ? { host: options.host ?? '127.0.0.1', port: options.port } : { url: options.url };
+    checkGatewayAddress(this.gateway);
+    this.gatewayAddress = describeGatewayAddress(this.gateway);
     this.token = options.token;
     this.deviceId = options.deviceId;
     this.client = { ...options.client };
@@ -172,9 +180,9 @@ export class PhoneLink extends EventEmitter {
     return this.welcome;
   }
 
-  /** True while welcomed on an open socket. */
+  /** True while welcomed on an open connection. */
   get connected(): boolean {
-    return this.conn !== null && this.conn.welcomed && !this.conn.socket.destroyed;
+    return this.conn !== null && this.conn.welcomed && !this.conn.wire.closed;
   }
 
   /**
@@ -188,8 +196,8 @@ export class PhoneLink extends EventEmitter {
     if (this.connected) return Promise.resolve();
     this.reconnectTimer?.cancel();
     this.reconnectTimer = null;
-    // A socket still closing from an earlier run is abandoned; its close no longer matters.
-    this.conn?.socket.destroy();
+    // A connection still closing from an earlier run is abandoned; its close no longer matters.
+    this.conn?.wire.destroy();
     this.conn = null;
     let resolve!: () => void;
     let reject!: (err: Error) => void;
@@ -204,7 +212,7 @@ export class PhoneLink extends EventEmitter {
     return promise;
   }
 
-  /** Closes the connection for good (no reconnect); resolves once the socket is closed. */
+  /** Closes the connection for good (no reconnect); resolves once it is closed. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.reconnectTimer?.cancel();
@@ -212,10 +220,8 @@ export class PhoneLink extends EventEmitter {
     this.failStart(new Error(`${this.deviceId} stopped before the gateway welcomed it`));
     const conn = this.conn;
     if (!conn) return;
-    await new Promise<void>((resolve) => {
-      conn.socket.once('close', () => resolve());
-      conn.socket.destroy();
-    });
+    conn.wire.destroy();
+    await conn.wire.ended;
   }
 
   /** Sends an `event` frame (docs/protocol.md §6) when welcomed; returns whether it was sent. */
@@ -248,11 +254,22 @@ export class PhoneLink extends EventEmitter {
 
   private connect(): void {
     this.reconnectTimer = null;
-    const socket = net.connect({ host: this.host, port: this.port });
-    socket.setNoDelay(true);
+    // A wire reports nothing before this call returns, so its events may use `conn`.
+    const wire = openPhoneWire(this.gateway, MAX_INCOMING_FRAME_BYTES, {
+      open: () => {
+        conn.established = true;
+        this.sayHello(conn);
+      },
+      frame: (frame) => {
+        conn.lastReceived = Date.now();
+        this.onFrame(conn, frame);
+      },
+      close: (hadError) => this.onClose(conn, hadError),
+      log: (line) => this.log(line),
+    });
     const now = Date.now();
     const conn: Connection = {
-      socket,
+      wire,
       established: false,
       welcomed: false,
       welcomedAt: null,
@@ -265,34 +282,19 @@ export class PhoneLink extends EventEmitter {
       maxFrameBytes: MAX_INCOMING_FRAME_BYTES,
     };
     this.conn = conn;
-    const decoder = new LineFrameDecoder({
-      maxFrameBytes: MAX_INCOMING_FRAME_BYTES,
-      onFrame: (line) => this.onLine(conn, line),
-      onOversized: (_head, size) => this.log(`dropped a ${size}-byte frame from the gateway (limit ${MAX_INCOMING_FRAME_BYTES})`),
-    });
-    socket.on('connect', () => {
-      conn.established = true;
-      this.sayHello(conn);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      conn.lastReceived = Date.now();
-      decoder.push(chunk);
-    });
-    socket.on('error', (err) => this.log(`socket error: ${err.message}`));
-    socket.on('close', (hadError) => this.onClose(conn, hadError));
   }
 
   /** Sends hello at once when the executor describes the device synchronously, else once it has. */
   private sayHello(conn: Connection): void {
     const sendHello = (description: DeviceDescription): void => {
-      this.log(`connected to ${this.host}:${this.port}, saying hello`);
+      this.log(`connected to ${this.gatewayAddress}, saying hello`);
       this.send(conn, this.hello(description));
     };
     const cannotDescribe = (err: unknown): void => {
       const reason = err instanceof Error ? err.message : String(err);
       this.log(`cannot describe the device (${reason}); closing before hello`);
       if (!this.reconnect) this.failStart(new Error(`${this.deviceId}: cannot describe the device for hello: ${reason}`));
-      conn.socket.destroy();
+      conn.wire.destroy();
     };
     let description: DeviceDescription | Promise<DeviceDescription>;
     try {
@@ -303,15 +305,15 @@ export class PhoneLink extends EventEmitter {
     }
     if (description instanceof Promise) {
       description.then((d) => {
-        if (!conn.socket.destroyed) sendHello(d);
+        if (!conn.wire.closed) sendHello(d);
       }, cannotDescribe);
     } else {
       sendHello(description);
     }
   }
 
-  private onLine(conn: Connection, line: Buffer): void {
-    const decoded = decodeFrame(line);
+  private onFrame(conn: Connection, text: Buffer): void {
+    const decoded = decodeFrame(text);
     if (!decoded.ok) {
       this.log(`ignored a bad frame from the gateway: ${decoded.reason}`);
       return;
@@ -332,7 +334,7 @@ export class PhoneLink extends EventEmitter {
         // Before welcome an error is the answer to hello: the gateway refuses us and closes.
         if (!conn.welcomed && this.starting) {
           this.failStart(new GatewayRefusedError(frame.code, frame.message ?? ''));
-          conn.socket.destroy();
+          conn.wire.destroy();
         }
         return;
       case 'ping':
@@ -364,7 +366,7 @@ export class PhoneLink extends EventEmitter {
 
   /**
    * As docs/protocol.md §5 asks of phones: pings the gateway when nothing was received for an
-   * interval, and drops a connection silent for two (a half-open TCP connection never reports itself).
+   * interval, and drops a connection silent for two (a half-open connection never reports itself).
    */
   private startHeartbeat(conn: Connection, intervalMs: number): void {
     if (!(intervalMs > 0)) return;
@@ -374,7 +376,7 @@ export class PhoneLink extends EventEmitter {
         const now = Date.now();
         if (now - conn.lastReceived >= 2 * interval) {
           this.log(`no frame from the gateway for ${now - conn.lastReceived} ms; closing`);
-          conn.socket.destroy();
+          conn.wire.destroy();
         } else if (now - conn.lastReceived >= interval && now - conn.lastSent >= interval) {
           this.send(conn, { type: 'ping', ts: now });
         }
@@ -390,7 +392,7 @@ export class PhoneLink extends EventEmitter {
     const faults: FaultOptions = { ...this.faults };
     if (faults.dropConnectionOnCommand) {
       this.log(`fault: dropping the connection on ${frame.command} ${frame.requestId}`);
-      conn.socket.destroy();
+      conn.wire.destroy();
       return;
     }
     if (faults.neverReply) {
@@ -437,7 +439,7 @@ export class PhoneLink extends EventEmitter {
         return;
       }
     }
-    if (conn.socket.destroyed) {
+    if (conn.wire.closed) {
       this.log(`connection gone; dropped the reply to ${requestId}`);
       return;
     }
@@ -447,11 +449,12 @@ export class PhoneLink extends EventEmitter {
         : reply.status === 'success'
           ? { type: 'response', requestId, status: 'success', data: reply.data }
           : { type: 'response', requestId, status: 'error', error: reply.error };
-    let line = encodeFrame(response);
+    let json = JSON.stringify(response);
     // A phone does not send what the gateway would discard (docs/protocol.md, "Frame limit"); the fault does on purpose.
-    if (faults.oversizedReplyBytes === 0 && Buffer.byteLength(line, 'utf8') - 1 > conn.maxFrameBytes) line = encodeFrame(tooLargeResponse(requestId, Buffer.byteLength(line, 'utf8') - 1, conn.maxFrameBytes));
-    this.writeLine(conn, line, faults.garbageLineBeforeReply);
-    if (faults.replyTwice) this.writeLine(conn, line, faults.garbageLineBeforeReply);
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (faults.oversizedReplyBytes === 0 && bytes > conn.maxFrameBytes) json = JSON.stringify(tooLargeResponse(requestId, bytes, conn.maxFrameBytes));
+    this.sendJson(conn, json, faults.garbageLineBeforeReply);
+    if (faults.replyTwice) this.sendJson(conn, json, faults.garbageLineBeforeReply);
   }
 
   /**
@@ -488,15 +491,15 @@ export class PhoneLink extends EventEmitter {
   }
 
   private send(conn: Connection, frame: Frame): void {
-    this.writeLine(conn, encodeFrame(frame));
+    this.sendJson(conn, JSON.stringify(frame));
   }
 
-  /** The only writer: one encoded frame line (optionally after a garbage line). */
-  private writeLine(conn: Connection, line: string, garbageBefore = false): void {
-    const socket = conn.socket;
-    if (socket.destroyed || !socket.writable) return;
+  /** The only writer: one frame as compact JSON (optionally after a garbage frame). */
+  private sendJson(conn: Connection, json: string, garbageBefore = false): void {
+    if (conn.wire.closed) return;
     conn.lastSent = Date.now();
-    socket.write(garbageBefore ? GARBAGE_LINE + line : line);
+    if (garbageBefore) conn.wire.send(GARBAGE_FRAME);
+    conn.wire.send(json);
   }
 
   private onClose(conn: Connection, hadError: boolean): void {
@@ -511,7 +514,7 @@ export class PhoneLink extends EventEmitter {
     if (conn.established) this.emit('close', hadError);
     if (this.stopped || !current) return;
     if (this.starting && !this.reconnect) {
-      this.failStart(new Error(`connection to ${this.host}:${this.port} closed before the gateway welcomed ${this.deviceId}`));
+      this.failStart(new Error(`connection to ${this.gatewayAddress} closed before the gateway welcomed ${this.deviceId}`));
       this.stopped = true;
       return;
     }
@@ -534,7 +537,7 @@ export class PhoneLink extends EventEmitter {
   }
 }
 
-/** A success response padded so that its line is `bytes` long (`\n` excluded). */
+/** A success response padded so that its frame is `bytes` long (a TCP line's `\n` excluded). */
 function oversizedResponse(requestId: string, bytes: number): ResponseFrame {
   const frame: ResponseFrame = { type: 'response', requestId, status: 'success', data: { padding: '' } };
   const base = Buffer.byteLength(JSON.stringify(frame), 'utf8');

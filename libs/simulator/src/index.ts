@@ -2,7 +2,7 @@
  * @mobileclaw/simulator: a simulated Android phone speaking wire protocol v1 (docs/protocol.md).
  * {@link SimulatedPhone} is the networked device (a `PhoneLink` driving its UI); {@link PhoneUi} is its pure UI state machine.
  */
-export { SimulatedPhone, CLIENT_INFO, type SimulatedPhoneOptions } from './simulated-phone';
+export { SimulatedPhone, CLIENT_INFO, type SimulatedPhoneOptions, type SimulatedPhoneSettings } from './simulated-phone';
 // The wire side lives in @mobileclaw/phone-link; these stay importable from the simulator as before.
 export {
   GatewayRefusedError,

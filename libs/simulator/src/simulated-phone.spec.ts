@@ -3,18 +3,24 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
-import { SimulatedPhone, type SimulatedPhoneOptions } from './simulated-phone';
+import type { GatewayAddress } from '@mobileclaw/phone-link';
+import { SimulatedPhone, type SimulatedPhoneSettings } from './simulated-phone';
 import { ManualReconnectTimers } from './testing';
-import { TestGateway, type GatewaySide, type Json } from '@mobileclaw/phone-link/testing';
+import { TestGateway, type GatewaySide, type Json, type TestTransport } from '@mobileclaw/phone-link/testing';
 
-describe('SimulatedPhone over a real loopback socket', () => {
+/** A simulated phone's options in these tests: its settings and, optionally, another gateway address. */
+type PhoneOptions = Partial<SimulatedPhoneSettings> & { address?: GatewayAddress };
+
+describe.each<TestTransport>(['tcp', 'ws'])('SimulatedPhone over a real loopback %s connection', (transport) => {
   let gateway: TestGateway;
-  let port: number;
   const phones: SimulatedPhone[] = [];
 
+  /** Where a phone reaches a gateway of this transport on `port`. */
+  const addressAt = (port: number): GatewayAddress => (transport === 'tcp' ? { port } : { url: `ws://127.0.0.1:${port}/ws/device` });
+
   beforeEach(async () => {
-    gateway = new TestGateway();
-    port = await gateway.listen();
+    gateway = new TestGateway(transport);
+    await gateway.listen();
   });
 
   afterEach(async () => {
@@ -22,14 +28,14 @@ describe('SimulatedPhone over a real loopback socket', () => {
     await gateway.close();
   });
 
-  function newPhone(options: Partial<SimulatedPhoneOptions> = {}): SimulatedPhone {
-    const phone = new SimulatedPhone({ port, token: 'secret-token', ...options });
+  function newPhone({ address = gateway.address, ...options }: PhoneOptions = {}): SimulatedPhone {
+    const phone = new SimulatedPhone({ ...address, token: 'secret-token', ...options });
     phones.push(phone);
     return phone;
   }
 
   /** A started phone and its gateway side. */
-  async function connectedPhone(options: Partial<SimulatedPhoneOptions> = {}): Promise<{ phone: SimulatedPhone; side: GatewaySide }> {
+  async function connectedPhone(options: PhoneOptions = {}): Promise<{ phone: SimulatedPhone; side: GatewaySide }> {
     const phone = newPhone(options);
     const started = phone.start();
     const side = await gateway.nextConnection();
@@ -59,7 +65,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
     expect((await welcomed)[0]).toMatchObject({ sessionId: 'abc-123' });
     expect(phone.sessionId).toBe('abc-123');
     expect(phone.connected).toBe(true);
-    expect(side.socket.remoteAddress).toBe('127.0.0.1');
+    expect(side.remoteAddress).toBe('127.0.0.1');
   });
 
   it('answers an action with the matching requestId, and the state changes', async () => {
@@ -138,7 +144,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
     const lines: string[] = [];
     const { phone, side } = await connectedPhone({ log: (l) => lines.push(l) });
     side.send({ type: 'error', code: 'PROTOCOL_ERROR', message: 'something odd' });
-    side.socket.write('not json\n');
+    side.sendText('not json');
     side.send({ type: 'action', requestId: 'after', command: 'home' });
     expect(await side.nextFrame()).toMatchObject({ requestId: 'after', status: 'success' });
     expect(phone.connected).toBe(true);
@@ -246,7 +252,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
     const side = await gateway.nextConnection();
     await side.nextFrame();
     side.send({ type: 'error', code: 'UNAUTHORIZED', message: 'bad device token' });
-    side.socket.end();
+    side.end();
     await expect(started).rejects.toThrow(/UNAUTHORIZED/);
     await side.closed;
     expect(phone.connected).toBe(false);
@@ -257,7 +263,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
     const started = phone.start();
     const side = await gateway.nextConnection();
     await side.nextFrame();
-    side.socket.destroy();
+    side.destroy();
     await expect(started).rejects.toThrow(/closed before/);
 
     const free = net.createServer();
@@ -265,11 +271,11 @@ describe('SimulatedPhone over a real loopback socket', () => {
     await once(free, 'listening');
     const freePort = free.address() as net.AddressInfo;
     await new Promise((resolve) => free.close(resolve));
-    await expect(newPhone({ port: freePort.port }).start()).rejects.toThrow(/closed before/);
+    await expect(newPhone({ address: addressAt(freePort.port) }).start()).rejects.toThrow(/closed before/);
   });
 
   it('with reconnect, keeps trying until the gateway is up', async () => {
-    const late = new TestGateway();
+    const late = new TestGateway(transport);
     const spare = net.createServer();
     spare.listen(0, '127.0.0.1');
     await once(spare, 'listening');
@@ -277,7 +283,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
     await new Promise((resolve) => spare.close(resolve));
 
     const timers = new ManualReconnectTimers();
-    const phone = newPhone({ port: latePort, reconnect: true, timers, backoff: { random: () => 0 } });
+    const phone = newPhone({ address: addressAt(latePort), reconnect: true, timers, backoff: { random: () => 0 } });
     const closes: boolean[] = [];
     phone.on('close', (hadError) => closes.push(hadError));
     const failed = timers.nextSchedule();
@@ -287,8 +293,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
     const failedAgain = timers.nextSchedule();
     timers.fire();
     await failedAgain;
-    late.server.listen(latePort, '127.0.0.1');
-    await once(late.server, 'listening');
+    await late.listen(latePort);
     timers.fire();
     const side = await late.nextConnection();
     await side.welcome('late-session');
@@ -312,7 +317,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
         timers.advance(60_000);
         const scheduled = timers.nextSchedule();
         current.send({ type: 'error', code: 'DEVICE_REPLACED', message: `replaced by session other-${index}` });
-        current.socket.end();
+        current.end();
         expect(await scheduled).toBe(expected);
         expect(phone.connected).toBe(false);
         expect(timers.waiting).toBe(1);
@@ -327,7 +332,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
       // A connection that stayed up 30 s and simply dropped resets it.
       timers.advance(30_000);
       const scheduled = timers.nextSchedule();
-      current.socket.destroy();
+      current.destroy();
       expect(await scheduled).toBe(750);
       expect(timers.delays).toEqual([750, 1500, 3000, 750]);
     });
@@ -339,7 +344,7 @@ describe('SimulatedPhone over a real loopback socket', () => {
       for (let i = 0; i < 3; i++) {
         timers.advance(29_999);
         const scheduled = timers.nextSchedule();
-        current.socket.destroy();
+        current.destroy();
         await scheduled;
         timers.fire();
         current = await gateway.nextConnection();

@@ -1,15 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { PHONE_LINK_EVENTS, PhoneLink, type DeviceDescription, type PhoneLinkEvents, type FaultOptions, type PhoneAction, type PhoneExecutor, type ReconnectBackoffOptions, type ReconnectTimers } from '@mobileclaw/phone-link';
+import { PHONE_LINK_EVENTS, PhoneLink, type DeviceDescription, type GatewayAddress, type PhoneLinkEvents, type FaultOptions, type PhoneAction, type PhoneExecutor, type ReconnectBackoffOptions, type ReconnectTimers } from '@mobileclaw/phone-link';
 import type { WelcomeFrame } from '@mobileclaw/protocol';
 import { type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 import { COMMANDS, executeCommand } from './commands';
 import { PhoneUi, type Rotation } from './phone-ui';
 
-export interface SimulatedPhoneOptions {
-  /** Gateway host. Default 127.0.0.1. */
-  host?: string;
-  /** Gateway device port (the gateway's default is 7397). */
-  port: number;
+/** Everything a {@link SimulatedPhone} is given besides where its gateway is. */
+export interface SimulatedPhoneSettings {
   /** Device token sent in hello. */
   token: string;
   /** 1–128 chars of `[A-Za-z0-9._:-]`. Default 'sim-1'. */
@@ -38,6 +35,13 @@ export interface SimulatedPhoneOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * A {@link SimulatedPhone}'s options: its settings and where the gateway is, over TCP (`host`,
+ * default 127.0.0.1, and `port`, the gateway's device port) or over WebSocket (`url`, e.g.
+ * `ws://127.0.0.1:3000/ws/device`).
+ */
+export type SimulatedPhoneOptions = SimulatedPhoneSettings & GatewayAddress;
+
 export const CLIENT_INFO = { name: 'mobileclaw-sim', version: '0.1.0' } as const;
 
 /** Performs actions on a {@link PhoneUi} and describes it as a MobileClaw Sim phone. */
@@ -61,7 +65,7 @@ class PhoneUiExecutor implements PhoneExecutor {
 }
 
 /**
- * A virtual Android phone speaking wire protocol v1 over a real TCP socket: a {@link PhoneLink}
+ * A virtual Android phone speaking wire protocol v1 over TCP or WebSocket: a {@link PhoneLink}
  * (hello, heartbeat, replies, reconnects, fault injection) performing `action`s on its {@link PhoneUi}.
  *
  * Events: `welcome` (the {@link WelcomeFrame}), `action` (every {@link ActionFrame} received,
@@ -81,11 +85,10 @@ export class SimulatedPhone extends EventEmitter {
     this.ui = new PhoneUi({ width: screen.width, height: screen.height, densityDpi: screen.densityDpi ?? 420, ...(options.replay ? { replay: options.replay } : {}) });
     this.link = new PhoneLink({
       executor: new PhoneUiExecutor(this.ui, options.model ?? 'MobileClaw Sim'),
-      port: options.port,
+      ...(options.url === undefined ? { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) } : { url: options.url }),
       token: options.token,
       deviceId: this.deviceId,
       client: { ...CLIENT_INFO },
-      ...(options.host === undefined ? {} : { host: options.host }),
       ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
       ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
       ...(options.timers === undefined ? {} : { timers: options.timers }),
@@ -115,7 +118,7 @@ export class SimulatedPhone extends EventEmitter {
     return this.link.lastWelcome;
   }
 
-  /** True while welcomed on an open socket. */
+  /** True while welcomed on an open connection. */
   get connected(): boolean {
     return this.link.connected;
   }
@@ -130,7 +133,7 @@ export class SimulatedPhone extends EventEmitter {
     return this.link.start();
   }
 
-  /** Closes the connection for good (no reconnect); resolves once the socket is closed. */
+  /** Closes the connection for good (no reconnect); resolves once it is closed. */
   stop(): Promise<void> {
     return this.link.stop();
   }

@@ -74,6 +74,44 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     expect(transport.ended).toBe(true);
     await expect(hub.getDevice('msg-4')).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
   });
+
+  it('reads an unreadable message as a malformed frame: refused before hello, a counted protocol error after', async () => {
+    const early = new MessageTransport();
+    early.session = hub.accept(early);
+    early.session.receiveUnreadable(Buffer.from('{"type":"hello"'), 'binary message');
+    expect(early.sent).toEqual([{ type: 'error', code: 'PROTOCOL_ERROR', message: 'invalid hello: binary message' }]);
+    expect([early.ended, early.endCode]).toEqual([true, 'DEVICE_DISCONNECTED']);
+
+    const phone = connect(hub, 'msg-6');
+    const other = hub.execute('msg-6', { command: 'home' });
+    const action = phone.lastOfType('action') as Json;
+    // Naming another request: the command in flight keeps waiting.
+    phone.session.receiveUnreadable(Buffer.from('{"type":"response","requestId":"not-it"'), 'binary message');
+    expect(phone.lastOfType('error')).toEqual({ type: 'error', code: 'PROTOCOL_ERROR', message: 'binary message' });
+    expect(hub.stats()).toMatchObject({ protocolErrors: 1, pending: 1 });
+    // Naming the command in flight: its caller fails at once.
+    phone.session.receiveUnreadable(Buffer.from(`{"type":"response","requestId":"${action['requestId']}","status":"success"`), 'binary message');
+    await expect(other).rejects.toMatchObject({ code: 'PROTOCOL_ERROR', message: 'malformed reply: binary message' });
+    expect(hub.stats()).toMatchObject({ protocolErrors: 2, pending: 0 });
+    expect(phone.ended).toBe(false);
+
+    // Once closed, nothing more is read.
+    phone.session.transportClosed();
+    const sent = phone.sent.length;
+    phone.session.receiveUnreadable(Buffer.from('{"type":"ping"}'), 'binary message');
+    expect(phone.sent).toHaveLength(sent);
+    expect(hub.stats().protocolErrors).toBe(2);
+  });
+
+  it('tells the transport why the session ended', () => {
+    const replaced = connect(hub, 'msg-7');
+    connect(hub, 'msg-7');
+    const gone = connect(hub, 'msg-8');
+    gone.session.transportClosed('closed by the peer (WebSocket 1006)');
+    const stopping = connect(hub, 'msg-9');
+    hub.shutdown();
+    expect([replaced.endCode, gone.endCode, stopping.endCode]).toEqual(['DEVICE_REPLACED', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN']);
+  });
 });
 
 describe('DeviceHub with two phones sharing one device id', () => {

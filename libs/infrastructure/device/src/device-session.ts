@@ -132,15 +132,7 @@ export class DeviceSession {
       if (!decoded.ok) return this.refuse('PROTOCOL_ERROR', `invalid hello: ${decoded.reason}`);
       return this.handshake(decoded.frame);
     }
-    if (!decoded.ok) {
-      this.host.frameDiscarded(this, 'malformed');
-      this.protocolError(decoded.reason);
-      // A malformed answer to the command in flight fails its caller now rather than at its deadline.
-      if (decoded.requestId !== undefined && this.inFlight?.requestId === decoded.requestId) {
-        this.finishInFlight((p) => p.reject('PROTOCOL_ERROR', `malformed reply: ${decoded.reason}`));
-      }
-      return;
-    }
+    if (!decoded.ok) return this.malformed(decoded.reason, decoded.requestId);
     this.consecutiveProtocolErrors = 0;
     const frame = decoded.frame;
     switch (frame.type) {
@@ -157,6 +149,20 @@ export class DeviceSession {
         this.host.frameDiscarded(this, 'unexpected');
         return this.protocolError(`unexpected "${frame.type}" frame from a phone`);
     }
+  }
+
+  /**
+   * A message the transport cannot hand over as a frame at all (WebSocket: a binary message), read
+   * as a malformed frame: refuses the connection before `hello`; afterwards answers `PROTOCOL_ERROR`,
+   * counts it towards the errors in a row that close a session, and fails the command in flight when
+   * `head` (the message's first bytes) names it by a top-level `requestId`.
+   */
+  receiveUnreadable(head: Buffer, reason: string): void {
+    if (this.state === 'closed') return;
+    this.lastReceivedAt = performance.now();
+    this.lastSeenAt = Date.now();
+    if (this.state === 'handshake') return this.refuse('PROTOCOL_ERROR', `invalid hello: ${reason}`);
+    this.malformed(reason, peekRequestId(head));
   }
 
   /**
@@ -190,9 +196,12 @@ export class DeviceSession {
     this.send({ type: 'error', code: 'PAYLOAD_TOO_LARGE', message: `frame of ${sizeBytes} bytes exceeds ${limit} bytes`, ...(requestId ? { requestId } : {}) });
   }
 
-  /** The transport closed (peer hung up, reset, or we closed it). */
-  transportClosed(): void {
-    this.close('DEVICE_DISCONNECTED', 'connection closed');
+  /**
+   * The transport closed (peer hung up, reset, or we closed it). `reason` says how, when the
+   * transport knows more than that (e.g. a WebSocket closed for a message over its size limit).
+   */
+  transportClosed(reason = 'connection closed'): void {
+    this.close('DEVICE_DISCONNECTED', reason);
   }
 
   // ---- commands -------------------------------------------------------------------------------
@@ -261,7 +270,7 @@ export class DeviceSession {
     // (two phones sharing an id would otherwise replace each other forever).
     if (code === 'DEVICE_REPLACED' && !destroy) this.send({ type: 'error', code: 'DEVICE_REPLACED', message: reason });
     if (destroy) this.transport.destroy();
-    else this.transport.end();
+    else this.transport.end(code);
     this.host.unregister(this, code, reason);
   }
 
@@ -292,6 +301,16 @@ export class DeviceSession {
     this.host.refused(this, code, message);
     this.send({ type: 'error', code, message });
     this.close('DEVICE_DISCONNECTED', message);
+  }
+
+  /** A frame that does not decode, after the handshake; `requestId` is the request it names, if any. */
+  private malformed(reason: string, requestId: string | undefined): void {
+    this.host.frameDiscarded(this, 'malformed');
+    this.protocolError(reason);
+    // A malformed answer to the command in flight fails its caller now rather than at its deadline.
+    if (requestId !== undefined && this.inFlight?.requestId === requestId) {
+      this.finishInFlight((p) => p.reject('PROTOCOL_ERROR', `malformed reply: ${reason}`));
+    }
   }
 
   private protocolError(reason: string): void {

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@mobileclaw/domain';
 import type { DeviceSession } from './device-session';
 
 /**
@@ -11,8 +12,12 @@ export interface FrameTransport {
   send(frameJson: string): void;
   /** Bytes accepted by {@link send} but not yet handed to the OS (backpressure signal). */
   readonly pendingWriteBytes: number;
-  /** Flushes what was sent, then closes. */
-  end(): void;
+  /**
+   * Flushes what was sent, then closes. `code` is why the session ended (`DEVICE_DISCONNECTED`,
+   * `DEVICE_REPLACED` or `SHUTTING_DOWN`); a transport with close codes tells the peer (WebSocket:
+   * 1001 for `SHUTTING_DOWN`, else 1000), a byte stream has nothing to say it with.
+   */
+  end(code: ErrorCode): void;
   /** Closes at once, dropping unsent bytes (dead or misbehaving peer). */
   destroy(): void;
   /** Changes the largest incoming frame the transport accepts, in bytes (handshake → session limit). */

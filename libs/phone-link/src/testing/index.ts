@@ -1,3 +1,3 @@
 /** Test doubles for tests of phone-side links and of gateways they talk to. */
 export { ManualReconnectTimers } from './manual-reconnect-timers';
-export { TestGateway, GatewaySide, type Json } from './test-gateway';
+export { TestGateway, GatewaySide, type Json, type TestTransport } from './test-gateway';

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@mobileclaw/domain';
 import type { DeviceHub } from '../device-hub';
 import type { DeviceSession } from '../device-session';
 import type { FrameTransport } from '../frame-transport';
@@ -17,6 +18,8 @@ export class MessageTransport implements FrameTransport {
   readonly sent: Json[] = [];
   maxFrameBytes = 0;
   ended = false;
+  /** Why the session ended the connection gracefully ({@link end}'s code); undefined until then or when destroyed. */
+  endCode: ErrorCode | undefined;
   destroyed = false;
   pendingWriteBytes = 0;
   session!: DeviceSession;
@@ -32,8 +35,9 @@ export class MessageTransport implements FrameTransport {
     if (frameJson.endsWith('\n')) throw new Error('a frame transport frames the JSON itself: no terminator expected');
     this.sent.push(JSON.parse(frameJson) as Json);
   }
-  end(): void {
+  end(code: ErrorCode): void {
     this.ended = true;
+    this.endCode = code;
   }
   destroy(): void {
     this.ended = true;

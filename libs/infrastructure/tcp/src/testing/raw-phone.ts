@@ -46,6 +46,11 @@ export class RawPhone {
     this.socket.write(JSON.stringify(frame) + '\n');
   }
 
+  /** Sends `text` as one line: the text as is, then `\n`. */
+  sendText(text: string): void {
+    this.socket.write(text + '\n');
+  }
+
   write(bytes: string | Buffer): void {
     this.socket.write(bytes);
   }
@@ -75,6 +80,11 @@ export class RawPhone {
   /** Frames received and not yet taken. */
   get unread(): ReceivedFrame[] {
     return [...this.frames];
+  }
+
+  /** Stops reading from the socket (the gateway's writes then pile up). */
+  pauseReading(): void {
+    this.socket.pause();
   }
 
   destroy(): void {
