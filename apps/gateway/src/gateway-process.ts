@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { MCP_OPTIONS, type McpOptions } from '@mobileclaw/trigger-mcp';
-import { startGateway } from './gateway-app';
+import { startGateway, type RunningGateway } from './gateway-app';
 
 /** Where a started gateway listens, as its start-up log tells it. */
 export interface GatewayAddresses {
@@ -31,9 +31,10 @@ export function startupLines(at: GatewayAddresses): string[] {
  * `npm start` runs it with `MALLOC_MMAP_THRESHOLD_=1048576`: on glibc, without it the embedded phone's
  * freed screen-sized raster buffers stay in the process (~500 MB instead of ~290 MB peak over 600 tasks,
  * docs/benchmarks.md). glibc reads it at process start, so set it in the environment of any other launch.
+ * Resolves with the started gateway once it listens.
  * @throws Error when the environment is invalid or a port cannot be bound (see {@link startGateway}).
  */
-export async function runGatewayProcess(env: Record<string, string | undefined>): Promise<void> {
+export async function runGatewayProcess(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const gateway = await startGateway(env);
   const logger = new Logger('MobileClaw');
   const { httpHost } = gateway.config;
@@ -52,4 +53,5 @@ export async function runGatewayProcess(env: Record<string, string | undefined>)
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  return gateway;
 }
