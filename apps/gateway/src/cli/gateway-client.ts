@@ -154,22 +154,32 @@ export class GatewayClient {
 
   /**
    * `GET /api/tasks/:taskId/events` from event `after + 1` on: the recorded events, then the live
-   * ones. Lost connections are resumed by the library; the caller closes the stream (after the
-   * terminal event: the gateway ends the stream there, and EventSource would otherwise reconnect).
+   * ones. A connection lost once the stream was open is resumed by the library; a refused stream
+   * or a first connection that fails is reported through `failed`. The caller closes the stream
+   * (after the terminal event: the gateway ends the stream there, and EventSource would otherwise
+   * reconnect).
    */
   followTaskEvents(taskId: string, handlers: TaskEventHandlers, after = 0): TaskEventStream {
     const url = this.url(`/api/tasks/${encodeURIComponent(taskId)}/events${after > 0 ? `?lastEventId=${after}` : ''}`);
     let refusal: GatewayRequestError | undefined;
+    let connectionError = 'connection lost';
     const source = new EventSource(url, {
       // The token goes in a header (EventSource in a browser cannot set one; this library can).
       fetch: async (input: string | URL, init: EventSourceFetchInit) => {
-        const response = await fetch(input, { ...init, headers: { ...init.headers, ...this.authorization() } });
+        let response: Response;
+        try {
+          response = await fetch(input, { ...init, headers: { ...init.headers, ...this.authorization() } });
+        } catch (error) {
+          connectionError = networkErrorDetail(error);
+          throw error;
+        }
         // The library reports a refused stream by its status alone: keep the gateway's own reason.
         if (response.status !== 200) refusal = await this.failure(response);
         return response;
       },
     });
     let lastId = after;
+    let opened = false;
     let closed = false;
     const close = () => {
       closed = true;
@@ -183,7 +193,10 @@ export class GatewayClient {
         handlers.event(event);
       });
     }
-    source.addEventListener('open', () => handlers.connected?.());
+    source.addEventListener('open', () => {
+      opened = true;
+      handlers.connected?.();
+    });
     source.addEventListener('error', (error: Event) => {
       if (closed) return;
       // The gateway's own `error` event (the journal failed): a message with a body, not a connection error.
@@ -193,12 +206,13 @@ export class GatewayClient {
         handlers.failed(new GatewayRequestError('problem', message, undefined, code));
         return;
       }
-      if (source.readyState === source.CLOSED) {
+      // Refused (the library gives up), or no gateway at all yet: retrying would only wait forever.
+      if (source.readyState === source.CLOSED || !opened) {
         close();
-        handlers.failed(refusal ?? new GatewayRequestError('unreachable', (error as { message?: string }).message ?? 'the event stream failed'));
+        handlers.failed(refusal ?? new GatewayRequestError('unreachable', connectionError));
         return;
       }
-      handlers.reconnecting?.((error as { message?: string }).message ?? 'connection lost');
+      handlers.reconnecting?.(connectionError);
     });
     return { close };
   }

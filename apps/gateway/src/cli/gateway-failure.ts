@@ -33,7 +33,7 @@ export function describeGatewayFailure(error: GatewayRequestError, target: Gatew
       return new CliError(subject.taskId ? `no task ${subject.taskId} on the gateway at ${url} (\`mobileclaw tasks\` lists them)` : error.message, CLI_EXIT.notFound);
     case 'DEVICE_DISCONNECTED':
     case 'DEVICE_REPLACED':
-      return new CliError(subject.deviceId ? `phone ${subject.deviceId} is offline (${error.code}: ${error.detail})` : error.message, CLI_EXIT.deviceOffline);
+      return new CliError(`${error.detail} (${error.code}); \`mobileclaw devices\` shows which phones are online`, CLI_EXIT.deviceOffline);
     case 'VALIDATION_FAILED':
       return new CliError(`the gateway refused the arguments: ${error.fieldErrors?.map((f) => `${f.field}: ${f.message}`).join('; ') || error.detail}`, CLI_EXIT.usage);
     default:
