@@ -17,8 +17,8 @@ export interface CliProcess {
   child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
-  /** Resolves once stdout (or, in a pseudo-terminal, the terminal) has shown text matching `pattern`. */
-  shown(pattern: RegExp): Promise<void>;
+  /** Resolves once stdout (or, in a pseudo-terminal, the terminal), or stderr, has shown text matching `pattern`. */
+  shown(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
   /** Writes to stdin (in a pseudo-terminal: typed on the keyboard, e.g. `y\r`, or `\x03` for Ctrl-C). */
   type(text: string): void;
   /** The exit code (null when killed by a signal). */
@@ -59,9 +59,10 @@ export function mobileclawProcesses(): {
     children.push(child);
     let out = '';
     let err = '';
-    const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+    const waiters: { pattern: RegExp; stream: 'stdout' | 'stderr'; resolve: () => void }[] = [];
+    const text = (stream: 'stdout' | 'stderr') => (stream === 'stdout' ? out : err);
     const check = () => {
-      for (const waiter of waiters.filter((w) => w.pattern.test(out))) {
+      for (const waiter of waiters.filter((w) => w.pattern.test(text(w.stream)))) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
       }
@@ -70,13 +71,16 @@ export function mobileclawProcesses(): {
       out += chunk.toString('utf8');
       check();
     });
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8');
+      check();
+    });
     const exited = once(child, 'close').then(() => child.exitCode);
     return {
       child,
       stdout: () => out,
       stderr: () => err,
-      shown: (pattern) => (pattern.test(out) ? Promise.resolve() : new Promise((resolveShown) => waiters.push({ pattern, resolve: resolveShown }))),
+      shown: (pattern, stream = 'stdout') => (pattern.test(text(stream)) ? Promise.resolve() : new Promise((resolveShown) => waiters.push({ pattern, stream, resolve: resolveShown }))),
       type: (text) => void child.stdin.write(text),
       exited,
     };
