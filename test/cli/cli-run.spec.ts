@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect, createServer, type Server } from 'node:net';
 import type { RunningGateway } from '@mobileclaw/gateway';
 import { mobileclawProcesses, terminalText } from '../support/mobileclaw-cli';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
@@ -43,6 +45,34 @@ const WIFI_LINES = [
   '^    The screen shows the goal reached \\(turn on "Wi-Fi"\\).$',
   '^✓ completed in 3 steps, \\d+(\\.\\d)? m?s: Wi-Fi is on.$',
 ].map((source) => new RegExp(source));
+
+/**
+ * A TCP proxy to the gateway that ends the first connection whose answer carries the SSE record
+ * `id: 3` right after passing it on, as a proxy or a network that drops a long-lived stream would.
+ */
+async function streamCuttingProxy(gw: RunningGateway): Promise<{ server: Server; port: number }> {
+  let cut = false;
+  const server = createServer((client) => {
+    const upstream = connect(gw.httpPort, '127.0.0.1');
+    client.pipe(upstream);
+    let answer = '';
+    upstream.on('data', (chunk: Buffer) => {
+      client.write(chunk);
+      answer += chunk.toString('latin1');
+      if (!cut && answer.includes('\nid: 3\n')) {
+        cut = true;
+        client.end();
+        upstream.destroy();
+      }
+    });
+    upstream.on('end', () => client.end());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as { port: number }).port };
+}
 
 function expectLines(actual: string[], patterns: RegExp[]): void {
   expect(actual).toHaveLength(patterns.length);
@@ -167,6 +197,23 @@ describe('mobileclaw run (a process, against a real gateway and simulated phone)
     expect(events.at(-1)).toMatchObject({ type: 'task.canceled', data: { error: { code: 'CANCELED' } } });
     expect(run.stderr()).toBe(`mobileclaw run: canceling task ${events[0].taskId} (Ctrl-C again to stop waiting)\n`);
     expect(await restTask(gw, events[0].taskId)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+  });
+
+  it('resumes a dropped event stream after the last event received (Last-Event-ID): every event once, in order', async () => {
+    const gw = await start();
+    // Steps slow enough that the task is still running when the stream drops.
+    gw.simulator!.faults.latencyMs = 100;
+    const proxy = await streamCuttingProxy(gw);
+    try {
+      const run = cli.spawn(['run', 'sim-1', 'Turn on Wi-Fi', '--json', '--url', `http://127.0.0.1:${proxy.port}`]);
+      expect(await run.exited).toBe(0);
+      const events = run.stdout().trimEnd().split('\n').map((line) => JSON.parse(line) as Json);
+      expect(events.map((e) => e.id)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+      expect(events.at(-1).type).toBe('task.completed');
+      expect(run.stderr()).toMatch(/^mobileclaw run: lost the gateway \(.+\); reconnecting\n$/);
+    } finally {
+      proxy.server.close();
+    }
   });
 
   it('leaves the approval to others when stdin is not a terminal, and follows the task to its end', async () => {
