@@ -27,15 +27,26 @@ export function configuredPlanner(env: Record<string, string | undefined>): stri
 }
 
 /**
+ * The settle wait for phones replaying a recorded screen, in ms (`MOBILECLAW_SETTLE_*`): such a
+ * screen changes at once (a tapped field takes the focus) or never, so the wait only has to see two
+ * equal trees (one 100 ms pause) or run out soon. A longer wait would observe the very same tree, so
+ * no run can be judged differently (an action without effect, a false completion) for it; with the
+ * default 2 000 ms every action on a recorded screen costs 2 s.
+ */
+export const REPLAY_SETTLE_SETTINGS: Readonly<Record<string, string>> = { MOBILECLAW_SETTLE_TIMEOUT_MS: '300', MOBILECLAW_SETTLE_POLL_MS: '100' };
+
+/**
  * Starts a gateway on free ports with no built-in simulator and the planner `env` selects
- * (`MOBILECLAW_LLM_*`, see `resolveLlmPlannerOptions`; otherwise the rule-based one).
+ * (`MOBILECLAW_LLM_*`, see `resolveLlmPlannerOptions`; otherwise the rule-based one); `settings`
+ * (gateway variables such as {@link REPLAY_SETTLE_SETTINGS}) are passed on as they are.
  * @throws Error when the gateway cannot start (the data directory is removed again).
  */
-export async function startEvalGateway(env: Record<string, string | undefined>): Promise<EvalGateway> {
+export async function startEvalGateway(env: Record<string, string | undefined>, settings: Readonly<Record<string, string>> = {}): Promise<EvalGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-eval-'));
   try {
     const gateway = await startGateway({
       ...Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('MOBILECLAW_LLM_'))),
+      ...settings,
       MOBILECLAW_HTTP_PORT: '0',
       MOBILECLAW_DEVICE_PORT: '0',
       MOBILECLAW_DATA_DIR: dataDir,
@@ -62,13 +73,18 @@ export async function startEvalGateway(env: Record<string, string | undefined>):
 }
 
 /**
- * Runs `work` on `given`, or on a gateway started for it (from `env`, see {@link startEvalGateway})
- * and stopped after it, whatever the outcome.
+ * Runs `work` on `given`, or on a gateway started for it (from `env` and `settings`, see
+ * {@link startEvalGateway}) and stopped after it, whatever the outcome.
  * @throws whatever `work` or the gateway's start throws.
  */
-export async function withEvalGateway<T>(env: Record<string, string | undefined>, given: RunningGateway | undefined, work: (gateway: RunningGateway) => Promise<T>): Promise<T> {
+export async function withEvalGateway<T>(
+  env: Record<string, string | undefined>,
+  given: RunningGateway | undefined,
+  work: (gateway: RunningGateway) => Promise<T>,
+  settings: Readonly<Record<string, string>> = {},
+): Promise<T> {
   if (given !== undefined) return work(given);
-  const own = await startEvalGateway(env);
+  const own = await startEvalGateway(env, settings);
   try {
     return await work(own.gateway);
   } finally {

@@ -72,6 +72,11 @@ const start = {
     phone.ui.open(CONTACTS);
     tapText(phone, name);
   },
+  /** Messages' "New conversation" screen, its recipient field empty (so Next is disabled). */
+  newChat: (phone: SimulatedPhone) => {
+    phone.ui.open(MESSAGES);
+    tapText(phone, 'Start chat');
+  },
   landscape: (phone: SimulatedPhone) => phone.rotate(1),
   browserAt: (url: string, title: string) => (phone: SimulatedPhone) => {
     phone.ui.state.browser = { url, title };
@@ -147,6 +152,9 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
   { id: 'zh-launch-browser', lang: 'zh', form: 'open_app', goal: '启动浏览器', check: screenIs('browser'), expect: 'complete' },
   { id: 'en-open-visible-chat', lang: 'en', form: 'open_item', goal: 'open Bob', setup: start.inApp(MESSAGES), check: allOf(screenIs('conversation', 'Bob'), dataUnchanged()), expect: 'complete' },
   { id: 'zh-open-visible-chat', lang: 'zh', form: 'open_item', goal: '打开 张伟', setup: start.inApp(MESSAGES), check: allOf(screenIs('conversation', '张伟'), dataUnchanged()), expect: 'complete' },
+  // The item already in front (the screen's title names it): done without touching the phone.
+  { id: 'en-open-chat-in-front', lang: 'en', form: 'open_item', goal: 'open Bob', setup: start.conversation('Bob'), check: allOf(screenIs('conversation', 'Bob'), unchanged()), expect: 'complete', maxActions: 0 },
+  { id: 'zh-open-contact-in-front', lang: 'zh', form: 'open_item', goal: '打开 Zoë', setup: start.contact('Zoë'), check: allOf(screenIs('contact', 'Zoë'), unchanged()), expect: 'complete', maxActions: 0 },
 
   // Tapping by text.
   { id: 'en-tap-bluetooth', lang: 'en', form: 'tap', goal: 'tap Bluetooth', setup: start.inApp(SETTINGS), check: switchIs('bluetooth', true), expect: 'complete' },
@@ -245,6 +253,25 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
   },
   { id: 'zh-open-url-in-browser', lang: 'zh', form: 'open_url', goal: '在浏览器打开 example.com', setup: start.inApp(SETTINGS), check: browserAt('https://example.com'), expect: 'complete' },
   { id: 'zh-visit-url', lang: 'zh', form: 'open_url', goal: '访问 wikipedia.org', check: browserAt('https://wikipedia.org'), expect: 'complete' },
+  // Only the task's own navigation reaches an address: a page of the same site, or the address already shown, does not count.
+  {
+    id: 'zh-browser-then-visit-over-same-site',
+    lang: 'zh',
+    form: 'compound',
+    goal: '打开浏览器然后访问 example.com',
+    setup: start.browserAt('https://example.com/docs', 'example.com'),
+    check: browserAt('https://example.com'),
+    expect: 'complete',
+  },
+  {
+    id: 'en-open-url-already-shown',
+    lang: 'en',
+    form: 'open_url',
+    goal: 'open example.com in browser',
+    setup: start.browserAt('https://example.com', 'example.com'),
+    check: browserAt('https://example.com'),
+    expect: 'complete',
+  },
 
   // Back and home.
   { id: 'en-go-back-from-chat', lang: 'en', form: 'back_home', goal: 'go back', setup: start.conversation('Alice'), check: allOf(screenIs('messages'), dataUnchanged()), expect: 'complete' },
@@ -288,10 +315,41 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
     expect: 'complete',
   },
   { id: 'zh-compound-settings', lang: 'zh', form: 'compound', goal: '打开设置，然后打开蓝牙', setup: start.inApp(BROWSER), check: switchesAre({ bluetooth: true }), expect: 'complete' },
+  // One verb on a list of settings: one intent per object.
+  { id: 'en-compound-bt-and-wifi', lang: 'en', form: 'compound', goal: 'Turn on Bluetooth and Wi-Fi', check: switchesAre({ bluetooth: true, wifi: true }), expect: 'complete' },
+  {
+    id: 'zh-compound-bt-and-wlan-off',
+    lang: 'zh',
+    form: 'compound',
+    goal: '关闭蓝牙和WLAN',
+    setup: start.switches({ wifi: true, bluetooth: true }),
+    check: switchesAre({ bluetooth: false, wifi: false }),
+    expect: 'complete',
+  },
+  // Chinese serial verbs without a connective: open the browser, then visit (no Home press on the way).
+  { id: 'zh-serial-browser-visit', lang: 'zh', form: 'compound', goal: '打开浏览器访问 example.com', setup: start.inApp(SETTINGS), check: browserAt('https://example.com'), expect: 'complete', maxActions: 4 },
 
   // Honest failures: a goal outside the scope fails at once without touching the phone; a setting
   // this phone does not have fails after looking for it, changing nothing.
   { id: 'en-unknown-goal', lang: 'en', form: 'unknown', goal: 'make me a sandwich', setup: start.inApp(SETTINGS), check: unchanged(), expect: 'fail', maxActions: 0 },
   { id: 'zh-unknown-goal', lang: 'zh', form: 'unknown', goal: '帮我订一张去北京的机票', check: unchanged(), expect: 'fail', maxActions: 0 },
   { id: 'en-missing-setting', lang: 'en', form: 'toggle', goal: 'turn on Airplane mode', check: dataUnchanged(), expect: 'fail' },
+  // A switch that is not a known system setting is looked for in the app in front only: never in Settings.
+  { id: 'en-unknown-switch-in-app', lang: 'en', form: 'toggle', goal: 'turn on vibrate', setup: start.inApp(MESSAGES), check: allOf(screenIs('messages'), dataUnchanged()), expect: 'fail' },
+  { id: 'zh-unknown-switch-in-app', lang: 'zh', form: 'toggle', goal: '打开振动开关', setup: start.inApp(CONTACTS), check: allOf(screenIs('contacts'), dataUnchanged()), expect: 'fail' },
+  // A disabled target fails, saying so; a plain text that nothing clickable holds is never tapped.
+  { id: 'en-tap-disabled-next', lang: 'en', form: 'tap', goal: 'tap Next', setup: start.newChat, check: unchanged(), expect: 'fail', maxActions: 0 },
+  { id: 'zh-tap-disabled-next', lang: 'zh', form: 'tap', goal: '点击 Next', setup: start.newChat, check: unchanged(), expect: 'fail', maxActions: 0 },
+  {
+    id: 'en-tap-plain-text',
+    lang: 'en',
+    form: 'tap',
+    goal: 'tap "Did you see the game last night?"',
+    setup: start.conversation('Bob'),
+    check: unchanged(),
+    expect: 'fail',
+    maxActions: 0,
+  },
+  // An app the phone does not have: looked for on the home screen and in the app drawer (this launcher has none).
+  { id: 'en-open-missing-app', lang: 'en', form: 'open_app', goal: 'open Calculator', setup: start.inApp(SETTINGS), check: allOf(screenIs('launcher'), dataUnchanged()), expect: 'fail' },
 ];

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { Planner, ScreenImageEncoder, TaskRepository } from '@mobileclaw/domain';
+import { Planner, PlannerMetrics, ScreenImageEncoder, TaskRepository } from '@mobileclaw/domain';
 import { LlmPlanner, type LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { RuleBasedPlanner } from '@mobileclaw/planner-rules';
 import { SharpScreenImageEncoder } from '@mobileclaw/screen-image';
@@ -26,7 +26,8 @@ class TaskRepositoryLifecycle implements OnApplicationShutdown {
 
 /**
  * The agent workflow's adapters as a Nest module: the `TaskRepository` port backed by SQLite in
- * `dataDir`, the `Planner` port — the LLM planner when `llm` is given, else the rule-based one — and
+ * `dataDir`, the `Planner` port — the LLM planner when `llm` is given (reporting its retries to the
+ * `PlannerMetrics` port when one is provided), else the rule-based one — and
  * the `ScreenImageEncoder` port (sharp) that bounds the screen images outside agents receive.
  */
 @Module({})
@@ -39,8 +40,9 @@ export class AgentInfrastructureModule {
         { provide: TaskRepository, useFactory: () => SqliteTaskRepository.open({ dataDir: options.dataDir }) },
         {
           provide: Planner,
-          useFactory: () => {
-            const planner = options.llm ? new LlmPlanner(options.llm) : new RuleBasedPlanner();
+          inject: [{ token: PlannerMetrics, optional: true }],
+          useFactory: (metrics: PlannerMetrics | undefined) => {
+            const planner = options.llm ? new LlmPlanner(options.llm, metrics ? { metrics } : {}) : new RuleBasedPlanner();
             new Logger('Planner').log(`tasks are planned by ${planner.name}`);
             return planner;
           },

@@ -22,7 +22,10 @@ export interface RunningGateway {
   config: GatewayConfig;
   /** Bound HTTP port. */
   httpPort: number;
-  /** Bound device (TCP) port. */
+  /**
+   * The device (TCP) port: the bound one, or — while it cannot be bound (taken by another process) —
+   * the configured one, which the gateway keeps trying (`GET /health/ready` is 503 meanwhile).
+   */
   devicePort: number;
   deviceToken: string;
   simulator?: SimulatedPhone;
@@ -30,6 +33,15 @@ export interface RunningGateway {
   adb?: AdbDeviceWatcher;
   /** Stops the ADB bridges and the simulator, fails pending commands with SHUTTING_DOWN and closes every port. */
   close(): Promise<void>;
+}
+
+/** The TCP transport's bound port, or `configured` while it is not listening. */
+function tcpPort(tcp: TcpDeviceTransport, configured: number): number {
+  try {
+    return tcp.port;
+  } catch {
+    return configured;
+  }
 }
 
 /** This app's version, from apps/gateway/package.json (beside both `src/` and `dist/`). */
@@ -41,7 +53,9 @@ function gatewayVersion(): string {
  * Validates `env`, builds and starts the gateway (HTTP on `MOBILECLAW_HTTP_HOST:PORT`, phones on
  * `MOBILECLAW_DEVICE_PORT`) and, unless `MOBILECLAW_SIM=off`, attaches one simulated phone `sim-1`;
  * with `MOBILECLAW_ADB=auto` it bridges every phone the adb server lists (see {@link startAdbWatcher}).
- * @throws Error with every invalid variable listed, or when a port cannot be bound.
+ * A device port that cannot be bound does not stop it: it is tried again every
+ * `MOBILECLAW_DEVICE_LISTEN_RETRY_MS`, and `/health/ready` answers 503 until it is bound.
+ * @throws Error with every invalid variable listed, or when the HTTP port cannot be bound.
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadGatewayConfig(validateGatewayEnvironment(env));
@@ -76,7 +90,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   for (const dir of ['public', 'dist']) app.useStaticAssets(join(webRoot, dir), { index: 'index.html', setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') });
   await app.listen(config.httpPort, config.httpHost);
   const httpPort = (app.getHttpServer().address() as { port: number }).port;
-  const devicePort = tcp.port;
+  const devicePort = tcpPort(tcp, config.devicePort);
   let simulator: SimulatedPhone | undefined;
   if (config.sim) {
     simulator = new SimulatedPhone({ host: '127.0.0.1', port: devicePort, token: deviceToken, deviceId: 'sim-1', reconnect: true });

@@ -83,3 +83,26 @@ describe('gateway configuration of the ADB bridge', () => {
     expect(() => validateGatewayEnvironment({ MOBILECLAW_ADB: 'auto', ADB_SERVER_SOCKET: 'localfilesystem:/x' })).toThrow(/ADB_SERVER_SOCKET must be tcp:<port> or tcp:<host>:<port>/);
   });
 });
+
+describe('gateway configuration of operability (logs, metrics, listener retry, shutdown)', () => {
+  const load = (env: Record<string, string>, tty: boolean) => loadGatewayConfig(validateGatewayEnvironment(env), '/srv', tty);
+
+  it('logs JSON lines, pretty ones on a terminal, unless MOBILECLAW_LOG_FORMAT says', () => {
+    expect(load({}, false).logFormat).toBe('json');
+    expect(load({}, true).logFormat).toBe('pretty');
+    expect(load({ MOBILECLAW_LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+    expect(load({ MOBILECLAW_LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_LOG_FORMAT: 'text' })).toThrow('Invalid MobileClaw configuration:\n  - MOBILECLAW_LOG_FORMAT: MOBILECLAW_LOG_FORMAT must be one of the following values: json, pretty');
+  });
+
+  it('defaults: no device labels on metrics, a taken device port tried every 5 s, 10 s to shut down', () => {
+    expect(load({}, false)).toMatchObject({ metricsDeviceLabels: false, deviceListenRetryMs: 5000, shutdownTimeoutMs: 10_000 });
+    expect(load({ MOBILECLAW_METRICS_DEVICE_LABELS: 'on', MOBILECLAW_DEVICE_LISTEN_RETRY_MS: '250', MOBILECLAW_SHUTDOWN_TIMEOUT_MS: '30000' }, false)).toMatchObject({
+      metricsDeviceLabels: true,
+      deviceListenRetryMs: 250,
+      shutdownTimeoutMs: 30_000,
+    });
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_SHUTDOWN_TIMEOUT_MS: '50' })).toThrow('MOBILECLAW_SHUTDOWN_TIMEOUT_MS must not be less than 100');
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_METRICS_DEVICE_LABELS: 'yes' })).toThrow(/MOBILECLAW_METRICS_DEVICE_LABELS/);
+  });
+});

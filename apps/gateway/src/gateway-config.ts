@@ -47,6 +47,10 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(16 * 1024) @Max(16 * 1024 * 1024) MOBILECLAW_MCP_IMAGE_MAX_BYTES?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_MCP_CONFORMANCE_FIXTURES?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) MOBILECLAW_LOG_LEVEL?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['json', 'pretty']) MOBILECLAW_LOG_FORMAT?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_METRICS_DEVICE_LABELS?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(3_600_000) MOBILECLAW_DEVICE_LISTEN_RETRY_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(600_000) MOBILECLAW_SHUTDOWN_TIMEOUT_MS?: number;
 }
 
 /** The gateway's resolved settings (ports, paths, limits). */
@@ -73,6 +77,14 @@ export interface GatewayConfig {
   maxFrameBytes: number;
   queueLimit: number;
   logLevel: string;
+  /** `json`: one JSON object per line; `pretty`: pino-pretty's readable lines (coloured on a terminal). */
+  logFormat: 'json' | 'pretty';
+  /** Add a `device_id` label to the per-phone metrics (small fleets only). */
+  metricsDeviceLabels: boolean;
+  /** When the device port cannot be bound, the gateway starts anyway and tries it again every this many ms (readiness is down meanwhile). */
+  deviceListenRetryMs: number;
+  /** Longest graceful shutdown after SIGTERM/SIGINT, in ms; then the process exits 1. */
+  shutdownTimeoutMs: number;
   /** Default step budget of a task. */
   taskMaxSteps: number;
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
@@ -160,8 +172,11 @@ export function resolveAdbServer(env: Record<string, unknown>): HostPort {
   return adbServerAddress(typeof socket === 'string' ? socket : undefined);
 }
 
-/** Reads the validated variables into a {@link GatewayConfig} with defaults. */
-export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cwd()): GatewayConfig {
+/**
+ * Reads the validated variables into a {@link GatewayConfig} with defaults.
+ * @param stdoutIsTty whether stdout is a terminal: the log format's default (`pretty` on one, `json` otherwise).
+ */
+export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cwd(), stdoutIsTty = process.stdout.isTTY === true): GatewayConfig {
   const v = plainToInstance(GatewayEnvironment, env);
   const dataDir = v.MOBILECLAW_DATA_DIR ?? '.mobileclaw';
   return {
@@ -183,6 +198,10 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? DEVICE_GATEWAY_DEFAULTS.maxFrameBytes,
     queueLimit: v.MOBILECLAW_QUEUE_LIMIT ?? DEVICE_GATEWAY_DEFAULTS.queueLimit,
     logLevel: v.MOBILECLAW_LOG_LEVEL ?? 'info',
+    logFormat: (v.MOBILECLAW_LOG_FORMAT as 'json' | 'pretty' | undefined) ?? (stdoutIsTty ? 'pretty' : 'json'),
+    metricsDeviceLabels: ['on', 'true', '1'].includes(v.MOBILECLAW_METRICS_DEVICE_LABELS ?? 'off'),
+    deviceListenRetryMs: v.MOBILECLAW_DEVICE_LISTEN_RETRY_MS ?? 5000,
+    shutdownTimeoutMs: v.MOBILECLAW_SHUTDOWN_TIMEOUT_MS ?? 10_000,
     taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? DEFAULT_TASK_CASE_OPTIONS.defaultMaxSteps,
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,

@@ -27,7 +27,7 @@ export function startupLines(at: GatewayAddresses): string[] {
 
 /**
  * `mobileclaw` / `mobileclaw start` / `npm start`: the gateway on its embedded defaults, configured by
- * MOBILECLAW_* variables, until SIGTERM or SIGINT closes it (exit 0, or 1 when closing fails).
+ * MOBILECLAW_* variables, until SIGTERM or SIGINT closes it gracefully (see {@link shutDownOnSignals}).
  * `npm start` runs it with `MALLOC_MMAP_THRESHOLD_=1048576`: on glibc, without it the embedded phone's
  * freed screen-sized raster buffers stay in the process (~500 MB instead of ~290 MB peak over 600 tasks,
  * docs/benchmarks.md). glibc reads it at process start, so set it in the environment of any other launch.
@@ -41,17 +41,43 @@ export async function runGatewayProcess(env: Record<string, string | undefined>)
   const base = `http://${httpHost.includes(':') ? `[${httpHost}]` : httpHost}:${gateway.httpPort}`;
   const mcp = gateway.app.get<McpOptions>(MCP_OPTIONS);
   for (const line of startupLines({ httpBase: base, devicePort: gateway.devicePort, simulator: !!gateway.simulator, mcpPath: mcp.path, ssePath: mcp.ssePath })) logger.log(line);
+  shutDownOnSignals(gateway, gateway.config.shutdownTimeoutMs, logger);
+  return gateway;
+}
+
+/**
+ * Graceful shutdown on the first SIGTERM or SIGINT: the gateway stops taking work (new tasks and
+ * commands fail `SHUTTING_DOWN`, `/health/ready` answers 503), interrupts running and queued tasks
+ * with the reason recorded, fails pending commands `SHUTTING_DOWN`, closes the phones' sessions and
+ * listeners, then the HTTP server, and flushes and closes the task store — all through the app's
+ * lifecycle hooks ({@link RunningGateway.close}). Exit 0 once done; 1 when closing fails, when it
+ * takes longer than `timeoutMs` (something still holds on, e.g. an HTTP client that never finishes
+ * its request), or at once on a second signal.
+ */
+export function shutDownOnSignals(gateway: Pick<RunningGateway, 'close'>, timeoutMs: number, logger: Pick<Logger, 'log' | 'error'>): void {
+  let stopping = false;
   const stop = (signal: string) => {
-    logger.log(`${signal}: shutting down`);
+    if (stopping) {
+      logger.error(`${signal} again: exiting without waiting for the shutdown to finish`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.log(`${signal}: shutting down (at most ${timeoutMs} ms)`);
+    setTimeout(() => {
+      logger.error(`shutdown did not finish within ${timeoutMs} ms (MOBILECLAW_SHUTDOWN_TIMEOUT_MS): exiting`);
+      process.exit(1);
+    }, timeoutMs).unref();
     gateway.close().then(
-      () => process.exit(0),
+      () => {
+        logger.log('shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error(err);
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  return gateway;
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }

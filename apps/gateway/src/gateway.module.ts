@@ -6,15 +6,18 @@ import { TaskCaseModule } from '@mobileclaw/case-tasks';
 import { McpModule } from '@mobileclaw/trigger-mcp';
 import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
 import { MobileClawModule } from '@mobileclaw/device';
+import { PrometheusMetricsModule } from '@mobileclaw/metrics-prometheus';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { AgentInfrastructureModule } from './agent-infrastructure.module';
 import { loadOrCreateDeviceToken } from './device-token';
 import type { GatewayConfig } from './gateway-config';
-import { httpLoggingOptions } from './http-logging';
+import { gatewayLogging } from './http-logging';
+import { TaskLogContextModule } from './task-log-context';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
- * `announce` logs where it comes from; call it once the app's (JSON) logger is in place.
+ * `announce` logs where it comes from — never the token itself: logs travel further than the data
+ * directory, and a phone with the token can act as any phone. Call it once the app's logger is in place.
  */
 export function resolveDeviceToken(config: GatewayConfig): { token: string; announce: () => void } {
   if (config.deviceToken) return { token: config.deviceToken, announce: () => undefined };
@@ -23,13 +26,17 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
   return {
     token,
     announce: () =>
-      created ? logger.warn(`generated a device token for phones: ${token} (stored in ${path})`) : logger.log(`phones authenticate with the device token stored in ${path}`),
+      created
+        ? logger.warn(`generated a device token for phones, stored in ${path} (read it there, e.g. cat ${path}; or set MOBILECLAW_DEVICE_TOKEN)`)
+        : logger.log(`phones authenticate with the device token stored in ${path}`),
   };
 }
 
 /**
- * The gateway host application: configuration, logging, the MobileClaw device module, the agent
- * workflow (SQLite store, planner, task use cases) and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
+ * The gateway host application: configuration, logging (JSON or pretty lines, request ids, task ids,
+ * redaction), metrics (Prometheus, reported by every layer through the domain's metrics ports), the
+ * MobileClaw device module, the agent workflow (SQLite store, planner, task use cases) and the REST
+ * API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
  */
 @Module({})
 export class GatewayModule {
@@ -41,7 +48,9 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        LoggerModule.forRoot({ pinoHttp: httpLoggingOptions(config.logLevel) }),
+        LoggerModule.forRoot({ pinoHttp: gatewayLogging(config.logLevel, config.logFormat) }),
+        PrometheusMetricsModule.forRoot({ deviceLabels: config.metricsDeviceLabels }),
+        TaskLogContextModule,
         MobileClawModule.forRoot({
           isGlobal: true,
           deviceToken,
@@ -50,6 +59,7 @@ export class GatewayModule {
           heartbeatIntervalMs: config.heartbeatIntervalMs,
           maxFrameBytes: config.maxFrameBytes,
           queueLimit: config.queueLimit,
+          listenRetryMs: config.deviceListenRetryMs,
         }),
         AgentInfrastructureModule.forRoot({ isGlobal: true, dataDir: config.dataDir, llm: config.llm }),
         TaskCaseModule.forRoot({

@@ -10,3 +10,5 @@ export * from './clock';
 export * from './id-source';
 export * from './gateway-instance';
 export * from './abort';
+export * from './metrics';
+export * from './device-listeners';

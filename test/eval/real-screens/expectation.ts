@@ -58,3 +58,26 @@ export function failsSafely(why: string): RealScreenExpectation {
 export function inScope(expect: RealScreenExpectation): boolean {
   return expect.kind !== 'fails_safely';
 }
+
+/** The name the rule-based planner is recorded under on tasks. */
+export const RULE_BASED_PLANNER = 'rule-based';
+
+/** What {@link expectationFor} reads of a goal. */
+export interface ScopedExpectation {
+  /** What any capable planner (e.g. an LLM) must do. */
+  expect: RealScreenExpectation;
+  /**
+   * Set when the rule-based planner declares the goal outside its scope (its languages, English and
+   * Chinese, or its goal forms, `SUPPORTED_GOAL_FORMS`): why. That planner must then refuse it.
+   */
+  ruleBasedOutOfScope?: string;
+}
+
+/**
+ * The expectation `planner` (`rule-based`, or `llm:<model>`) is held to: `goal.expect`, except that
+ * the rule-based planner must fail safely, with no action, on a goal it declares outside its scope.
+ */
+export function expectationFor(goal: ScopedExpectation, planner: string): RealScreenExpectation {
+  if (planner !== RULE_BASED_PLANNER || goal.ruleBasedOutOfScope === undefined || goal.expect.kind === 'fails_safely') return goal.expect;
+  return failsSafely(`outside the rule-based planner's declared scope: ${goal.ruleBasedOutOfScope}`);
+}

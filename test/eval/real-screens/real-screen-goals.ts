@@ -64,7 +64,16 @@ export interface RealScreenGoal {
   goal: string;
   lang: 'en' | 'zh';
   kind: RealScreenGoalKind;
+  /** What any capable planner (e.g. an LLM) must do; see `expectationFor` for the rule-based planner. */
   expect: RealScreenExpectation;
+  /**
+   * Why the rule-based planner declares this goal outside its scope, grounded in what it declares:
+   * its languages (English and Chinese words; a label only in Japanese or Arabic is not one it can
+   * name) and its goal forms (`SUPPORTED_GOAL_FORMS`: no multi-step intents with values, no
+   * open-ended requests, no target named only by paraphrase). It must then fail at once with no
+   * action; other planners are still held to {@link expect}.
+   */
+  ruleBasedOutOfScope?: string;
 }
 
 // Bounds of the targets, by screen.
@@ -183,6 +192,11 @@ function launch(icon: ScreenBounds, app: string): RealScreenExpectation {
 
 const OUT_OF_SCOPE = 'no app or setting on a phone does this';
 
+// Why the rule-based planner declares a goal outside its scope (see RealScreenGoal.ruleBasedOutOfScope).
+const JAPANESE_LABELS = 'the switch is labelled only in Japanese, a language the planner has no words for (it reads English and Chinese)';
+const ARABIC_LABEL = 'the target is labelled only in Arabic, a language the planner has no words for (it reads English and Chinese)';
+const PARAPHRASE = 'the goal names its target only in other words than any label or glossary term on the screen; the planner finds targets by their labels, not by meaning';
+
 export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   // Google Clock, alarm list: two alarms, both off; their switches have no label of their own.
   { id: 'clock-alarm-830-on', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'unlabelled-toggle', goal: 'Turn on the 8:30 AM alarm', expect: tapAny(CLOCK.switch830) },
@@ -196,10 +210,10 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'clock-open-stopwatch', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'open-visible', goal: 'open the stopwatch', expect: tapAny(CLOCK.stopwatchTab) },
   { id: 'clock-open-timer-zh', screen: 'clock-alarm-list.xml', lang: 'zh', kind: 'open-visible', goal: '打开计时器', expect: tapAny(CLOCK.timerTab) },
   { id: 'clock-tap-bedtime', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'quoted-label', goal: 'tap Bedtime', expect: tapAny(CLOCK.bedtimeTab) },
-  { id: 'clock-world-clock', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'show me the world clock', expect: tapAny(CLOCK.clockTab) },
+  { id: 'clock-world-clock', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'show me the world clock', expect: tapAny(CLOCK.clockTab), ruleBasedOutOfScope: `${PARAPHRASE}: the world clock is the tab labelled "Clock", and "Clock" names the Clock app, so the glossary cannot make it "World clock"` },
   { id: 'clock-open-alarm-done', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'already-done', goal: 'open Alarm', expect: NO_ACTION },
   { id: 'clock-expand-9', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'expand the 9:00 AM alarm', expect: tapAny(CLOCK.expand900) },
-  { id: 'clock-timer-5-min', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'set a timer for 5 minutes', expect: tapAny(CLOCK.timerTab) },
+  { id: 'clock-timer-5-min', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'set a timer for 5 minutes', expect: tapAny(CLOCK.timerTab), ruleBasedOutOfScope: 'setting a timer to a duration is several steps with a value (open Timer, enter 5:00, start it), not one of its goal forms' },
   { id: 'clock-delete-7', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'out-of-scope', goal: 'delete the 7:00 alarm', expect: failsSafely('there is no 7:00 alarm') },
 
   // System dialog: "Settings isn't responding", Close app / Wait.
@@ -236,6 +250,7 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
     kind: 'own-words',
     goal: 'let my location set the time zone',
     expect: tapAny(DATE_TIME.locationZoneRow, DATE_TIME.locationZoneSwitch),
+    ruleBasedOutOfScope: `${PARAPHRASE}: the switch is "Use location to set time zone", and "let X do Y" is none of its verbs for a switch (turn on, enable, 打开…)`,
   },
   {
     id: 'datetime-locale-default-off',
@@ -273,6 +288,7 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
     kind: 'own-words',
     goal: 'turn off Set time automatically',
     expect: tapAny(DATE_TIME_JA.autoTimeRow, DATE_TIME_JA.autoTimeSwitch),
+    ruleBasedOutOfScope: `${JAPANESE_LABELS}: "Set time automatically" is "日時を自動的に設定" there`,
   },
   {
     id: 'datetime-ja-location-zone-quoted',
@@ -294,7 +310,7 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'gmail-book-flight', screen: 'gmail-welcome-tour.xml', lang: 'zh', kind: 'out-of-scope', goal: '帮我订一张去北京的机票', expect: failsSafely('no app on this screen books flights, and booking means paying') },
 
   // A Flutter app's welcome screen: every label is a content description.
-  { id: 'homee-new-here', screen: 'homee-welcome.xml', lang: 'en', kind: 'own-words', goal: "I'm a new user, get started", expect: tapAny(HOMEE.newHere) },
+  { id: 'homee-new-here', screen: 'homee-welcome.xml', lang: 'en', kind: 'own-words', goal: "I'm a new user, get started", expect: tapAny(HOMEE.newHere), ruleBasedOutOfScope: `${PARAPHRASE}: the button reads "I am new here", and no button carries the verb "get started"` },
   { id: 'homee-log-in', screen: 'homee-welcome.xml', lang: 'en', kind: 'dialog-verb', goal: 'log in', expect: tapAny(HOMEE.logIn) },
   { id: 'homee-log-in-zh', screen: 'homee-welcome.xml', lang: 'zh', kind: 'dialog-verb', goal: '登录', expect: tapAny(HOMEE.logIn) },
   { id: 'homee-privacy', screen: 'homee-welcome.xml', lang: 'en', kind: 'own-words', goal: 'show me the privacy policy', expect: tapAny(HOMEE.privacy) },
@@ -330,7 +346,7 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'qs-bluetooth-off-done-zh', screen: 'quick-settings-zh.xml', lang: 'zh', kind: 'already-done', goal: '关闭蓝牙', expect: NO_ACTION },
 
   // An Arabic (right-to-left) pharmacy app's home screen.
-  { id: 'pharmacy-open-cart', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'own-words', goal: 'open my cart', expect: tapAny(PHARMACY.cart) },
+  { id: 'pharmacy-open-cart', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'own-words', goal: 'open my cart', expect: tapAny(PHARMACY.cart), ruleBasedOutOfScope: `${ARABIC_LABEL}: the cart button is described "السلة"` },
   { id: 'pharmacy-tap-notifications', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'quoted-label', goal: 'tap الإشعارات', expect: tapAny(PHARMACY.notifications) },
   { id: 'pharmacy-view-all', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'quoted-label', goal: 'tap عرض الكل', expect: tapAny(PHARMACY.viewAll) },
   { id: 'pharmacy-add-to-cart-ambiguous', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'ambiguous', goal: 'tap Add to cart', expect: failsSafely('two products have an "Add to cart" button') },
@@ -342,8 +358,8 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
     goal: 'add كلوكسيدي 30 كبسولة to the cart',
     expect: tapAny(PHARMACY.addCloxydi),
   },
-  { id: 'pharmacy-search', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'own-words', goal: 'search for a medicine', expect: tapAny(PHARMACY.search) },
-  { id: 'pharmacy-orders', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'own-words', goal: 'show my orders', expect: tapAny(PHARMACY.ordersTab) },
+  { id: 'pharmacy-search', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'own-words', goal: 'search for a medicine', expect: tapAny(PHARMACY.search), ruleBasedOutOfScope: `${ARABIC_LABEL}, and "a medicine" gives no query to search for` },
+  { id: 'pharmacy-orders', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'own-words', goal: 'show my orders', expect: tapAny(PHARMACY.ordersTab), ruleBasedOutOfScope: `${ARABIC_LABEL}: the orders tab is described "طلباتي"` },
   { id: 'pharmacy-open-account-quoted', screen: 'pharmacy-home-ar.xml', lang: 'zh', kind: 'open-visible', goal: '打开 حسابي', expect: tapAny(PHARMACY.accountTab) },
   { id: 'pharmacy-home-done', screen: 'pharmacy-home-ar.xml', lang: 'en', kind: 'already-done', goal: 'open الرئيسية', expect: NO_ACTION },
 
@@ -391,7 +407,7 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'settings-storage-own-words', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'how much storage is left? show me', expect: tapAny(SETTINGS_TOP.storage) },
   { id: 'settings-bluetooth-via-connected', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'turn on Bluetooth', expect: tapAny(SETTINGS_TOP.connectedDevices) },
   { id: 'settings-display', screen: 'settings-top.xml', lang: 'en', kind: 'open-visible', goal: 'open Display settings', expect: tapAny(SETTINGS_TOP.display) },
-  { id: 'settings-volume-own-words', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'change the ringtone volume', expect: tapAny(SETTINGS_TOP.sound) },
+  { id: 'settings-volume-own-words', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'change the ringtone volume', expect: tapAny(SETTINGS_TOP.sound), ruleBasedOutOfScope: 'changing a volume to an unstated level is not one of its goal forms (on/off, open, tap, type, search); that ringtone volume is under Sound is knowledge of Settings it does not declare' },
   { id: 'settings-search-nfc', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'search settings for NFC', expect: tapAny(SETTINGS_TOP.search) },
   {
     id: 'connected-open-preferences',

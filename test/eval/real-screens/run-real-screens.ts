@@ -6,9 +6,9 @@ import type { RunningGateway } from '@mobileclaw/gateway';
 import type { ActionFrame } from '@mobileclaw/protocol';
 import { SimulatedPhone } from '@mobileclaw/simulator';
 import { parseUiHierarchyXml, type UiTreeXml } from '@mobileclaw/ui-hierarchy';
-import { configuredPlanner, followTask, gatewayApi, mapConcurrently, round, withEvalGateway } from '../eval-gateway';
+import { configuredPlanner, followTask, gatewayApi, mapConcurrently, REPLAY_SETTLE_SETTINGS, round, withEvalGateway } from '../eval-gateway';
 import { classifyRun, describeSent, type ElementBounds } from './classify';
-import { inScope, type RealScreenExpectation, type RealScreenOutcome, type ScreenBounds } from './expectation';
+import { expectationFor, inScope, type RealScreenExpectation, type RealScreenOutcome, type ScreenBounds } from './expectation';
 import { REAL_SCREEN_GOALS, type RealScreenGoal } from './real-screen-goals';
 
 /**
@@ -25,7 +25,7 @@ export interface RealScreenEvalOptions {
   goals?: readonly RealScreenGoal[];
   /** Where the planner's configuration is read from (`MOBILECLAW_LLM_*`); default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Goals running at the same time, each on its own phone. Default 4. */
+  /** Goals running at the same time, each on its own phone. Default 8: a run mostly waits for its static screen to settle. */
   concurrency?: number;
   /**
    * Step budget per task. Default 4: enough to act, see that the screen did not change, try once
@@ -36,7 +36,10 @@ export interface RealScreenEvalOptions {
   taskTimeoutMs?: number;
   /** When set, the report with every goal's result is written there as JSON (directories created). */
   resultsFile?: string;
-  /** A running gateway to use (left running; it must have been started with `env`). Default: one started for this run. */
+  /**
+   * A running gateway to use (left running; it must have been started with `env`, and should have
+   * {@link REPLAY_SETTLE_SETTINGS}). Default: one started for this run with those settings.
+   */
   gateway?: RunningGateway;
   /** Directory of the recorded screens. Default {@link SCREENS_DIR}. */
   screensDir?: string;
@@ -49,7 +52,10 @@ export interface RealScreenGoalResult {
   goal: string;
   lang: RealScreenGoal['lang'];
   kind: RealScreenGoal['kind'];
+  /** The expectation this run's planner is held to (see `expectationFor`). */
   expect: RealScreenExpectation;
+  /** Why the rule-based planner declares the goal outside its scope, when it does (whichever planner ran). */
+  ruleBasedOutOfScope?: string;
   /** The verdict, or `crashed` when the run itself threw (HTTP error, unknown screen…). */
   outcome: RealScreenOutcome | 'crashed';
   reason: string;
@@ -79,9 +85,14 @@ export interface RealScreenSummary {
   crashed: number;
   /** success / goals, 0–1 (4 decimals). */
   success_rate: number;
-  /** Goals the planner should carry out (an expected first action, or completion with none). */
+  /** Goals this planner should carry out (an expected first action, or completion with none). */
   in_scope: number;
   in_scope_success: number;
+  /**
+   * Goals any capable planner should carry out that this planner declares outside its scope, so that
+   * they count as goals to refuse (the rule-based planner's `ruleBasedOutOfScope`; 0 for an LLM planner).
+   */
+  declared_out_of_scope: number;
   /** Ids of the goals with a wrong action. */
   wrong_action_ids: string[];
   /** Wall time of the whole run, in ms. */
@@ -113,10 +124,14 @@ export async function runRealScreenEvaluation(options: RealScreenEvalOptions = {
   const started = performance.now();
   const screens = new Map<string, LoadedScreen | Error>();
   for (const file of new Set(goals.map((g) => g.screen))) screens.set(file, loadScreen(join(options.screensDir ?? SCREENS_DIR, file)));
-  const results = await withEvalGateway(env, options.gateway, (gateway) =>
-    mapConcurrently(goals, options.concurrency ?? 4, (goal, index) => runGoal(gateway, goal, index, screens.get(goal.screen) as LoadedScreen | Error, options)),
+  const planner = configuredPlanner(env);
+  const results = await withEvalGateway(
+    env,
+    options.gateway,
+    (gateway) => mapConcurrently(goals, options.concurrency ?? 8, (goal, index) => runGoal(gateway, goal, index, screens.get(goal.screen) as LoadedScreen | Error, planner, options)),
+    REPLAY_SETTLE_SETTINGS,
   );
-  const report = summariseRealScreens(configuredPlanner(env), results, performance.now() - started);
+  const report = summariseRealScreens(planner, results, performance.now() - started);
   if (options.resultsFile) {
     mkdirSync(dirname(options.resultsFile), { recursive: true });
     writeFileSync(options.resultsFile, `${JSON.stringify(report, null, 2)}\n`);
@@ -145,6 +160,7 @@ export function summariseRealScreens(planner: string, results: readonly RealScre
     success_rate: results.length === 0 ? 0 : round(success / results.length, 4),
     in_scope: inScopeResults.length,
     in_scope_success: inScopeResults.filter((r) => r.outcome === 'success').length,
+    declared_out_of_scope: results.filter((r) => r.ruleBasedOutOfScope !== undefined && !inScope(r.expect)).length,
     wrong_action_ids: results.filter((r) => r.outcome === 'wrong_action').map((r) => r.id),
     wall_ms: Math.round(wallMs),
     results: [...results],
@@ -172,8 +188,10 @@ function agentAction(frame: ActionFrame): AgentAction | undefined {
   return (AGENT_ACTION_NAMES as readonly string[]).includes(frame.command) ? (action as unknown as AgentAction) : undefined;
 }
 
-async function runGoal(gateway: RunningGateway, goal: RealScreenGoal, index: number, screen: LoadedScreen | Error, options: RealScreenEvalOptions): Promise<RealScreenGoalResult> {
-  const result: RealScreenGoalResult = { id: goal.id, screen: goal.screen, goal: goal.goal, lang: goal.lang, kind: goal.kind, expect: goal.expect, outcome: 'crashed', reason: '', status: 'crashed', actions: [], steps: 0, wallMs: 0 };
+async function runGoal(gateway: RunningGateway, goal: RealScreenGoal, index: number, screen: LoadedScreen | Error, planner: string, options: RealScreenEvalOptions): Promise<RealScreenGoalResult> {
+  const expect = expectationFor(goal, planner);
+  const result: RealScreenGoalResult = { id: goal.id, screen: goal.screen, goal: goal.goal, lang: goal.lang, kind: goal.kind, expect, outcome: 'crashed', reason: '', status: 'crashed', actions: [], steps: 0, wallMs: 0 };
+  if (goal.ruleBasedOutOfScope !== undefined) result.ruleBasedOutOfScope = goal.ruleBasedOutOfScope;
   if (screen instanceof Error) return { ...result, reason: `crashed: cannot load ${goal.screen}: ${screen.message}` };
   const phone = new SimulatedPhone({ host: '127.0.0.1', port: gateway.devicePort, token: gateway.deviceToken, deviceId: `rs-${index + 1}-${goal.id}`, replay: screen.recording });
   const received: AgentAction[] = [];
@@ -196,7 +214,7 @@ async function runGoal(gateway: RunningGateway, goal: RealScreenGoal, index: num
     const outcome = task.summary ?? (task.error ? `${task.error.code}: ${task.error.message}` : undefined);
     if (outcome !== undefined) result.taskOutcome = outcome;
     result.actions = received.map((action) => describeSent({ action }, screen.elementBounds));
-    const verdict = classifyRun(goal.expect, { status: task.status, steps: task.steps, received }, screen.elementBounds);
+    const verdict = classifyRun(expect, { status: task.status, steps: task.steps, received }, screen.elementBounds);
     result.outcome = verdict.outcome;
     result.reason = verdict.reason;
     if (verdict.firstAction) result.firstAction = describeSent(verdict.firstAction, screen.elementBounds);

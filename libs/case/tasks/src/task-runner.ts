@@ -21,6 +21,7 @@ import {
   type StepResult,
   type Task,
   type TaskError,
+  type TaskMetrics,
   type TaskOwner,
   type TaskRepository,
   type TaskStep,
@@ -59,8 +60,8 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
  * rather than let it end `completed` on an effect nothing on screen confirms. Talks only to ports:
  * {@link MobileClawService}, {@link Planner}, {@link TaskRepository} (through {@link TaskJournal}),
  * {@link Clock} (timestamps; step durations use the monotonic `performance.now()`, the settle wait its
- * settler's timer). Every state change is stored before it is published. Resolves with the final task;
- * never rejects.
+ * settler's timer). Every state change is stored before it is published. Each step's phases and each
+ * planner failure are reported to {@link TaskMetrics}. Resolves with the final task; never rejects.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
@@ -80,6 +81,7 @@ export class TaskRunner {
     /** A fresh claim of this instance on the task: stored when it starts, at every step and when it resumes. */
     private readonly claim: () => TaskOwner,
     private readonly settler: ScreenSettler,
+    private readonly metrics: TaskMetrics,
   ) {}
 
   get current(): Task {
@@ -137,6 +139,10 @@ export class TaskRunner {
       step.timings.settleMs = observed.settleMs;
       step.timings.captureMs = observed.captureMs;
       step.timings.transferMs = observed.transferMs;
+      // Measured only when the UI was waited for (settling on).
+      if (observed.step.settled !== undefined) this.metrics.stepPhaseMeasured('settle', observed.settleMs);
+      this.metrics.stepPhaseMeasured('capture', observed.captureMs);
+      this.metrics.stepPhaseMeasured('transfer', observed.transferMs);
       const screen: ScreenSnapshot = { elements: observed.elements, package: observed.step.package };
       const verdict = before && lastStep ? await this.verifyPrevious(lastStep, before, screen) : undefined;
       this.task = { ...this.task, stepCount: index + 1, owner: this.claim() };
@@ -157,6 +163,7 @@ export class TaskRunner {
       }
 
       const decision = await this.plan(index, observed, step);
+      this.metrics.stepPhaseMeasured('planning', step.timings.planningMs);
       step.plan = decision;
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });
@@ -191,6 +198,7 @@ export class TaskRunner {
       }
 
       const result = await this.act(decision, observed, step);
+      this.metrics.stepPhaseMeasured('action', step.timings.actionMs);
       await this.endStep(step, result);
       const seen: PlannerHistoryObservation = { elements: observed.elements };
       if (observed.step.package !== undefined) seen.package = observed.step.package;
@@ -293,7 +301,11 @@ export class TaskRunner {
     } catch (err) {
       progress.close().catch(() => undefined);
       if (this.stopReason) throw this.abort.signal.reason;
-      if (deadline.signal.aborted) throw deadline.signal.reason;
+      if (deadline.signal.aborted) {
+        this.metrics.plannerFailed('timeout');
+        throw deadline.signal.reason;
+      }
+      this.metrics.plannerFailed('error');
       if (isMobileClawError(err)) throw err;
       throw new PlannerError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -374,8 +386,10 @@ export class TaskRunner {
     await this.finish('failed', 'task.failed', { error }, { error });
   }
 
+  /** Moves the task to its final `status` and reports it once stored. */
   private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, changes: TaskTransitionChanges): Promise<void> {
     await this.setStatus(status, changes, type, { status, ...data });
+    this.metrics.taskFinished(status, changes.error?.code);
   }
 
   /** Moves the task by the domain's lifecycle rule, stores it and records `type` with `data`. */

@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { firstValueFrom, toArray } from 'rxjs';
 import type { Observable } from 'rxjs';
-import { MobileClawError, TaskEventBus, type PlanDecision, type Task, type TaskEvent, type TaskStep } from '@mobileclaw/domain';
+import { MobileClawError, TaskContext, TaskEventBus, TaskMetrics, type PlanDecision, type Task, type TaskEvent, type TaskLoad, type TaskScope, type TaskStep } from '@mobileclaw/domain';
 import { InProcessTaskEventBus } from './in-process-task-event-bus';
 import { StableTreeSettler } from './screen-settling';
 import { DEFAULT_TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
@@ -551,5 +552,105 @@ describe('TaskService seams (clock, ids, event bus, instance ownership)', () => 
     expect(await repository.getTask('held')).toMatchObject({ status: 'input_required' });
     expect(await repository.listEvents('held')).toEqual([]);
     await service.beforeApplicationShutdown();
+  });
+});
+
+/** Every report of the task workflow, in order. */
+class RecordingTaskMetrics extends TaskMetrics {
+  readonly finished: [string, string | undefined][] = [];
+  readonly phases: [string, number][] = [];
+  readonly plannerFailures: string[] = [];
+  load?: () => TaskLoad;
+  taskFinished(status: string, errorCode?: string): void {
+    this.finished.push([status, errorCode]);
+  }
+  stepPhaseMeasured(phase: string, durationMs: number): void {
+    this.phases.push([phase, durationMs]);
+  }
+  plannerFailed(failure: string): void {
+    this.plannerFailures.push(failure);
+  }
+  observeTasks(source: () => TaskLoad): void {
+    this.load = source;
+  }
+}
+
+/** Runs each task's work inside an AsyncLocalStorage holding its scope, as a host's logging context would. */
+class StoreTaskContext extends TaskContext {
+  readonly store = new AsyncLocalStorage<TaskScope>();
+  run<T>(scope: TaskScope, work: () => Promise<T>): Promise<T> {
+    return this.store.run(scope, work);
+  }
+}
+
+describe('TaskService reports (metrics, task context)', () => {
+  function setupReporting(script: ConstructorParameters<typeof ScriptedPlanner>[0]) {
+    const phone = new ScriptedPhone(['phone-1']);
+    const planner = new ScriptedPlanner(script);
+    const options = { ...DEFAULT_TASK_CASE_OPTIONS };
+    const metrics = new RecordingTaskMetrics();
+    const context = new StoreTaskContext();
+    const service = new TaskService(phone, planner, new InMemoryTaskRepository(), options, undefined, undefined, undefined, undefined, instantSettler(options), metrics, context);
+    return { phone, planner, service, metrics, context };
+  }
+
+  it('reports tasks by state at each read, each finished task with its status and code, and each step phase', async () => {
+    const scopes: (TaskScope | undefined)[] = [];
+    const { phone, service, metrics, context } = setupReporting([
+      (ctx) => {
+        scopes.push(context.store.getStore());
+        return ctx.stepIndex === 0 ? tapWifi() : done();
+      },
+    ]);
+    expect(metrics.load?.()).toEqual({ queued: 0, running: 0, inputRequired: 0 });
+    phone.hangNextAction = true;
+    const started = new Promise<void>((resolve) => (phone.actionStarted = resolve));
+    const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
+    await started;
+    const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
+    const third = await service.start({ deviceId: 'phone-1', goal: 'third' });
+    expect(metrics.load?.()).toEqual({ queued: 2, running: 1, inputRequired: 0 });
+    await service.cancel(third.taskId);
+    await service.cancel(first.taskId);
+    await finished(service, second.taskId);
+    // Reported right after the terminal record is stored (and published): once the runs have ended.
+    await service.idle();
+    expect(metrics.load?.()).toEqual({ queued: 0, running: 0, inputRequired: 0 });
+    expect(metrics.finished).toEqual([
+      ['canceled', 'CANCELED'],
+      ['canceled', 'CANCELED'],
+      ['completed', undefined],
+    ]);
+    // The planner ran in each task's own context.
+    expect(scopes).toEqual([
+      { taskId: first.taskId, deviceId: 'phone-1' },
+      { taskId: second.taskId, deviceId: 'phone-1' },
+      { taskId: second.taskId, deviceId: 'phone-1' },
+    ]);
+    // The completed task: two observations (settled over two equal trees 200 ms apart, 2 ms capture,
+    // 2 ms transfer), two plans, one action (the first task's steps come first: one observation and plan).
+    const secondTask = await service.get(second.taskId);
+    const [step0, step1] = secondTask.steps;
+    expect(metrics.phases.slice(4)).toEqual([
+      ['settle', 200],
+      ['capture', 2],
+      ['transfer', 2],
+      ['planning', step0.timings.planningMs],
+      ['action', step0.timings.actionMs],
+      ['settle', 200],
+      ['capture', 2],
+      ['transfer', 2],
+      ['planning', step1.timings.planningMs],
+    ]);
+    expect(metrics.phases.slice(0, 4).map(([phase]) => phase)).toEqual(['settle', 'capture', 'transfer', 'planning']);
+  });
+
+  it('reports a planner that throws as a planner error', async () => {
+    const { service, metrics } = setupReporting([() => Promise.reject(new Error('model down'))]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'x' });
+    await finished(service, task.taskId);
+    await service.idle();
+    expect(metrics.plannerFailures).toEqual(['error']);
+    expect(metrics.finished).toEqual([['failed', 'PLANNER_ERROR']]);
   });
 });

@@ -7,9 +7,13 @@ import {
   IdSource,
   MobileClawError,
   MobileClawService,
+  NoTaskContext,
+  NoTaskMetrics,
   Planner,
   TERMINAL_TASK_EVENT_TYPES,
+  TaskContext,
   TaskEventBus,
+  TaskMetrics,
   TaskRepository,
   isTerminalTaskStatus,
   transitionTask,
@@ -51,11 +55,13 @@ interface DeviceLane {
  * phone; the others wait in that phone's FIFO queue. Orchestration only: phones, planners, storage,
  * live events, time and ids are ports.
  *
- * The last five constructor parameters are optional: without a host provider, time is the
+ * The last seven constructor parameters are optional: without a host provider, time is the
  * {@link SystemClock}, task ids come from the {@link RandomIdSource}, events travel on an
  * {@link InProcessTaskEventBus} of this service, the instance id is {@link DEFAULT_GATEWAY_INSTANCE_ID},
- * and observations wait for the UI to settle with a {@link StableTreeSettler} on the options'
- * `settleTimeoutMs` and `settlePollMs`.
+ * observations wait for the UI to settle with a {@link StableTreeSettler} on the options'
+ * `settleTimeoutMs` and `settlePollMs`, nothing is reported to {@link TaskMetrics} ({@link NoTaskMetrics}),
+ * and each task's loop runs as it is ({@link NoTaskContext}; a host's {@link TaskContext} gives it the
+ * task's own context, e.g. for its log lines).
  */
 @Injectable()
 export class TaskService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -80,9 +86,12 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     /** This gateway instance's id: it owns the tasks it accepts. */
     @Optional() @Inject(GATEWAY_INSTANCE_ID) readonly instanceId: string = DEFAULT_GATEWAY_INSTANCE_ID,
     @Optional() settler?: ScreenSettler,
+    @Optional() private readonly metrics: TaskMetrics = new NoTaskMetrics(),
+    @Optional() private readonly context: TaskContext = new NoTaskContext(),
   ) {
     this.journal = new TaskJournal(repository, bus, clock);
     this.settler = settler ?? new StableTreeSettler({ timeoutMs: options.settleTimeoutMs, pollMs: options.settlePollMs });
+    metrics.observeTasks(() => this.load());
   }
 
   /**
@@ -106,6 +115,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     for (const lane of this.lanes.values()) {
       for (const task of lane.waiting.splice(0)) {
         await this.journal.updateAndRecord(this.endTask(task, 'interrupted', { code: 'INTERRUPTED', message: reason }), 'task.interrupted', { reason, status: 'interrupted' });
+        this.metrics.taskFinished('interrupted', 'INTERRUPTED');
       }
     }
     for (const runner of this.runners.values()) runner.stop({ kind: 'shutdown', message: reason });
@@ -189,6 +199,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       const [task] = lane.waiting.splice(at, 1);
       const ended = this.endTask(task, 'canceled', { code: 'CANCELED', message: reason });
       await this.journal.updateAndRecord(ended, 'task.canceled', { status: 'canceled', error: ended.error });
+      this.metrics.taskFinished('canceled', 'CANCELED');
       await this.renumber(lane);
       return ended;
     }
@@ -295,6 +306,21 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     while (this.runs.size > 0) await Promise.allSettled([...this.runs.values()]);
   }
 
+  /** The live tasks by state, for a metrics scrape. */
+  private load(): { queued: number; running: number; inputRequired: number } {
+    let queued = 0;
+    let running = 0;
+    let inputRequired = 0;
+    for (const lane of this.lanes.values()) queued += lane.waiting.length;
+    for (const runner of this.runners.values()) {
+      const status = runner.current.status;
+      if (status === 'input_required') inputRequired++;
+      else if (status === 'queued') queued++;
+      else if (!isTerminalTaskStatus(status)) running++;
+    }
+    return { queued, running, inputRequired };
+  }
+
   private lane(deviceId: string): DeviceLane {
     let lane = this.lanes.get(deviceId);
     if (!lane) {
@@ -305,11 +331,11 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private launch(task: Task, lane: DeviceLane): TaskRunner {
-    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler);
+    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler, this.metrics);
     lane.running = runner;
     this.runners.set(task.taskId, runner);
-    const run = runner
-      .run()
+    const run = this.context
+      .run({ taskId: task.taskId, deviceId: task.deviceId }, () => runner.run())
       .catch((err: unknown) => {
         this.logger.error(`task ${task.taskId} crashed: ${err instanceof Error ? err.stack : String(err)}`);
         return runner.current;

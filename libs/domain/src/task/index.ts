@@ -6,3 +6,4 @@ export * from './task.repository';
 export * from './sensitive-action';
 export * from './task-event-bus';
 export * from './task-lifecycle';
+export * from './task-context';

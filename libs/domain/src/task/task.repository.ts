@@ -123,6 +123,14 @@ export abstract class TaskRepository {
   abstract prune(policy: RetentionPolicy, now?: Date): Promise<number>;
 
   /**
+   * Resolves when the store can take writes now (readiness probes call it): nothing is written or
+   * changed. An adapter checks what its writes need — e.g. the database's write lock and the
+   * screenshot folder's permissions.
+   * @throws MobileClawError `STORAGE_ERROR` naming what cannot be written, `SHUTTING_DOWN` after {@link close}.
+   */
+  abstract checkWritable(): Promise<void>;
+
+  /**
    * Waits for writes in progress, then releases the store; calling it again does nothing. Every
    * other method rejects with `SHUTTING_DOWN` once it has resolved.
    */

@@ -543,6 +543,16 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
       });
     });
 
+    describe('checkWritable', () => {
+      it('resolves on an open store and changes nothing', async () => {
+        await repository.createTask(taskFixture({ taskId: 'task-a' }));
+        await repository.checkWritable();
+        await repository.checkWritable();
+        expect((await repository.listTasks({ limit: 10 })).tasks.map((t) => t.taskId)).toEqual(['task-a']);
+        expect(await repository.listEvents('task-a')).toEqual([]);
+      });
+    });
+
     describe('close', () => {
       it('resolves, again when called twice, and every other method rejects with SHUTTING_DOWN afterwards', async () => {
         await repository.createTask(taskFixture({ taskId: 'task-a' }));
@@ -559,6 +569,7 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect((await domainRejection(repository.getScreenshot('task-a', 0))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.interruptUnfinished('gw-a', 'restart'))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.prune({ maxTasks: 0 }))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.checkWritable())).code).toBe('SHUTTING_DOWN');
       });
     });
 

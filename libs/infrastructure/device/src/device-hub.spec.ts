@@ -1,6 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type { DeviceEvent } from '@mobileclaw/domain';
-import { MobileClawError } from '@mobileclaw/domain';
+import type { DeviceEvent, DeviceLoad } from '@mobileclaw/domain';
+import { DeviceMetrics, MobileClawError } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
 import type { DeviceGatewayOptions } from './options';
 import { connectPhone, helloFrame, MessageTransport, TEST_DEVICE_TOKEN, type Json } from './testing/message-transport';
@@ -832,6 +832,138 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       const after = await hub.getDevice('p1');
       expect(after).toEqual({ ...before, statusReason: 'adb: offline' });
       expect(events).toEqual([{ type: 'device.updated', deviceId: 'p1', device: after, at }]);
+    });
+  });
+});
+
+/** Every report a hub makes, in order, as `[method, ...arguments]`. */
+class RecordingDeviceMetrics extends DeviceMetrics {
+  readonly reports: unknown[][] = [];
+  load: (() => DeviceLoad) | undefined;
+  commandSettled(sample: unknown): void {
+    this.reports.push(['commandSettled', sample]);
+  }
+  commandDispatched(sample: unknown): void {
+    this.reports.push(['commandDispatched', sample]);
+  }
+  frameDiscarded(reason: string, transport: string): void {
+    this.reports.push(['frameDiscarded', reason, transport]);
+  }
+  replyDropped(reason: string): void {
+    this.reports.push(['replyDropped', reason]);
+  }
+  heartbeatMeasured(deviceId: string, rttMs: number): void {
+    this.reports.push(['heartbeatMeasured', deviceId, rttMs]);
+  }
+  sessionStarted(deviceId: string, transport: string, start: string): void {
+    this.reports.push(['sessionStarted', deviceId, transport, start]);
+  }
+  connectionRefused(code: string): void {
+    this.reports.push(['connectionRefused', code]);
+  }
+  observeDevices(source: () => DeviceLoad): void {
+    this.load = source;
+  }
+  of(method: string): unknown[][] {
+    return this.reports.filter((r) => r[0] === method).map((r) => r.slice(1));
+  }
+}
+
+describe('DeviceHub metrics', () => {
+  let hub: DeviceHub;
+  let metrics: RecordingDeviceMetrics;
+  const logged: string[] = [];
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2025-01-01T00:00:00.000Z') });
+    metrics = new RecordingDeviceMetrics();
+    logged.length = 0;
+    hub = new DeviceHub({ deviceToken: TEST_DEVICE_TOKEN, defaultTimeoutMs: 1000 }, { logger: { ...quietLogger, debug: (m: string) => void logged.push(m) }, metrics });
+  });
+  afterEach(() => {
+    hub.shutdown();
+    jest.useRealTimers();
+  });
+
+  /** Opens a connection through the acceptor of transport `name` and completes its handshake. */
+  function connectVia(name: string, deviceId: string): MessageTransport {
+    const transport = new MessageTransport();
+    transport.session = hub.acceptorFor(name).accept(transport);
+    transport.deliver(helloFrame(deviceId));
+    return transport;
+  }
+
+  it('reports each settled command with its outcome and duration, the queue wait at dispatch, and logs it without its arguments', async () => {
+    const phone = connectVia('tcp', 'p1');
+    const first = hub.execute('p1', { command: 'input', text: 'hunter2-secret' });
+    const second = hub.execute('p1', { command: 'home' });
+    jest.advanceTimersByTime(200);
+    phone.succeedLast({});
+    await first;
+    jest.advanceTimersByTime(1000);
+    await expect(second).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(hub.execute('nobody', { command: 'home' })).rejects.toMatchObject({ code: 'DEVICE_NOT_FOUND' });
+    await expect(hub.execute('p1', { command: 'teleport' } as never)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await Promise.resolve();
+    expect(metrics.of('commandSettled')).toEqual([
+      [{ deviceId: 'p1', command: 'input', outcome: 'ok', durationMs: 200 }],
+      [{ deviceId: 'p1', command: 'home', outcome: 'TIMEOUT', durationMs: 1000 }],
+      [{ deviceId: 'nobody', command: 'home', outcome: 'DEVICE_NOT_FOUND' }],
+      [{ deviceId: 'p1', command: 'unknown', outcome: 'VALIDATION_FAILED' }],
+    ]);
+    expect(metrics.of('commandDispatched')).toEqual([[{ deviceId: 'p1', command: 'input', queuedMs: 0 }], [{ deviceId: 'p1', command: 'home', queuedMs: 200 }]]);
+    expect(logged[0]).toMatch(/^command input on p1: ok in 200 ms \(request [0-9a-f]{8}-1\)$/);
+    expect(logged[1]).toMatch(/^command home on p1: TIMEOUT in 1000 ms \(request [0-9a-f]{8}-2\)$/);
+    expect(logged[2]).toBe('command home on nobody: DEVICE_NOT_FOUND refused before it was queued');
+    expect(logged.join('\n')).not.toContain('hunter2');
+  });
+
+  it('tells a late reply (to a request it sent) from an unknown one, and reports discarded frames by reason and transport', async () => {
+    const phone = connectVia('tcp', 'p1');
+    const late = hub.execute('p1', { command: 'home' });
+    const requestId = phone.lastOfType('action')?.['requestId'] as string;
+    jest.advanceTimersByTime(1000);
+    await expect(late).rejects.toMatchObject({ code: 'TIMEOUT' });
+    phone.deliver({ type: 'response', requestId, status: 'success', data: {} });
+    phone.deliver({ type: 'response', requestId: 'never-sent', status: 'success', data: {} });
+    phone.deliver('{not json');
+    phone.deliver(helloFrame('p1'));
+    expect(metrics.of('replyDropped')).toEqual([['late'], ['unknown']]);
+    expect(metrics.of('frameDiscarded')).toEqual([
+      ['malformed', 'tcp'],
+      ['unexpected', 'tcp'],
+    ]);
+  });
+
+  it('reports sessions as first, reconnect or replacement with their transport, refusals by code, heartbeats, and the load', async () => {
+    const first = connectVia('tcp', 'p1');
+    connectVia('ws', 'p1');
+    first.session.transportClosed();
+    const third = connectVia('tcp', 'p2');
+    third.session.transportClosed();
+    connectVia('tcp', 'p2');
+    const refused = new MessageTransport();
+    refused.session = hub.acceptorFor('tcp').accept(refused);
+    refused.deliver(helloFrame('p3', { token: 'wrong-token-0123456789' }));
+    expect(metrics.of('sessionStarted')).toEqual([
+      ['p1', 'tcp', 'first'],
+      ['p1', 'ws', 'replacement'],
+      ['p2', 'tcp', 'first'],
+      ['p2', 'tcp', 'reconnect'],
+    ]);
+    expect(metrics.of('connectionRefused')).toEqual([['UNAUTHORIZED']]);
+    const p2 = [...hub['sessions'].values()].find((s) => s.deviceId === 'p2')!;
+    const ping = (p2.transport as MessageTransport).lastOfType('ping')!;
+    jest.advanceTimersByTime(25);
+    (p2.transport as MessageTransport).deliver({ type: 'pong', ts: ping['ts'] });
+    expect(metrics.of('heartbeatMeasured')).toEqual([['p2', 25]]);
+    settleLater(hub.execute('p2', { command: 'home' }));
+    settleLater(hub.execute('p2', { command: 'back' }));
+    expect(metrics.load?.()).toEqual({
+      transports: ['tcp', 'ws'],
+      devices: [
+        { deviceId: 'p1', transport: 'ws', pendingRequests: 0, queuedCommands: 0 },
+        { deviceId: 'p2', transport: 'tcp', pendingRequests: 2, queuedCommands: 1 },
+      ],
     });
   });
 });

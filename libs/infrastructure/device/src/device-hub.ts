@@ -3,9 +3,17 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
 import {
   COMMAND_NAMES,
+  DeviceMetrics,
   MobileClawError,
   MobileClawService,
+  NoDeviceMetrics,
+  isMobileClawError,
   type Command,
+  type CommandName,
+  type CommandOutcome,
+  type DeviceLoad,
+  type DiscardedFrameReason,
+  type DroppedReplyReason,
   type CommandResult,
   type DeviceEvent,
   type DeviceInfo,
@@ -39,6 +47,8 @@ export interface DeviceHubDependencies {
   monotonicNow?: () => number;
   /** When a device id counts as flapping between two connections (see {@link ReplacementFlapDetector}). */
   replacementFlap?: Partial<ReplacementFlapOptions>;
+  /** Where commands, discarded frames, dropped replies, heartbeats and sessions are reported, and the load read. Default: nowhere. */
+  metrics?: DeviceMetrics;
 }
 
 const KNOWN_COMMANDS = new Set<string>(COMMAND_NAMES);
@@ -52,12 +62,18 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  * it. One command in flight per phone with a FIFO queue behind it; heartbeats detect dead links; a phone
  * that reconnects replaces its old session (which is told `error DEVICE_REPLACED`), and an id replaced
  * again and again (two phones sharing it) is logged as a warning, once per device id per 10 min.
+ * Every settled command is logged at debug level (name, device, outcome, duration, request id — never
+ * its arguments, which may be typed text), in the caller's async context (so a task's log fields
+ * follow), and reported to {@link DeviceMetrics}.
  */
 export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor, DeviceReachabilityReports {
   readonly options: ResolvedDeviceGatewayOptions;
   private readonly logger: LoggerService;
   private readonly monotonicNow: () => number;
   private readonly flaps: ReplacementFlapDetector;
+  private readonly metrics: DeviceMetrics;
+  /** Names of the transports that hand this hub connections (see {@link acceptorFor}). */
+  private readonly transportNames = new Set<string>();
   private readonly sessions = new Map<string, DeviceSession>();
   /** Last known info of phones that went offline, oldest first (bounded). */
   private readonly offline = new Map<string, DeviceInfo>();
@@ -87,6 +103,8 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.logger = dependencies.logger ?? new Logger('DeviceHub');
     this.monotonicNow = dependencies.monotonicNow ?? (() => performance.now());
     this.flaps = new ReplacementFlapDetector(dependencies.replacementFlap);
+    this.metrics = dependencies.metrics ?? new NoDeviceMetrics();
+    this.metrics.observeDevices(() => this.load());
     this.tokenDigest = digest(this.options.deviceToken);
     // One sweep for all sessions instead of a timer per phone (10 000 idle phones stay cheap).
     const sweepMs = Math.min(1000, Math.max(5, Math.floor(this.options.heartbeatIntervalMs / 4)));
@@ -97,6 +115,24 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   // ---- MobileClawService ----------------------------------------------------------------------
 
   execute<T = Record<string, unknown>>(deviceId: string, command: Command, options: ExecuteOptions = {}): Promise<CommandResult<T>> {
+    const name = commandNameOf(command);
+    const submitted: { request?: PendingRequest } = {};
+    const result = this.submit<T>(deviceId, command, options, submitted);
+    // Registered here, so that the line is logged in the caller's async context (a task's fields follow).
+    result.then(
+      (done) => this.settled(deviceId, name, 'ok', done.durationMs, done.requestId),
+      (error: unknown) => {
+        const code = isMobileClawError(error) ? error.code : 'INTERNAL_ERROR';
+        const requestId = isMobileClawError(error) ? error.requestId : undefined;
+        const request = submitted.request;
+        this.settled(deviceId, name, code, request === undefined ? undefined : request.settledAt - request.startedAt, requestId);
+      },
+    );
+    return result;
+  }
+
+  /** Validates and queues a command; `submitted.request` is set once it is queued. */
+  private submit<T>(deviceId: string, command: Command, options: ExecuteOptions, submitted: { request?: PendingRequest }): Promise<CommandResult<T>> {
     if (this.shuttingDown) return Promise.reject(new MobileClawError('SHUTTING_DOWN', 'gateway is shutting down', { deviceId }));
     const session = this.sessions.get(deviceId);
     if (session === undefined) {
@@ -154,6 +190,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
         },
         (aborted) => session.withdraw(aborted, 'ABORTED', 'aborted by the caller'),
       );
+      submitted.request = request;
       session.enqueue(request);
     });
   }
@@ -183,14 +220,23 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
    * Starts a session on a new connection. The transport then feeds it frames (`receive`), oversized
    * frames (`frameTooLarge`, `frameDiscarded`) and its close (`transportClosed`).
    */
-  accept(transport: FrameTransport): DeviceSession {
-    const session = new DeviceSession(this, transport);
+  accept(transport: FrameTransport, transportName = 'unknown'): DeviceSession {
+    const session = new DeviceSession(this, transport, transportName);
     if (this.shuttingDown) {
       session.close('SHUTTING_DOWN', 'no new connections accepted', true);
       return session;
     }
     this.handshaking.add(session);
     return session;
+  }
+
+  /**
+   * The acceptor to give the transport named `name` (`DeviceTransport.name`): its sessions carry that
+   * name (device listings' metrics count phones by it), and it is counted with 0 phones until one connects.
+   */
+  acceptorFor(name: string): DeviceConnectionAcceptor {
+    this.transportNames.add(name);
+    return { accept: (transport) => this.accept(transport, name) };
   }
 
   // ---- DeviceReachabilityReports --------------------------------------------------------------
@@ -247,11 +293,13 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.handshaking.delete(session);
     const deviceId = session.deviceId;
     const previous = this.sessions.get(deviceId);
+    const seenBefore = this.offline.has(deviceId);
     this.sessions.set(deviceId, session);
     this.offline.delete(deviceId);
     // Connected: whatever kept it from connecting no longer holds.
     this.unreachable.delete(deviceId);
     const at = new Date().toISOString();
+    this.metrics.sessionStarted(deviceId, session.transportName, previous ? 'replacement' : seenBefore ? 'reconnect' : 'first');
     if (previous) {
       this.logger.log(`device ${deviceId} reconnected (session ${previous.sessionId} → ${session.sessionId})`);
       previous.close('DEVICE_REPLACED', `replaced by session ${session.sessionId}`);
@@ -285,6 +333,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   }
 
   heartbeat(session: DeviceSession, rttMs: number): void {
+    this.metrics.heartbeatMeasured(session.deviceId, rttMs);
     this.emit({ type: 'device.heartbeat', deviceId: session.deviceId, rttMs, at: new Date().toISOString() });
   }
 
@@ -293,12 +342,38 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.emit({ type: 'device.event', deviceId: session.deviceId, event, data, at: new Date().toISOString() });
   }
 
+  dispatched(session: DeviceSession, request: PendingRequest): void {
+    this.metrics.commandDispatched({ deviceId: session.deviceId, command: request.command.command, queuedMs: request.dispatchedAt - request.startedAt });
+  }
+
+  frameDiscarded(session: DeviceSession, reason: DiscardedFrameReason): void {
+    this.metrics.frameDiscarded(reason, session.transportName);
+  }
+
+  replyDropped(_session: DeviceSession, reason: DroppedReplyReason): void {
+    this.metrics.replyDropped(reason);
+  }
+
   refused(session: DeviceSession, code: string, message: string): void {
+    this.metrics.connectionRefused(code);
     const claimed = session.deviceId || 'unknown device';
     this.logger.warn(`refused connection from ${session.transport.remoteAddress ?? 'unknown'} (${claimed}): ${code} ${message}`);
   }
 
   // ---- internals ------------------------------------------------------------------------------
+
+  /** The connected phones' load, for a metrics scrape. */
+  private load(): DeviceLoad {
+    const devices = [...this.sessions.values()].map((s) => ({ deviceId: s.deviceId, transport: s.transportName, pendingRequests: s.pendingCount, queuedCommands: s.queueLength }));
+    return { transports: [...this.transportNames], devices };
+  }
+
+  /** Logs and reports a settled command; `durationMs` is absent for one refused before it was queued. */
+  private settled(deviceId: string, command: CommandName | 'unknown', outcome: CommandOutcome, durationMs: number | undefined, requestId: string | undefined): void {
+    this.metrics.commandSettled(durationMs === undefined ? { deviceId, command, outcome } : { deviceId, command, outcome, durationMs });
+    const took = durationMs === undefined ? 'refused before it was queued' : `in ${Math.round(durationMs * 10) / 10} ms`;
+    this.logger.debug?.(`command ${command} on ${deviceId}: ${outcome} ${took}${requestId === undefined ? '' : ` (request ${requestId})`}`);
+  }
 
   /** Keeps an offline phone's record, the oldest dropped beyond the offline limit (with its reason). */
   private rememberOffline(info: DeviceInfo): void {
@@ -329,6 +404,12 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     const now = performance.now();
     for (const session of [...this.sessions.values()]) session.checkHeartbeat(now);
   }
+}
+
+/** The command's name when the gateway knows it, else `unknown` (a bounded label, whatever a caller sends). */
+function commandNameOf(command: Command): CommandName | 'unknown' {
+  const name = (command as { command?: unknown } | null)?.command;
+  return typeof name === 'string' && KNOWN_COMMANDS.has(name) ? (name as CommandName) : 'unknown';
 }
 
 function digest(token: string): Buffer {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Command, DeviceInfo, DeviceStatus, ErrorCode, ScreenInfo } from '@mobileclaw/domain';
+import type { Command, DeviceInfo, DeviceStatus, DiscardedFrameReason, DroppedReplyReason, ErrorCode, ScreenInfo } from '@mobileclaw/domain';
 import { decodeFrame, peekRequestId, PROTOCOL_VERSION, type Frame, type HelloFrame, type ResponseFrame } from '@mobileclaw/protocol';
 import type { FrameTransport } from './frame-transport';
 import type { ResolvedDeviceGatewayOptions } from './options';
@@ -20,12 +20,21 @@ export interface SessionHost {
   count(counter: SessionCounter): void;
   statusChanged(session: DeviceSession): void;
   heartbeat(session: DeviceSession, rttMs: number): void;
+  /** A queued command was just sent to the phone (its `dispatchedAt` is set). */
+  dispatched(session: DeviceSession, request: PendingRequest): void;
+  /** A frame from the phone was thrown away. */
+  frameDiscarded(session: DeviceSession, reason: DiscardedFrameReason): void;
+  /** A reply matched no command in flight. */
+  replyDropped(session: DeviceSession, reason: DroppedReplyReason): void;
   deviceEvent(session: DeviceSession, event: string, data: Record<string, unknown>): void;
   /** A connection was refused before or at its hello (wrong token, version, malformed, too slow). */
   refused(session: DeviceSession, code: string, message: string): void;
 }
 
 type SessionState = 'handshake' | 'open' | 'closed';
+
+/** Request ids a session remembers having sent, to tell a late reply from an unknown one. */
+const REMEMBERED_REQUEST_IDS = 64;
 
 /**
  * One phone connection, independent of the transport (frames in through {@link receive}, frames out
@@ -51,10 +60,14 @@ export class DeviceSession {
   private readonly queue: PendingRequest[] = [];
   private consecutiveProtocolErrors = 0;
   private helloTimer: NodeJS.Timeout | undefined;
+  /** The last {@link REMEMBERED_REQUEST_IDS} request ids sent to the phone, oldest first. */
+  private readonly sentRequestIds = new Set<string>();
 
+  /** @param transportName the name of the transport the connection came through (`DeviceTransport.name`, e.g. `tcp`). */
   constructor(
     private readonly host: SessionHost,
     readonly transport: FrameTransport,
+    readonly transportName = 'unknown',
   ) {
     transport.setMaxFrameBytes(host.options.maxHelloBytes);
     this.helloTimer = setTimeout(() => this.refuse('PROTOCOL_ERROR', `no hello within ${host.options.helloTimeoutMs} ms`), host.options.helloTimeoutMs);
@@ -120,6 +133,7 @@ export class DeviceSession {
       return this.handshake(decoded.frame);
     }
     if (!decoded.ok) {
+      this.host.frameDiscarded(this, 'malformed');
       this.protocolError(decoded.reason);
       // A malformed answer to the command in flight fails its caller now rather than at its deadline.
       if (decoded.requestId !== undefined && this.inFlight?.requestId === decoded.requestId) {
@@ -140,6 +154,7 @@ export class DeviceSession {
         if (frame.event === 'screen' && frame.data && typeof frame.data['width'] === 'number') this.updateScreen(frame.data as unknown as ScreenInfo);
         return this.host.deviceEvent(this, frame.event, frame.data ?? {});
       default:
+        this.host.frameDiscarded(this, 'unexpected');
         return this.protocolError(`unexpected "${frame.type}" frame from a phone`);
     }
   }
@@ -169,6 +184,7 @@ export class DeviceSession {
     this.lastReceivedAt = performance.now();
     this.lastSeenAt = Date.now();
     this.host.count('oversizedFrames');
+    this.host.frameDiscarded(this, 'oversized');
     const requestId = peekRequestId(head);
     const limit = this.host.options.maxFrameBytes;
     this.send({ type: 'error', code: 'PAYLOAD_TOO_LARGE', message: `frame of ${sizeBytes} bytes exceeds ${limit} bytes`, ...(requestId ? { requestId } : {}) });
@@ -291,6 +307,7 @@ export class DeviceSession {
     if (request === null || request.requestId !== frame.requestId) {
       // Unknown, timed out, aborted or answered twice: never delivered to another caller.
       this.host.count('droppedReplies');
+      this.host.replyDropped(this, this.sentRequestIds.has(frame.requestId) ? 'late' : 'unknown');
       return;
     }
     if (frame.status === 'success') {
@@ -347,6 +364,9 @@ export class DeviceSession {
     });
     if (request.frameId !== undefined) frame['frameId'] = request.frameId;
     this.transport.send(JSON.stringify(frame));
+    this.sentRequestIds.add(request.requestId);
+    if (this.sentRequestIds.size > REMEMBERED_REQUEST_IDS) this.sentRequestIds.delete(this.sentRequestIds.values().next().value as string);
+    this.host.dispatched(this, request);
   }
 
   private send(frame: Frame): void {

@@ -13,6 +13,12 @@ export interface MobileClawModuleOptions extends DeviceGatewayOptions {
    * Empty or absent: no listener (phones cannot connect; useful for hosts that only inspect).
    */
   transports?: DeviceTransport[];
+  /**
+   * When a transport cannot start (e.g. its port is taken): undefined (default) fails the app's start;
+   * a number of ms lets the app start anyway and starts that transport again every so often until
+   * it listens (`DeviceListeners` reports it not listening meanwhile).
+   */
+  listenRetryMs?: number;
 }
 
 export const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN: MOBILECLAW_MODULE_OPTIONS, OPTIONS_TYPE, ASYNC_OPTIONS_TYPE } =

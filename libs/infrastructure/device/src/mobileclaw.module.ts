@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { MobileClawService } from '@mobileclaw/domain';
+import { DeviceListeners, DeviceMetrics, MobileClawService, type DeviceListenerState } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
 import type { DeviceTransport } from './frame-transport';
 import { ConfigurableModuleClass, MOBILECLAW_MODULE_OPTIONS, type MobileClawModuleOptions } from './mobileclaw.module-definition';
@@ -8,36 +8,92 @@ import { ConfigurableModuleClass, MOBILECLAW_MODULE_OPTIONS, type MobileClawModu
 export const DEVICE_TRANSPORTS = Symbol('mobileclaw.deviceTransports');
 
 /**
- * Starts every transport when the app starts (in order; if one fails, those already started are
- * stopped and the error propagates); on shutdown stops them all and fails pending calls with
- * `SHUTTING_DOWN`.
+ * Starts every transport when the app starts, in order, each handing its connections to the hub
+ * under its own name (`DeviceHub.acceptorFor`). When one cannot start (e.g. `EADDRINUSE`): without
+ * `listenRetryMs` the app's start fails (those already started are stopped and the error
+ * propagates); with it, the start goes on, the failure is logged and the transport is started again
+ * every `listenRetryMs` until it listens — {@link states} reports it not listening meanwhile, which
+ * readiness probes show. On shutdown stops them all and fails pending calls with `SHUTTING_DOWN`.
  */
 @Injectable()
-export class DeviceGatewayLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MobileClaw');
   private readonly started: DeviceTransport[] = [];
+  /** Why each transport that is not listening failed to start. */
+  private readonly failures = new Map<DeviceTransport, string>();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopping = false;
 
   constructor(
     private readonly hub: DeviceHub,
     @Inject(DEVICE_TRANSPORTS) private readonly transports: DeviceTransport[],
-  ) {}
+    @Inject(MOBILECLAW_MODULE_OPTIONS) private readonly options: MobileClawModuleOptions,
+  ) {
+    super();
+  }
+
+  /** One state per configured transport: listening once its start resolved, until shutdown. */
+  states(): DeviceListenerState[] {
+    return this.transports.map((transport) => {
+      const error = this.failures.get(transport);
+      return { transport: transport.name, listening: this.started.includes(transport), ...(error === undefined ? {} : { error }) };
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     for (const transport of this.transports) {
       try {
-        await transport.start(this.hub);
-        this.started.push(transport);
+        await this.start(transport);
       } catch (err) {
-        await this.stopStarted();
-        throw err;
+        if (this.options.listenRetryMs === undefined) {
+          await this.stopStarted();
+          throw err;
+        }
+        this.logger.error(`the ${transport.name} transport cannot listen: ${this.failures.get(transport)}; retrying every ${this.options.listenRetryMs} ms (phones cannot connect through it meanwhile)`);
       }
     }
+    this.scheduleRetry();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.retryTimer);
     const closing = this.stopStarted();
     this.hub.shutdown();
     await closing;
+  }
+
+  private async start(transport: DeviceTransport): Promise<void> {
+    try {
+      await transport.start(this.hub.acceptorFor(transport.name));
+    } catch (err) {
+      this.failures.set(transport, err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    this.failures.delete(transport);
+    this.started.push(transport);
+  }
+
+  /** Starts the transports that failed again after `listenRetryMs`, until each listens or the app stops. */
+  private scheduleRetry(): void {
+    const retryMs = this.options.listenRetryMs;
+    if (retryMs === undefined || this.failures.size === 0 || this.stopping) return;
+    this.retryTimer = setTimeout(() => void this.retry(), retryMs);
+    this.retryTimer.unref();
+  }
+
+  private async retry(): Promise<void> {
+    for (const transport of [...this.failures.keys()]) {
+      if (this.stopping) return;
+      try {
+        await this.start(transport);
+        if (this.stopping) await transport.stop();
+        else this.logger.log(`the ${transport.name} transport listens now`);
+      } catch {
+        // Still failing: logged once at start, reported by states() until it listens.
+      }
+    }
+    this.scheduleRetry();
   }
 
   private async stopStarted(): Promise<void> {
@@ -53,22 +109,25 @@ export class DeviceGatewayLifecycle implements OnApplicationBootstrap, BeforeApp
  * The MobileClaw device gateway as a Nest dynamic module: import it with
  * `MobileClawModule.forRoot({deviceToken, transports: [...]})` or `forRootAsync({useFactory, inject})`
  * and inject {@link MobileClawService}. Built with `ConfigurableModuleBuilder`; pass
- * `isGlobal: true` to share it app-wide. The transports are started on application bootstrap.
+ * `isGlobal: true` to share it app-wide. The transports are started on application bootstrap. A
+ * {@link DeviceMetrics} provider in scope (e.g. a global metrics module) receives the hub's reports;
+ * {@link DeviceListeners} tells whether each transport listens.
  */
 @Module({
   providers: [
     {
       provide: DeviceHub,
-      inject: [MOBILECLAW_MODULE_OPTIONS],
-      useFactory: (options: MobileClawModuleOptions) => {
-        const { transports: _transports, ...gateway } = options;
-        return new DeviceHub(gateway);
+      inject: [MOBILECLAW_MODULE_OPTIONS, { token: DeviceMetrics, optional: true }],
+      useFactory: (options: MobileClawModuleOptions, metrics: DeviceMetrics | undefined) => {
+        const { transports: _transports, listenRetryMs: _listenRetryMs, ...gateway } = options;
+        return new DeviceHub(gateway, metrics ? { metrics } : {});
       },
     },
     { provide: DEVICE_TRANSPORTS, inject: [MOBILECLAW_MODULE_OPTIONS], useFactory: (options: MobileClawModuleOptions) => [...(options.transports ?? [])] },
     { provide: MobileClawService, useExisting: DeviceHub },
     DeviceGatewayLifecycle,
+    { provide: DeviceListeners, useExisting: DeviceGatewayLifecycle },
   ],
-  exports: [MobileClawService, DeviceHub, DEVICE_TRANSPORTS],
+  exports: [MobileClawService, DeviceHub, DEVICE_TRANSPORTS, DeviceListeners],
 })
 export class MobileClawModule extends ConfigurableModuleClass {}

@@ -10,6 +10,8 @@ export class PendingRequest {
   /** performance.now() by which it must be answered. */
   readonly deadline: number;
   dispatchedAt = -1;
+  /** performance.now() when it settled (answer, error, deadline, abort); -1 until then. */
+  settledAt = -1;
   settled = false;
   private timer: NodeJS.Timeout | undefined;
   private abortListener: (() => void) | undefined;
@@ -62,6 +64,7 @@ export class PendingRequest {
   private begin(): boolean {
     if (this.settled) return false;
     this.settled = true;
+    this.settledAt = performance.now();
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.abortListener) this.signal?.removeEventListener('abort', this.abortListener);

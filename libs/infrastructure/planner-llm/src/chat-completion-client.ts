@@ -6,7 +6,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { MobileClawError, settleOrAbort } from '@mobileclaw/domain';
+import { MobileClawError, NoPlannerMetrics, settleOrAbort, type PlannerMetrics } from '@mobileclaw/domain';
 import type { ResolvedLlmPlannerOptions } from './llm-planner.options';
 
 /** One function call in a model's answer. */
@@ -38,6 +38,22 @@ const UNUSED_API_KEY = 'unused';
 export interface ChatCompletionClientDependencies {
   /** The `fetch` the SDK sends with (e.g. one with a proxy dispatcher); default: the global `fetch`. */
   fetch?: typeof globalThis.fetch;
+  /** Where retried HTTP requests (and, for the planner, asked-again answers) are reported. Default: nowhere. */
+  metrics?: PlannerMetrics;
+}
+
+/** The header the SDK numbers its tries of one request with: `0` for the first, then 1, 2, … */
+const RETRY_COUNT_HEADER = 'x-stainless-retry-count';
+
+/**
+ * `fetch` that reports each try the SDK makes after the first of a request (it numbers them in
+ * {@link RETRY_COUNT_HEADER}) as `retried('http')`, then sends it with `inner`.
+ */
+export function retryCountingFetch(inner: typeof globalThis.fetch | undefined, metrics: PlannerMetrics): typeof globalThis.fetch {
+  return (input, init) => {
+    if (Number(new Headers(init?.headers).get(RETRY_COUNT_HEADER) ?? 0) > 0) metrics.retried('http');
+    return (inner ?? globalThis.fetch)(input, init);
+  };
 }
 
 /** Assembles a streamed completion (`chat.completion.chunk` deltas of choice 0) into a {@link ModelReply}. */
@@ -170,7 +186,7 @@ export class ChatCompletionClient {
       maxRetries: options.maxRetries,
       timeout: options.timeoutMs,
       ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-      ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+      fetch: retryCountingFetch(dependencies.fetch, dependencies.metrics ?? new NoPlannerMetrics()),
     });
   }
 

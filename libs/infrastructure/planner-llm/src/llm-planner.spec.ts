@@ -1,8 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { Logger } from '@nestjs/common';
 import {
   MobileClawError,
+  PlannerMetrics,
   toUiElements,
   type PlanningContext,
   type PlannerHistoryEntry,
@@ -274,6 +276,9 @@ const userText = (request: RecordedRequest): string => {
 
 // ---------------------------------------------------------------------------------------------------------
 
+// The planner's request and answer lines are not what these tests read.
+beforeAll(() => Logger.overrideLogger(false));
+
 describe('LlmPlanner over the Chat Completions wire format', () => {
   it('is named after its model', () => {
     expect(planner().name).toBe(`llm:${MODEL}`);
@@ -500,6 +505,27 @@ describe('LlmPlanner over the Chat Completions wire format', () => {
     expect(server.requests).toHaveLength(2);
     expect(server.requests[0].raw).toBe(server.requests[1].raw);
     expect(server.requests.map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '1']);
+  });
+
+  it('reports each retried HTTP request and each answer asked for again to PlannerMetrics', async () => {
+    const retries: string[] = [];
+    const metrics = new (class extends PlannerMetrics {
+      retried(reason: string): void {
+        retries.push(reason);
+      }
+    })();
+    server.reply(
+      httpError(429, 'Rate limit reached', { 'retry-after': '0' }),
+      httpError(503, 'Overloaded', { 'retry-after': '0' }),
+      completion([], 'I would tap Continue.'),
+      completion([call('call_1', 'back', { reasoning: 'Leave.' })]),
+    );
+
+    const decision = await planner({ maxRetries: 2 }, { metrics }).plan(context());
+
+    expect(decision).toEqual({ type: 'action', action: { command: 'back' }, reasoning: 'Leave.' });
+    expect(server.requests.map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '1', '2', '0']);
+    expect(retries).toEqual(['http', 'http', 'invalid_answer']);
   });
 
   it('waits the retry-after a 429 asks for', async () => {

@@ -2,7 +2,8 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import { CoordinateSpace, Planner, type PlanDecision, type PlannerObservation, type PlanningContext } from '@mobileclaw/domain';
+import { Logger } from '@nestjs/common';
+import { CoordinateSpace, NoPlannerMetrics, Planner, type PlanDecision, type PlannerMetrics, type PlannerObservation, type PlanningContext } from '@mobileclaw/domain';
 import {
   ChatCompletionClient,
   abortedError,
@@ -34,21 +35,29 @@ const EXTRA_CALL_FEEDBACK = 'Not run: only the first tool call of an answer is u
  * each request for an answer is reported through `ctx.onProgress` as it starts. A response that is not a
  * Chat Completions answer (an HTML page, an error body, invalid JSON) is the endpoint's failure, never the
  * model's: it fails the step at once (after the SDK's retries when its status is retried).
+ *
+ * Each request is logged at debug level and each unusable answer at warn level — attempt numbers,
+ * tool names and the kind of problem only, never the model's arguments or the prompt (they may carry
+ * text to type, which may be a password). Retried HTTP requests and asked-again answers are reported
+ * to {@link PlannerMetrics}.
  */
 export class LlmPlanner extends Planner {
   /** `llm:<model>`. */
   readonly name: string;
   private readonly options: ResolvedLlmPlannerOptions;
   private readonly client: ChatCompletionClient;
+  private readonly metrics: PlannerMetrics;
+  private readonly logger = new Logger('LlmPlanner');
 
   /**
-   * @param dependencies optional `fetch` for the SDK (default: the global one).
+   * @param dependencies optional `fetch` for the SDK (default: the global one), where retries are reported.
    * @throws RangeError when an option is invalid (see {@link withLlmPlannerDefaults}).
    */
   constructor(options: LlmPlannerOptions, dependencies: ChatCompletionClientDependencies = {}) {
     super();
     this.options = withLlmPlannerDefaults(options);
     this.name = `llm:${this.options.model}`;
+    this.metrics = dependencies.metrics ?? new NoPlannerMetrics();
     this.client = new ChatCompletionClient(this.options, dependencies);
   }
 
@@ -81,9 +90,12 @@ export class LlmPlanner extends Planner {
     const problems: string[] = [];
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       ctx.onProgress?.({ attempt, maxAttempts: this.options.maxAttempts });
+      if (attempt > 1) this.metrics.retried('invalid_answer');
+      this.logger.debug(`step ${ctx.stepIndex}: asking ${this.name} (answer ${attempt} of ${this.options.maxAttempts})`);
       const reply = await this.client.complete(messages, PLANNER_TOOLS, ctx.signal);
       const call = reply.toolCalls[0];
       if (!call) {
+        this.logger.warn(`step ${ctx.stepIndex}: answer ${attempt} of ${this.name} had no tool call${reply.finishReason ? ` (finish_reason ${reply.finishReason})` : ''}`);
         problems.push(`answer ${attempt}: no tool call${reply.finishReason ? ` (finish_reason ${reply.finishReason})` : ''}`);
         if (reply.content?.trim()) messages.push({ role: 'assistant', content: reply.content });
         messages.push({ role: 'user', content: NO_TOOL_CALL_FEEDBACK });
@@ -93,6 +105,7 @@ export class LlmPlanner extends Planner {
         return decodeToolCall(call.name, call.arguments, scope);
       } catch (err) {
         if (!(err instanceof ToolCallError)) throw err;
+        this.logger.warn(`step ${ctx.stepIndex}: answer ${attempt} of ${this.name} called ${JSON.stringify(call.name.slice(0, 40))} with unusable arguments`);
         problems.push(`answer ${attempt}: ${call.name || '(no name)'}: ${err.message}`);
         messages.push(...this.feedback(reply, err));
       }

@@ -55,10 +55,10 @@ describe('one verb on a list of things', () => {
   it.each([
     ['open Settings and privacy', [{ kind: 'open', name: 'Settings and privacy' }]],
     ['open Alarm and Stopwatch', [{ kind: 'open', name: 'Alarm and Stopwatch' }]],
-    ['打开闹钟和秒表', [{ kind: 'open', name: '闹钟和秒表' }]],
+    ['打开闹钟和秒表', [{ kind: 'open', name: '闹钟和秒表', orSwitchOn: true }]],
     ['tap Alarm and Stopwatch', [{ kind: 'tap', target: 'Alarm and Stopwatch' }]],
     ['turn on Sound and vibration', [{ kind: 'toggle', setting: 'Sound and vibration', on: true }]],
-    ['打开声音和振动', [{ kind: 'open', name: '声音和振动' }]],
+    ['打开声音和振动', [{ kind: 'open', name: '声音和振动', orSwitchOn: true }]],
   ])('%s: one label, as its parts are only pages, tabs or words', (goal, intents) => {
     expect(parseGoal(goal)).toEqual(intents);
   });

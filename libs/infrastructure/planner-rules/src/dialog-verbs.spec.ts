@@ -6,7 +6,7 @@ const phrases = DIALOG_VERBS.flatMap((verb) => [...verb.en, ...verb.zh].map((phr
 
 describe('DIALOG_VERBS', () => {
   it.each(phrases)('%j alone is a tap on the labels of its row', (phrase, verb) => {
-    expect(parseGoal(phrase)).toEqual([{ kind: 'tap', target: phrase, names: verb.names }]);
+    expect(parseGoal(phrase)).toEqual([{ kind: 'tap', target: phrase, names: verb.names, whole: true, ...(verb.fallback ? { fallback: verb.fallback } : {}) }]);
   });
 
   it('gives every phrase to one row only', () => {
@@ -15,12 +15,17 @@ describe('DIALOG_VERBS', () => {
     expect([...seen].filter(([, count]) => count > 1)).toEqual([]);
   });
 
-  it('never lets a closing or declining verb tap a label that carries an action out', () => {
+  it('never lets a closing or declining verb tap a label that carries an action out, not even as a fallback', () => {
     const closing = ['dismiss', 'cancel', 'deny', 'decline', 'not now', 'no thanks', 'later', 'skip'];
-    const accepting = ['ok', 'okay', 'allow', 'accept', 'agree', 'continue', 'confirm', 'yes', 'delete', 'while using the app', '确定', '允许', '同意', '继续', '删除'];
+    const accepting = ['ok', 'okay', 'allow', 'accept', 'agree', 'continue', 'confirm', 'yes', 'delete', 'done', 'while using the app', '确定', '允许', '同意', '继续', '删除', '完成'];
     for (const verb of DIALOG_VERBS.filter((v) => v.en.some((p) => closing.includes(p)))) {
-      expect(verb.names.map(normalizeLabel).filter((name) => accepting.includes(name))).toEqual([]);
+      expect([...verb.names, ...(verb.fallback ?? [])].map(normalizeLabel).filter((name) => accepting.includes(name))).toEqual([]);
     }
+  });
+
+  it('gives "skip" the closing labels of a tour as its fallback, and no other verb a fallback', () => {
+    expect(DIALOG_VERBS.filter((v) => v.fallback !== undefined).map((v) => v.en[0])).toEqual(['skip']);
+    expect(DIALOG_VERBS.find((v) => v.en.includes('skip'))?.fallback).toEqual(['Got it', 'Close', 'Dismiss', 'Not now', 'No thanks', 'Maybe later', '知道了', '我知道了', '关闭', '暂不', '以后再说']);
   });
 
   it('grants no more than asked: "allow" never allows all the time, "deny" never adds "don\'t ask again"', () => {

@@ -5,7 +5,7 @@ import { equivalentLabels } from './ui-glossary';
  * What a dialog, permission or tour verb may name as its object ("skip the tour", "关闭弹窗"). The
  * object never changes which buttons the verb taps; it only lets the goal say what it acts on.
  */
-type ObjectKind = 'dialog' | 'tour' | 'permission' | 'terms' | 'it';
+type ObjectKind = 'dialog' | 'tour' | 'permission' | 'terms' | 'it' | 'account' | 'awaited';
 
 /** The objects of each kind: English (lower case; a space matches any spaces) and Chinese. */
 const OBJECTS: Record<ObjectKind, { en: readonly string[]; zh: readonly string[] }> = {
@@ -26,7 +26,13 @@ const OBJECTS: Record<ObjectKind, { en: readonly string[]; zh: readonly string[]
     zh: ['协议', '条款', '用户协议', '服务协议', '服务条款', '隐私政策', '隐私协议', '许可协议'],
   },
   it: { en: ['it', 'this', 'that', 'them'], zh: ['它', '这个', '此'] },
+  account: { en: ['account', 'to account', 'to my account', 'to your account', 'to the account', 'to the app', 'to it'], zh: ['账号', '帐号', '账户', '我的账号'] },
+  // What a wait is for: "wait for Settings", "keep waiting for the app" (any words after "for"; see AWAITED).
+  awaited: { en: [], zh: [] },
 };
+
+/** The object of a wait in English: "for" and whatever follows ("wait for Settings", "keep waiting for it to load"). */
+const AWAITED = 'for\\s+\\S.*';
 
 /**
  * One verb a goal may use on a dialog, a permission prompt or a tour, and the button labels that
@@ -42,9 +48,16 @@ export interface DialogVerb {
   /**
    * The button labels that do what the verb asks, most specific first, English then Chinese. Only
    * labels with the same effect are listed: a verb that declines never lists one that accepts, and
-   * none lists a label that grants or deletes more than the verb says.
+   * none lists a label that grants or deletes more than the verb says. A label counts only when it
+   * is the button's whole label (exactly, or but for case, spaces and punctuation): "Close" never
+   * taps "Close app", "Allow" never taps "Allow all the time".
    */
   names: readonly string[];
+  /**
+   * Labels tapped only when none of {@link names} is on the screen: another way out that does what
+   * the verb asks there, e.g. a tour's "Got it" for "skip" when the tour has no Skip button.
+   */
+  fallback?: readonly string[];
 }
 
 /**
@@ -53,7 +66,10 @@ export interface DialogVerb {
  * OK, Allow or Continue, since on a confirmation dialog those carry the action out; "allow" lists
  * the foreground grants (Allow, While using the app, Only this time) but not "Allow all the time";
  * "deny" lists plain refusals but not "Deny & don't ask again"; "close the app" is the "Close app"
- * button of an app-not-responding dialog, not a way to leave an app; "go back" stays the back key.
+ * button of an app-not-responding dialog, not a way to leave an app; "go back" stays the back key;
+ * "skip" falls back to a way out that only closes (a tour's "Got it", "Close", "Not now"), never to
+ * "Done", "OK" or "Continue", which may save or confirm what the screen shows; "log in" and "sign
+ * up" open those flows, nothing is typed.
  */
 export const DIALOG_VERBS: readonly DialogVerb[] = [
   {
@@ -68,7 +84,7 @@ export const DIALOG_VERBS: readonly DialogVerb[] = [
     objects: [],
     names: ['Close app', '关闭应用'],
   },
-  { en: ['wait', 'keep waiting'], zh: ['等待', '继续等待', '等一下'], objects: [], names: ['Wait', '等待'] },
+  { en: ['wait', 'keep waiting'], zh: ['等待', '继续等待', '等一下'], objects: ['awaited'], names: ['Wait', '等待'] },
   { en: ['ok', 'okay'], zh: ['确定', '好的', '好'], objects: [], names: ['OK', 'Okay', '确定', '好', '好的'] },
   { en: ['confirm'], zh: ['确认'], objects: ['it'], names: ['Confirm', 'OK', '确认', '确定'] },
   { en: ['cancel'], zh: ['取消'], objects: ['dialog', 'it'], names: ['Cancel', '取消'] },
@@ -86,7 +102,13 @@ export const DIALOG_VERBS: readonly DialogVerb[] = [
     names: ['Deny', "Don't allow", 'Do not allow', '拒绝', '不允许', '禁止'],
   },
   { en: ['decline', 'disagree', 'reject', 'reject all'], zh: ['不同意', '拒绝全部'], objects: ['terms', 'it'], names: ['Decline', 'Disagree', 'Reject', 'Reject all', '不同意', '拒绝', '全部拒绝'] },
-  { en: ['skip'], zh: ['跳过'], objects: ['tour', 'it'], names: ['Skip', 'Skip for now', 'Skip tour', '跳过', '暂时跳过', '跳过广告'] },
+  {
+    en: ['skip'],
+    zh: ['跳过'],
+    objects: ['tour', 'it'],
+    names: ['Skip', 'Skip for now', 'Skip tour', '跳过', '暂时跳过', '跳过广告'],
+    fallback: ['Got it', 'Close', 'Dismiss', 'Not now', 'No thanks', 'Maybe later', '知道了', '我知道了', '关闭', '暂不', '以后再说'],
+  },
   { en: ['next', 'next step', 'next page', 'go next', 'go to the next step', 'go to the next page'], zh: ['下一步', '下一个', '下一页'], objects: [], names: ['Next', 'Next step', '下一步', '下一个', '下一页'] },
   { en: ['done', 'finish', 'finish up', "i'm done"], zh: ['完成', '好了'], objects: ['tour', 'it'], names: ['Done', 'Finish', '完成', '好了'] },
   { en: ['continue', 'proceed', 'go on'], zh: ['继续'], objects: [], names: ['Continue', 'Proceed', '继续'] },
@@ -113,6 +135,13 @@ export const DIALOG_VERBS: readonly DialogVerb[] = [
     objects: ['tour'],
     names: ['Start', 'Get started', 'Begin', "Let's go", '开始', '开始使用', '立即开始', '立即体验'],
   },
+  {
+    en: ['log in', 'login', 'log on', 'sign in', 'signin', 'log into', 'sign into'],
+    zh: ['登录', '登入', '登陆'],
+    objects: ['account'],
+    names: ['Log in', 'Login', 'Sign in', '登录', '登入'],
+  },
+  { en: ['sign up', 'signup', 'register'], zh: ['注册'], objects: [], names: ['Sign up', 'Register', 'Create account', '注册', '立即注册'] },
   { en: ['yes'], zh: ['是', '是的'], objects: [], names: ['Yes', '是'] },
   { en: ['no'], zh: ['否'], objects: [], names: ['No', '否'] },
   { en: ['add'], zh: ['添加', '新建', '新增'], objects: [], names: ['Add', '+', 'New', '添加', '新建', '新增'] },
@@ -139,7 +168,11 @@ export interface DialogVerbPattern {
 function patternsOf(verb: DialogVerb): DialogVerbPattern[] {
   const en = verb.objects.flatMap((o) => OBJECTS[o].en);
   const zh = verb.objects.flatMap((o) => OBJECTS[o].zh);
-  const enObject = en.length === 0 ? '' : `(?:\\s+(?:(?:the|this|that|these|those|all|a|an|my)\\s+)?(?<object>${alternation(en)}))?`;
+  const enObjects = [
+    ...(en.length === 0 ? [] : [`(?:(?:the|this|that|these|those|all|a|an|my)\\s+)?(?:${alternation(en)})`]),
+    ...(verb.objects.includes('awaited') ? [AWAITED] : []),
+  ];
+  const enObject = enObjects.length === 0 ? '' : `(?:\\s+(?<object>${enObjects.join('|')}))?`;
   const zhObject = zh.length === 0 ? '' : `(?:\\s*(?:这个|那个|该|此|掉|一下)?\\s*(?<object>${alternation(zh)}))?`;
   return [
     { verb, pattern: new RegExp(`^(?:please\\s+)?(?:(?:just|now)\\s+)?(?<verb>${alternation(verb.en)})${enObject}(?:\\s+button|\\s*,?\\s*(?:now|please|for\\s+now))*$`, 'i') },

@@ -3,15 +3,28 @@
  * order ("open Settings and turn on Wi-Fi").
  */
 export type GoalIntent =
-  /** Launch an app by name, or (when no app has that name) open the visible item with that label. */
-  | { kind: 'open'; name: string }
+  /**
+   * Launch an app by name, or (when no app has that name) open the visible item with that label.
+   * `orSwitchOn`: the goal's verb also means "turn on" (Chinese "打开X"), so when nothing on the
+   * screen is X but one switch is labelled X ("打开8:30的闹钟": the 8:30 alarm's switch), X is
+   * switched on instead.
+   */
+  | { kind: 'open'; name: string; orSwitchOn?: true }
   /**
    * Tap the element labelled `target` (as the goal wrote it). `names`, when set, lists every label
    * that counts as that target, most specific first, both languages (e.g. for "dismiss the dialog":
    * Dismiss, Close, Got it, Cancel, …, 关闭, 取消); default `[target]`. Set for a dialog, permission or
-   * tour verb ("allow", "skip", "知道了") and for "add X"; a goal that says "tap X" names one label.
+   * tour verb ("allow", "skip", "知道了"), for "add X" and for a control of something ("expand X");
+   * a goal that says "tap X" names one label.
+   * - `whole`: a label counts only when it is one of `names` whole (exact, or but for case, spaces
+   *   and punctuation), never when it merely contains one ("Close" is not "Close app"); set for
+   *   dialog verbs, whose names are complete button labels.
+   * - `fallback`: labels tried (also whole) only when none of `names` is on the screen (a tour's
+   *   "Got it" for "skip").
+   * - `within`: the thing the control belongs to ("expand the 9:00 AM alarm": an "Expand" button
+   *   inside the card that shows 9:00 AM; "add X to the cart": the "Add to cart" button of X's card).
    */
-  | { kind: 'tap'; target: string; names?: readonly string[] }
+  | { kind: 'tap'; target: string; names?: readonly string[]; whole?: true; fallback?: readonly string[]; within?: string }
   /** Type `text` into the field labelled `field` (or the focused / only field when absent). */
   | { kind: 'type'; text: string; field?: string }
   /** Set the switch of `setting` to `on`. */
@@ -43,7 +56,7 @@ export function describeIntent(intent: GoalIntent): string {
     case 'open':
       return `open ${JSON.stringify(intent.name)}`;
     case 'tap':
-      return `tap ${JSON.stringify(intent.target)}`;
+      return intent.within === undefined ? `tap ${JSON.stringify(intent.target)}` : `tap ${JSON.stringify(intent.target)} of ${JSON.stringify(intent.within)}`;
     case 'type':
       return intent.field === undefined
         ? `type ${quoteText(intent.text)}`

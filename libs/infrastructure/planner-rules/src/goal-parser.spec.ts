@@ -1,5 +1,5 @@
 import { describeGoal } from './goal-intent';
-import { parseGoal } from './goal-parser';
+import { parseGoal, SUPPORTED_GOAL_FORMS } from './goal-parser';
 import { foldPunctuation, normalizeLabel, quotedSpans } from './goal-text';
 
 /** The labels each dialog verb taps, as the parser must give them (most specific first). */
@@ -12,6 +12,8 @@ const GOT_IT = ['Got it', 'OK', '知道了', '我知道了', '好的', '确定']
 const ALLOW = ['Allow', 'While using the app', 'Allow only while using the app', 'Only this time', '允许', '仅在使用该应用时允许', '仅在使用中允许', '使用时允许', '仅限这一次', '本次允许'];
 const DENY = ['Deny', "Don't allow", 'Do not allow', '拒绝', '不允许', '禁止'];
 const SKIP = ['Skip', 'Skip for now', 'Skip tour', '跳过', '暂时跳过', '跳过广告'];
+/** Skip's ways out when a tour has no Skip button: closing labels only, never Done, OK or Continue. */
+const SKIP_FALLBACK = ['Got it', 'Close', 'Dismiss', 'Not now', 'No thanks', 'Maybe later', '知道了', '我知道了', '关闭', '暂不', '以后再说'];
 const NEXT = ['Next', 'Next step', '下一步', '下一个', '下一页'];
 const DONE = ['Done', 'Finish', '完成', '好了'];
 const CONTINUE = ['Continue', 'Proceed', '继续'];
@@ -24,6 +26,11 @@ const LATER = ['Later', 'Maybe later', 'Remind me later', 'Not now', '稍后', '
 const RETRY = ['Retry', 'Try again', '重试', '再试一次', '重新尝试'];
 const START = ['Start', 'Get started', 'Begin', "Let's go", '开始', '开始使用', '立即开始', '立即体验'];
 const ADD = ['Add', '+', 'New', '添加', '新建', '新增'];
+const LOG_IN = ['Log in', 'Login', 'Sign in', '登录', '登入'];
+const SIGN_UP = ['Sign up', 'Register', 'Create account', '注册', '立即注册'];
+const EXPAND = ['Expand', 'Show more', '展开', '显示更多'];
+const COLLAPSE = ['Collapse', 'Show less', '收起', '折叠', '显示更少'];
+const ADD_TO_CART = ['Add to cart', 'Add to basket', 'Add to bag', 'Add to shopping cart', 'Add to trolley', '加入购物车', '添加到购物车', '加入购物袋'];
 const ADD_ALARM_ZH = ['Add Alarm', 'New Alarm', 'Create Alarm', 'Add Alarms', 'New Alarms', 'Create Alarms', '添加闹钟', '新建闹钟', '新增闹钟', ...ADD];
 
 describe('parseGoal', () => {
@@ -107,10 +114,10 @@ describe('parseGoal', () => {
     ['turn on Wi-Fi and Bluetooth, then go home', [{ kind: 'toggle', setting: 'Wi-Fi', on: true }, { kind: 'toggle', setting: 'Bluetooth', on: true }, { kind: 'home' }]],
     ['open Settings and tap Terms and Conditions', [{ kind: 'open', name: 'Settings' }, { kind: 'tap', target: 'Terms and Conditions' }]],
     ['send a message to Bob saying see you, and thanks, then go home', [{ kind: 'send_message', recipient: 'Bob', text: 'see you, and thanks' }, { kind: 'home' }]],
-    ['tap Allow, then OK', [{ kind: 'tap', target: 'Allow' }, { kind: 'tap', target: 'OK', names: OK }]],
-    ['OK, then go home', [{ kind: 'tap', target: 'OK', names: OK }, { kind: 'home' }]],
-    ['skip the tour and open Settings', [{ kind: 'tap', target: 'skip', names: SKIP }, { kind: 'open', name: 'Settings' }]],
-    ['accept the terms and continue', [{ kind: 'tap', target: 'accept', names: ACCEPT }, { kind: 'tap', target: 'continue', names: CONTINUE }]],
+    ['tap Allow, then OK', [{ kind: 'tap', target: 'Allow' }, { kind: 'tap', target: 'OK', names: OK, whole: true }]],
+    ['OK, then go home', [{ kind: 'tap', target: 'OK', names: OK, whole: true }, { kind: 'home' }]],
+    ['skip the tour and open Settings', [{ kind: 'tap', target: 'skip', names: SKIP, whole: true, fallback: SKIP_FALLBACK }, { kind: 'open', name: 'Settings' }]],
+    ['accept the terms and continue', [{ kind: 'tap', target: 'accept', names: ACCEPT, whole: true }, { kind: 'tap', target: 'continue', names: CONTINUE, whole: true }]],
     // one verb, several objects
     ['turn on Bluetooth and Wi-Fi', [{ kind: 'toggle', setting: 'Bluetooth', on: true }, { kind: 'toggle', setting: 'Wi-Fi', on: true }]],
     ['Turn on Bluetooth and Wi‑Fi.', [{ kind: 'toggle', setting: 'Bluetooth', on: true }, { kind: 'toggle', setting: 'Wi‑Fi', on: true }]],
@@ -156,9 +163,9 @@ describe('parseGoal', () => {
     ['turn on Wi-Fi and Bluetooth scanning', [{ kind: 'toggle', setting: 'Wi-Fi and Bluetooth scanning', on: true }]],
     ['turn on "Bluetooth and Wi-Fi"', [{ kind: 'toggle', setting: 'Bluetooth and Wi-Fi', on: true }]],
     ['open Bob and Alice', [{ kind: 'open', name: 'Bob and Alice' }]],
-    ['打开网络和互联网', [{ kind: 'open', name: '网络和互联网' }]],
-    ['打开声音和振动', [{ kind: 'open', name: '声音和振动' }]],
-    ['打开和平精英', [{ kind: 'open', name: '和平精英' }]],
+    ['打开网络和互联网', [{ kind: 'open', name: '网络和互联网', orSwitchOn: true }]],
+    ['打开声音和振动', [{ kind: 'open', name: '声音和振动', orSwitchOn: true }]],
+    ['打开和平精英', [{ kind: 'open', name: '和平精英', orSwitchOn: true }]],
     ['tap Accept and continue', [{ kind: 'tap', target: 'Accept and continue' }]],
     ['tap Save and close', [{ kind: 'tap', target: 'Save and close' }]],
     ['tap Accept & continue', [{ kind: 'tap', target: 'Accept & continue' }]],
@@ -189,71 +196,71 @@ describe('parseGoal', () => {
     ['打开浏览器在地址栏输入 你好', [{ kind: 'open', name: '浏览器' }, { kind: 'type', text: '你好', field: '地址栏' }]],
     ['打开信息给张伟发消息你好', [{ kind: 'open', name: '信息' }, { kind: 'send_message', recipient: '张伟', text: '你好' }]],
     ['打开设置返回', [{ kind: 'open', name: '设置' }, { kind: 'back' }]],
-    ['打开设置跳过引导', [{ kind: 'open', name: '设置' }, { kind: 'tap', target: '跳过', names: SKIP }]],
+    ['打开设置跳过引导', [{ kind: 'open', name: '设置' }, { kind: 'tap', target: '跳过', names: SKIP, whole: true, fallback: SKIP_FALLBACK }]],
     // …but a message or typed text runs to its end, and a verb inside a noun phrase stays there
     ['给张伟发消息打开设置', [{ kind: 'send_message', recipient: '张伟', text: '打开设置' }]],
     ['输入你好打开设置', [{ kind: 'type', text: '你好打开设置' }]],
-    ['打开浏览器访问记录', [{ kind: 'open', name: '浏览器访问记录' }]],
-    ['打开最近的访问记录', [{ kind: 'open', name: '最近的访问记录' }]],
+    ['打开浏览器访问记录', [{ kind: 'open', name: '浏览器访问记录', orSwitchOn: true }]],
+    ['打开最近的访问记录', [{ kind: 'open', name: '最近的访问记录', orSwitchOn: true }]],
     // dialogs, permission prompts and tours
-    ['dismiss the dialog', [{ kind: 'tap', target: 'dismiss', names: DISMISS }]],
-    ['Dismiss', [{ kind: 'tap', target: 'Dismiss', names: DISMISS }]],
-    ['close the pop-up', [{ kind: 'tap', target: 'close', names: DISMISS }]],
-    ['Close this popup, please', [{ kind: 'tap', target: 'Close', names: DISMISS }]],
-    ['关闭弹窗', [{ kind: 'tap', target: '关闭', names: DISMISS }]],
-    ['关掉这个弹窗', [{ kind: 'tap', target: '关掉', names: DISMISS }]],
-    ['关闭广告', [{ kind: 'tap', target: '关闭', names: DISMISS }]],
-    ['关闭', [{ kind: 'tap', target: '关闭', names: DISMISS }]],
-    ['close the app', [{ kind: 'tap', target: 'close the app', names: CLOSE_APP }]],
-    ['关闭应用', [{ kind: 'tap', target: '关闭应用', names: CLOSE_APP }]],
-    ['wait', [{ kind: 'tap', target: 'wait', names: WAIT }]],
-    ['Wait.', [{ kind: 'tap', target: 'Wait', names: WAIT }]],
-    ['等待', [{ kind: 'tap', target: '等待', names: WAIT }]],
-    ['OK', [{ kind: 'tap', target: 'OK', names: OK }]],
-    ['okay!', [{ kind: 'tap', target: 'okay', names: OK }]],
-    ['确定', [{ kind: 'tap', target: '确定', names: OK }]],
-    ['好的。', [{ kind: 'tap', target: '好的', names: OK }]],
-    ['cancel', [{ kind: 'tap', target: 'cancel', names: CANCEL }]],
-    ['取消', [{ kind: 'tap', target: '取消', names: CANCEL }]],
-    ['got it', [{ kind: 'tap', target: 'got it', names: GOT_IT }]],
-    ['Got it!', [{ kind: 'tap', target: 'Got it', names: GOT_IT }]],
-    ['知道了', [{ kind: 'tap', target: '知道了', names: GOT_IT }]],
-    ['我知道了', [{ kind: 'tap', target: '我知道了', names: GOT_IT }]],
-    ['allow', [{ kind: 'tap', target: 'allow', names: ALLOW }]],
-    ['Allow access', [{ kind: 'tap', target: 'Allow', names: ALLOW }]],
-    ['allow the permission', [{ kind: 'tap', target: 'allow', names: ALLOW }]],
-    ['grant location access', [{ kind: 'tap', target: 'grant', names: ALLOW }]],
-    ['允许', [{ kind: 'tap', target: '允许', names: ALLOW }]],
-    ['允许定位权限', [{ kind: 'tap', target: '允许', names: ALLOW }]],
-    ['deny', [{ kind: 'tap', target: 'deny', names: DENY }]],
-    ['Don’t allow', [{ kind: 'tap', target: 'Don’t allow', names: DENY }]],
-    ['deny the permission', [{ kind: 'tap', target: 'deny', names: DENY }]],
-    ['拒绝', [{ kind: 'tap', target: '拒绝', names: DENY }]],
-    ['不允许', [{ kind: 'tap', target: '不允许', names: DENY }]],
-    ['skip the tour', [{ kind: 'tap', target: 'skip', names: SKIP }]],
-    ['Skip', [{ kind: 'tap', target: 'Skip', names: SKIP }]],
-    ['跳过', [{ kind: 'tap', target: '跳过', names: SKIP }]],
-    ['跳过广告', [{ kind: 'tap', target: '跳过', names: SKIP }]],
-    ['next', [{ kind: 'tap', target: 'next', names: NEXT }]],
-    ['下一步', [{ kind: 'tap', target: '下一步', names: NEXT }]],
-    ['done', [{ kind: 'tap', target: 'done', names: DONE }]],
-    ['完成', [{ kind: 'tap', target: '完成', names: DONE }]],
-    ['continue', [{ kind: 'tap', target: 'continue', names: CONTINUE }]],
-    ['继续', [{ kind: 'tap', target: '继续', names: CONTINUE }]],
-    ['accept the terms', [{ kind: 'tap', target: 'accept', names: ACCEPT }]],
-    ['agree', [{ kind: 'tap', target: 'agree', names: AGREE }]],
-    ['同意用户协议', [{ kind: 'tap', target: '同意', names: AGREE }]],
-    ['agree and continue', [{ kind: 'tap', target: 'agree and continue', names: AGREE_AND_CONTINUE }]],
-    ['同意并继续', [{ kind: 'tap', target: '同意并继续', names: AGREE_AND_CONTINUE }]],
-    ['not now', [{ kind: 'tap', target: 'not now', names: NOT_NOW }]],
-    ['No, thanks', [{ kind: 'tap', target: 'No, thanks', names: NO_THANKS }]],
-    ['maybe later', [{ kind: 'tap', target: 'maybe later', names: LATER }]],
-    ['以后再说', [{ kind: 'tap', target: '以后再说', names: LATER }]],
-    ['try again', [{ kind: 'tap', target: 'try again', names: RETRY }]],
-    ['重试', [{ kind: 'tap', target: '重试', names: RETRY }]],
-    ['get started', [{ kind: 'tap', target: 'get started', names: START }]],
-    ['开始使用', [{ kind: 'tap', target: '开始使用', names: START }]],
-    ['ｏｋ', [{ kind: 'tap', target: 'ｏｋ', names: OK }]],
+    ['dismiss the dialog', [{ kind: 'tap', target: 'dismiss', names: DISMISS, whole: true }]],
+    ['Dismiss', [{ kind: 'tap', target: 'Dismiss', names: DISMISS, whole: true }]],
+    ['close the pop-up', [{ kind: 'tap', target: 'close', names: DISMISS, whole: true }]],
+    ['Close this popup, please', [{ kind: 'tap', target: 'Close', names: DISMISS, whole: true }]],
+    ['关闭弹窗', [{ kind: 'tap', target: '关闭', names: DISMISS, whole: true }]],
+    ['关掉这个弹窗', [{ kind: 'tap', target: '关掉', names: DISMISS, whole: true }]],
+    ['关闭广告', [{ kind: 'tap', target: '关闭', names: DISMISS, whole: true }]],
+    ['关闭', [{ kind: 'tap', target: '关闭', names: DISMISS, whole: true }]],
+    ['close the app', [{ kind: 'tap', target: 'close the app', names: CLOSE_APP, whole: true }]],
+    ['关闭应用', [{ kind: 'tap', target: '关闭应用', names: CLOSE_APP, whole: true }]],
+    ['wait', [{ kind: 'tap', target: 'wait', names: WAIT, whole: true }]],
+    ['Wait.', [{ kind: 'tap', target: 'Wait', names: WAIT, whole: true }]],
+    ['等待', [{ kind: 'tap', target: '等待', names: WAIT, whole: true }]],
+    ['OK', [{ kind: 'tap', target: 'OK', names: OK, whole: true }]],
+    ['okay!', [{ kind: 'tap', target: 'okay', names: OK, whole: true }]],
+    ['确定', [{ kind: 'tap', target: '确定', names: OK, whole: true }]],
+    ['好的。', [{ kind: 'tap', target: '好的', names: OK, whole: true }]],
+    ['cancel', [{ kind: 'tap', target: 'cancel', names: CANCEL, whole: true }]],
+    ['取消', [{ kind: 'tap', target: '取消', names: CANCEL, whole: true }]],
+    ['got it', [{ kind: 'tap', target: 'got it', names: GOT_IT, whole: true }]],
+    ['Got it!', [{ kind: 'tap', target: 'Got it', names: GOT_IT, whole: true }]],
+    ['知道了', [{ kind: 'tap', target: '知道了', names: GOT_IT, whole: true }]],
+    ['我知道了', [{ kind: 'tap', target: '我知道了', names: GOT_IT, whole: true }]],
+    ['allow', [{ kind: 'tap', target: 'allow', names: ALLOW, whole: true }]],
+    ['Allow access', [{ kind: 'tap', target: 'Allow', names: ALLOW, whole: true }]],
+    ['allow the permission', [{ kind: 'tap', target: 'allow', names: ALLOW, whole: true }]],
+    ['grant location access', [{ kind: 'tap', target: 'grant', names: ALLOW, whole: true }]],
+    ['允许', [{ kind: 'tap', target: '允许', names: ALLOW, whole: true }]],
+    ['允许定位权限', [{ kind: 'tap', target: '允许', names: ALLOW, whole: true }]],
+    ['deny', [{ kind: 'tap', target: 'deny', names: DENY, whole: true }]],
+    ['Don’t allow', [{ kind: 'tap', target: 'Don’t allow', names: DENY, whole: true }]],
+    ['deny the permission', [{ kind: 'tap', target: 'deny', names: DENY, whole: true }]],
+    ['拒绝', [{ kind: 'tap', target: '拒绝', names: DENY, whole: true }]],
+    ['不允许', [{ kind: 'tap', target: '不允许', names: DENY, whole: true }]],
+    ['skip the tour', [{ kind: 'tap', target: 'skip', names: SKIP, whole: true, fallback: SKIP_FALLBACK }]],
+    ['Skip', [{ kind: 'tap', target: 'Skip', names: SKIP, whole: true, fallback: SKIP_FALLBACK }]],
+    ['跳过', [{ kind: 'tap', target: '跳过', names: SKIP, whole: true, fallback: SKIP_FALLBACK }]],
+    ['跳过广告', [{ kind: 'tap', target: '跳过', names: SKIP, whole: true, fallback: SKIP_FALLBACK }]],
+    ['next', [{ kind: 'tap', target: 'next', names: NEXT, whole: true }]],
+    ['下一步', [{ kind: 'tap', target: '下一步', names: NEXT, whole: true }]],
+    ['done', [{ kind: 'tap', target: 'done', names: DONE, whole: true }]],
+    ['完成', [{ kind: 'tap', target: '完成', names: DONE, whole: true }]],
+    ['continue', [{ kind: 'tap', target: 'continue', names: CONTINUE, whole: true }]],
+    ['继续', [{ kind: 'tap', target: '继续', names: CONTINUE, whole: true }]],
+    ['accept the terms', [{ kind: 'tap', target: 'accept', names: ACCEPT, whole: true }]],
+    ['agree', [{ kind: 'tap', target: 'agree', names: AGREE, whole: true }]],
+    ['同意用户协议', [{ kind: 'tap', target: '同意', names: AGREE, whole: true }]],
+    ['agree and continue', [{ kind: 'tap', target: 'agree and continue', names: AGREE_AND_CONTINUE, whole: true }]],
+    ['同意并继续', [{ kind: 'tap', target: '同意并继续', names: AGREE_AND_CONTINUE, whole: true }]],
+    ['not now', [{ kind: 'tap', target: 'not now', names: NOT_NOW, whole: true }]],
+    ['No, thanks', [{ kind: 'tap', target: 'No, thanks', names: NO_THANKS, whole: true }]],
+    ['maybe later', [{ kind: 'tap', target: 'maybe later', names: LATER, whole: true }]],
+    ['以后再说', [{ kind: 'tap', target: '以后再说', names: LATER, whole: true }]],
+    ['try again', [{ kind: 'tap', target: 'try again', names: RETRY, whole: true }]],
+    ['重试', [{ kind: 'tap', target: '重试', names: RETRY, whole: true }]],
+    ['get started', [{ kind: 'tap', target: 'get started', names: START, whole: true }]],
+    ['开始使用', [{ kind: 'tap', target: '开始使用', names: START, whole: true }]],
+    ['ｏｋ', [{ kind: 'tap', target: 'ｏｋ', names: OK, whole: true }]],
     // adding things
     [
       'add an alarm',
@@ -263,10 +270,11 @@ describe('parseGoal', () => {
     ['添加闹钟', [{ kind: 'tap', target: '添加闹钟', names: ADD_ALARM_ZH }]],
     ['新建闹钟', [{ kind: 'tap', target: '新建闹钟', names: ADD_ALARM_ZH }]],
     ['添加一个闹钟', [{ kind: 'tap', target: '添加闹钟', names: ADD_ALARM_ZH }]],
-    ['add', [{ kind: 'tap', target: 'add', names: ADD }]],
-    // goals naming a thing in Chinese keep the name as written; "打开X" opens what is not a setting
-    ['打开闹钟', [{ kind: 'open', name: '闹钟' }]],
-    ['打开秒表', [{ kind: 'open', name: '秒表' }]],
+    ['add', [{ kind: 'tap', target: 'add', names: ADD, whole: true }]],
+    // goals naming a thing in Chinese keep the name as written; "打开X" opens what is not a setting, or turns on a switch named X
+    ['打开闹钟', [{ kind: 'open', name: '闹钟', orSwitchOn: true }]],
+    ['打开秒表', [{ kind: 'open', name: '秒表', orSwitchOn: true }]],
+    ['打开8:30的闹钟', [{ kind: 'open', name: '8:30的闹钟', orSwitchOn: true }]],
     ['点击秒表', [{ kind: 'tap', target: '秒表' }]],
     ['打开无线局域网', [{ kind: 'toggle', setting: '无线局域网', on: true }]],
     // full-width letters and exotic spaces
@@ -283,6 +291,71 @@ describe('parseGoal', () => {
       expect(parseGoal(goal)).toBeUndefined();
     },
   );
+
+  it.each([
+    // a wait for something: the Wait button all the same
+    ['keep waiting for Settings', [{ kind: 'tap', target: 'keep waiting', names: WAIT, whole: true }]],
+    ['wait for the app to respond', [{ kind: 'tap', target: 'wait', names: WAIT, whole: true }]],
+    // logging in and signing up
+    ['log in', [{ kind: 'tap', target: 'log in', names: LOG_IN, whole: true }]],
+    ['Sign in', [{ kind: 'tap', target: 'Sign in', names: LOG_IN, whole: true }]],
+    ['登录', [{ kind: 'tap', target: '登录', names: LOG_IN, whole: true }]],
+    ['log into my account', [{ kind: 'tap', target: 'log into', names: LOG_IN, whole: true }]],
+    ['sign in to your account', [{ kind: 'tap', target: 'sign in', names: LOG_IN, whole: true }]],
+    ['登录账号', [{ kind: 'tap', target: '登录', names: LOG_IN, whole: true }]],
+    ['sign up', [{ kind: 'tap', target: 'sign up', names: SIGN_UP, whole: true }]],
+    ['注册', [{ kind: 'tap', target: '注册', names: SIGN_UP, whole: true }]],
+    ['打开淘宝登录', [{ kind: 'open', name: '淘宝', orSwitchOn: true }, { kind: 'tap', target: '登录', names: LOG_IN, whole: true }]],
+    // a control of something on the screen
+    ['expand the 9:00 AM alarm', [{ kind: 'tap', target: 'expand', names: EXPAND, within: '9:00 AM alarm' }]],
+    ['展开8:30的闹钟', [{ kind: 'tap', target: '展开', names: EXPAND, within: '8:30的闹钟' }]],
+    ['collapse the Advanced section', [{ kind: 'tap', target: 'collapse', names: COLLAPSE, within: 'Advanced section' }]],
+    ['add كلوكسيدي 30 كبسولة to the cart', [{ kind: 'tap', target: 'Add to cart', names: ADD_TO_CART, within: 'كلوكسيدي 30 كبسولة' }]],
+    ['put the blue mug in my basket', [{ kind: 'tap', target: 'Add to cart', names: ADD_TO_CART, within: 'the blue mug' }]],
+    ['把牛奶加入购物车', [{ kind: 'tap', target: 'Add to cart', names: ADD_TO_CART, within: '牛奶' }]],
+    // "open with": the app chosen on the screen
+    ['open it with Calendar', [{ kind: 'tap', target: 'Calendar' }]],
+    ['open the link with Chrome', [{ kind: 'tap', target: 'Chrome' }]],
+    ['用相机打开', [{ kind: 'tap', target: '相机' }]],
+    ['使用 Chrome 打开链接', [{ kind: 'tap', target: 'Chrome' }]],
+    // a question answered on the page of its subject
+    ['how much storage is left? show me', [{ kind: 'open', name: 'storage' }]],
+    ['show me how much battery is left', [{ kind: 'open', name: 'battery' }]],
+    ['How much storage do I have left?', [{ kind: 'open', name: 'storage' }]],
+    ['存储空间还剩多少？', [{ kind: 'open', name: '存储空间' }]],
+    ['还剩多少电量', [{ kind: 'open', name: '电量' }]],
+    // search: the query typed into the search field, the app named opened first
+    ['search settings for NFC', [{ kind: 'open', name: 'settings' }, { kind: 'type', text: 'NFC', field: 'Search' }]],
+    ['search contacts for Bob', [{ kind: 'open', name: 'contacts' }, { kind: 'type', text: 'Bob', field: 'Search' }]],
+    ['search the store for aspirin', [{ kind: 'type', text: 'aspirin', field: 'Search' }]],
+    ['search for "dark mode"', [{ kind: 'type', text: 'dark mode', field: 'Search' }]],
+    ['search the list for Zoë.', [{ kind: 'type', text: 'Zoë', field: 'Search' }]],
+    ['在设置中搜索 NFC', [{ kind: 'open', name: '设置' }, { kind: 'type', text: 'NFC', field: '搜索' }]],
+    ['搜索：蓝牙耳机', [{ kind: 'type', text: '蓝牙耳机', field: '搜索' }]],
+    ['搜索NFC', [{ kind: 'type', text: 'NFC', field: '搜索' }]],
+    ['打开设置搜索NFC', [{ kind: 'open', name: '设置' }, { kind: 'type', text: 'NFC', field: '搜索' }]],
+    ['打开Google搜索', [{ kind: 'open', name: 'Google搜索', orSwitchOn: true }]],
+    // typing "as" a field
+    ['enter Yamada as my last name', [{ kind: 'type', text: 'Yamada', field: 'last name' }]],
+    ['type "Taro" as the first name', [{ kind: 'type', text: 'Taro', field: 'first name' }]],
+    ['fill in 100-0001 as my postal code', [{ kind: 'type', text: '100-0001', field: 'postal code' }]],
+    ['把山田填入姓氏栏', [{ kind: 'type', text: '山田', field: '姓氏栏' }]],
+    // tabs and rows named in passing
+    ['go to the Timer tab', [{ kind: 'open', name: 'Timer tab' }]],
+    ['show me the world clock', [{ kind: 'open', name: 'me the world clock' }]],
+  ])('%s', (goal, intents) => {
+    expect(parseGoal(goal)).toEqual(intents);
+  });
+
+  it.each(['search for a medicine', 'search for something', 'how much is left', '搜索设置'])('does not understand %j either', (goal) => {
+    expect(parseGoal(goal)).toBeUndefined();
+  });
+
+  it('understands every example SUPPORTED_GOAL_FORMS gives', () => {
+    const examples = SUPPORTED_GOAL_FORMS.flatMap((form) => [...form.slice(form.lastIndexOf(': "')).matchAll(/"([^"]+)"/g)].map((m) => m[1] as string));
+    expect(examples.length).toBeGreaterThan(100);
+    expect(examples.filter((goal) => parseGoal(goal) === undefined)).toEqual([]);
+  });
 
   it('describes what it understood in English', () => {
     expect(describeGoal(parseGoal('打开设置，然后打开蓝牙') ?? [])).toBe('open "设置", then turn on "蓝牙"');

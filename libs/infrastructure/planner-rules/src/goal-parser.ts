@@ -9,12 +9,15 @@ import { foldPunctuation, hasCjk, normalizeLabel, quotedSpans, unquote } from '.
  */
 export const SUPPORTED_GOAL_FORMS: readonly string[] = [
   'open an app by name: "open Settings", "launch Messages", "start the Browser app", "打开设置", "启动浏览器", "打开联系人"',
-  'open a visible item by its label: "open Network & internet", "打开 网络和互联网", "打开闹钟"',
-  'turn a setting on or off: "turn on Wi-Fi", "turn Bluetooth off", "enable Bluetooth", "disable Wi‑Fi", "打开 Wi-Fi", "关闭蓝牙", "开启蓝牙", "把 WLAN 关掉"',
+  'open a visible item by its label (a tab, a row, an app in a chooser): "open Network & internet", "show me the privacy policy", "go to the Timer tab", "open it with Calendar", "打开 网络和互联网", "打开闹钟", "用相机打开"',
+  'open the page a question is about: "how much storage is left? show me", "show me how much battery is left", "存储空间还剩多少"',
+  'turn a setting on or off, in the app in front or in Settings, named by its label or its row\'s or card\'s (an alarm by its time or days): "turn on Wi-Fi", "turn Bluetooth off", "enable Bluetooth", "disable Wi‑Fi", "turn on the 8:30 AM alarm", "switch on the weekend alarm", "打开 Wi-Fi", "关闭蓝牙", "开启蓝牙", "把 WLAN 关掉", "打开8:30的闹钟"',
   'tap an element by its text: "tap Network & internet", "click the Send button", "点击 蓝牙", "点一下 Next"',
-  'answer a dialog, permission prompt or tour: "OK", "cancel", "dismiss the dialog", "close the pop-up", "skip the tour", "got it", "wait", "close the app", "allow", "deny the permission", "next", "done", "continue", "accept the terms", "not now", "no thanks", "later", "retry", "get started", "确定", "取消", "关闭弹窗", "跳过", "知道了", "等待", "关闭应用", "允许", "拒绝", "下一步", "完成", "同意"',
+  'answer a dialog, permission prompt, tour or welcome screen (a button labelled so exactly; "skip" also takes a tour\'s "Got it" or "Close" when there is no Skip): "OK", "cancel", "dismiss the dialog", "close the pop-up", "skip the tour", "got it", "wait", "keep waiting for Settings", "close the app", "allow", "deny the permission", "next", "done", "continue", "accept the terms", "not now", "no thanks", "later", "retry", "get started", "log in", "sign in", "sign up", "确定", "取消", "关闭弹窗", "跳过", "知道了", "等待", "关闭应用", "允许", "拒绝", "下一步", "完成", "同意", "登录", "注册"',
+  'use a control of something on the screen: "expand the 9:00 AM alarm", "collapse the Advanced section", "add كلوكسيدي 30 كبسولة to the cart", "展开8:30的闹钟", "把牛奶加入购物车"',
   'add something: "add an alarm", "add a contact", "添加闹钟", "新建闹钟"',
-  'type text into a field: "type hello into Search", "enter example.com in the address bar", "type hello", "在搜索框输入 你好", "输入 你好"',
+  'type text into a field: "type hello into Search", "enter example.com in the address bar", "enter Yamada as my last name", "type hello", "在搜索框输入 你好", "把山田填入姓氏栏", "输入 你好"',
+  'search for a given query (tapping the search field or what opens it first; an app named is opened first): "search for \'dark mode\'", "search settings for NFC", "搜索 蓝牙耳机", "在设置中搜索 NFC"',
   'send a message: "send \'Hello 世界 👋\' to Alice", "send a message to Bob saying see you", "text Bob: see you", "给 Alice 发消息 你好", "发消息给 Bob：明天见", "发送 你好 给 张伟"',
   'open a web address in the browser: "open example.com in browser", "visit https://example.org", "在浏览器打开 example.com", "访问 example.com"',
   'go back or home: "go back", "press back", "go home", "返回", "回到主屏幕", "回到桌面"',
@@ -146,7 +149,7 @@ function openOrTurnOn(what: string | undefined): Built {
     if (isKnownApp(name)) return { kind: 'open', name: appName(name) };
     if (isKnownSetting(name) || /开关$/.test(name)) return toggle(name, true);
     if (URL_LIKE.test(name)) return { kind: 'open_url', url: name };
-    return { kind: 'open', name };
+    return { kind: 'open', name, orSwitchOn: true };
   });
 }
 
@@ -156,10 +159,54 @@ function taps(what: string | undefined): Built {
   return targets && all(targets, (target) => ({ kind: 'tap', target }));
 }
 
-/** A dialog, permission or tour verb: a tap on any of the labels that carry it out. */
-function dialogTap(verb: string | undefined, names: readonly string[]): GoalIntent | undefined {
+/** A dialog, permission or tour verb: a tap on any of the labels that carry it out, each a whole label (see `DialogVerb`). */
+function dialogTap(verb: string | undefined, names: readonly string[], fallback: readonly string[] | undefined): GoalIntent | undefined {
   const target = label(verb);
-  return target === undefined ? undefined : { kind: 'tap', target, names };
+  if (target === undefined) return undefined;
+  return fallback === undefined ? { kind: 'tap', target, names, whole: true } : { kind: 'tap', target, names, whole: true, fallback };
+}
+
+/** The labels of a control that shows more of something ("Expand alarm"), or less. */
+const EXPAND_NAMES: readonly string[] = ['Expand', 'Show more', '展开', '显示更多'];
+const COLLAPSE_NAMES: readonly string[] = ['Collapse', 'Show less', '收起', '折叠', '显示更少'];
+
+/** "expand the 9:00 AM alarm", "展开8:30的闹钟": the expand (or collapse) control inside the thing named. */
+function controlOf(verb: string | undefined, what: string | undefined, names: readonly string[]): GoalIntent | undefined {
+  const thing = label(what);
+  const target = label(verb);
+  return thing === undefined || target === undefined ? undefined : { kind: 'tap', target, names, within: thing };
+}
+
+/** The labels of a product's add-to-cart button. */
+const ADD_TO_CART_NAMES: readonly string[] = ['Add to cart', 'Add to basket', 'Add to bag', 'Add to shopping cart', 'Add to trolley', '加入购物车', '添加到购物车', '加入购物袋'];
+
+/** "add X to the cart", "把X加入购物车": the add-to-cart button of X's card. */
+function addToCart(what: string | undefined): GoalIntent | undefined {
+  const thing = label(what);
+  return thing === undefined ? undefined : { kind: 'tap', target: 'Add to cart', names: ADD_TO_CART_NAMES, within: thing };
+}
+
+/** A search query that names nothing in particular ("a medicine", "something"): there is nothing to type. */
+const VAGUE_QUERY = /^(?:a|an|some|any|something|anything|stuff)(?:\s|$)/i;
+
+/**
+ * "search [in] W for Q", "在W中搜索 Q": Q typed into the search field (tapping what opens it first);
+ * when W is a known app ("settings", "YouTube"), that app is opened first. A vague Q ("a medicine")
+ * is not understood: the planner does not choose a query for the user.
+ */
+function search(where: string | undefined, query: string | undefined, cjk: boolean): Built {
+  const text = payload(query === undefined ? undefined : trimPunctuation(query));
+  if (text === undefined || VAGUE_QUERY.test(text)) return undefined;
+  const typing: GoalIntent = { kind: 'type', text, field: cjk ? '搜索' : 'Search' };
+  const place = label(where);
+  if (place === undefined) return typing;
+  return isKnownApp(place) ? [{ kind: 'open', name: appName(place) }, typing] : typing;
+}
+
+/** A text typed "as" a field ("enter Yamada as my last name"): a text with a stray quote is not cut there. */
+function typeAs(text: string | undefined, field: string | undefined): GoalIntent | undefined {
+  if (text === undefined || (/["']/.test(text) && unquote(text) === text.trim())) return undefined;
+  return typeText(text, field);
 }
 
 /** "add an alarm", "添加闹钟": a tap on the button that adds that kind of thing. */
@@ -225,7 +272,40 @@ const RULES: readonly GoalRule[] = [
   },
   { pattern: /^(?:请)?发送?(?:一条)?(?:消息|短信|信息)?\s*(?<text>.+?)\s*给\s*(?<to>.+)$/s, build: (c) => sendMessage(c('to'), c('text')) },
   // dialogs, permission prompts and tours (before switches: "关闭弹窗" closes a pop-up, "关闭蓝牙" is a switch)
-  ...DIALOG_VERB_PATTERNS.map(({ pattern, verb }): GoalRule => ({ pattern, build: (c) => dialogTap(c('verb'), verb.names) })),
+  ...DIALOG_VERB_PATTERNS.map(({ pattern, verb }): GoalRule => ({ pattern, build: (c) => dialogTap(c('verb'), verb.names, verb.fallback) })),
+  // a control of something on the screen
+  { pattern: /^(?:please\s+)?(?<verb>expand)\s+(?:the\s+|my\s+)?(?<what>.+)$/i, build: (c) => controlOf(c('verb'), c('what'), EXPAND_NAMES) },
+  { pattern: /^(?:please\s+)?(?<verb>collapse)\s+(?:the\s+|my\s+)?(?<what>.+)$/i, build: (c) => controlOf(c('verb'), c('what'), COLLAPSE_NAMES) },
+  { pattern: /^(?:请)?(?<verb>展开)\s*(?<what>.+)$/, build: (c) => controlOf(c('verb'), c('what'), EXPAND_NAMES) },
+  { pattern: /^(?:请)?(?<verb>收起|折叠)\s*(?<what>.+)$/, build: (c) => controlOf(c('verb'), c('what'), COLLAPSE_NAMES) },
+  {
+    pattern: /^(?:please\s+)?(?:add|put)\s+(?<what>.+?)\s+(?:to|in|into)\s+(?:the\s+|my\s+)?(?:shopping\s+)?(?:cart|basket|bag|trolley)$/i,
+    build: (c) => addToCart(c('what')),
+  },
+  { pattern: /^(?:请)?(?:帮我)?(?:把|将)?\s*(?<what>.+?)\s*(?:加入|添加到|加到|放入|放进)\s*(?:购物车|购物袋)(?:里|中)?$/, build: (c) => addToCart(c('what')) },
+  // "open with": the app chosen on the screen's chooser, never launched on its own
+  {
+    pattern: /^(?:please\s+)?open\s+(?:(?:it|this|that|them|the\s+\S+)\s+)?(?:with|using)\s+(?:the\s+)?(?<target>.+?)(?:\s+app)?$/i,
+    build: (c) => taps(c('target')),
+  },
+  { pattern: /^(?:请)?(?:用|使用|通过)\s*(?<target>.+?)\s*打开(?:它|这个|此|文件|链接)?$/, build: (c) => taps(c('target')) },
+  // a question whose answer is on the page of its subject
+  {
+    pattern:
+      /^(?:please\s+)?(?:(?:show|tell)\s+me\s+)?how\s+(?:much|many)\s+(?<name>.+?)\s+(?:is|are|do\s+i\s+have|have\s+i(?:\s+got)?)\s+(?:still\s+)?(?:left|remaining|free|available|used)(?:\s*\?\s*(?:(?:please\s+)?show\s+me(?:\s+please)?)?)?$/i,
+    build: (c) => opens(c('name')),
+  },
+  { pattern: /^(?:请)?(?:帮我)?(?:看看|查看|看一下)?\s*(?<name>.+?)\s*(?:还剩下|还剩|剩下|剩余|还有)(?:多少|几)(?:了|呢)?$/, build: (c) => opens(c('name')) },
+  { pattern: /^(?:请)?(?:还剩下|还剩|剩下|剩余|还有)多少\s*(?<name>.+?)$/, build: (c) => opens(c('name')) },
+  // search
+  {
+    pattern: /^(?:please\s+)?search\s+(?:(?:in|on|through)\s+)?(?:(?:the\s+)?(?<where>.+?)\s+)?for\s+(?<text>.+)$/is,
+    build: (c) => search(c('where'), c('text'), false),
+  },
+  {
+    pattern: /^(?:请)?(?:在\s*(?<where>.+?)\s*(?:中|里|内|上|里面)\s*)?(?:搜索|搜一下)(?:\s*:\s*|\s+|(?=[^\p{Script=Han}\s]))(?<text>.+)$/su,
+    build: (c) => search(c('where'), c('text'), true),
+  },
   {
     pattern: /^(?:please\s+)?(?<verb>add|create)\s+(?:(?:an?|the|one)\s+)?(?:new\s+)?(?<what>(?:(?!\s(?:to|for|named|called|with|into|in|on|as)\s)[^:"'])+)$/i,
     build: (c) => addThing(c('verb'), c('what'), false),
@@ -243,10 +323,18 @@ const RULES: readonly GoalRule[] = [
     pattern: /^(?:please\s+)?(?:type|enter|input|write|fill\s+in)\s+(?<text>.+)\s+(?:into|in|on)\s+(?:the\s+)?(?<field>.+?)$/is,
     build: (c) => typeText(c('text'), c('field')),
   },
+  {
+    pattern: /^(?:please\s+)?(?:type|enter|input|write|fill\s+in|put)\s+(?<text>.+?)\s+as\s+(?:my|the|your|our|his|her|their)\s+(?<field>[^"']+?)$/is,
+    build: (c) => typeAs(c('text'), c('field')),
+  },
   { pattern: /^(?:please\s+)?(?:type|enter|input|write)\s+(?<text>.+)$/is, build: (c) => typeText(c('text')) },
   {
     pattern: /^(?:请)?(?:在|往|向|于)\s*(?<field>.+?)\s*(?:中|里|内|上|里面)?\s*(?:输入|键入|填写|填入|打字)\s*:?\s*(?<text>.+)$/s,
     build: (c) => typeText(c('text'), c('field')),
+  },
+  {
+    pattern: /^(?:请)?(?:把|将)\s*(?<text>.+?)\s*(?:填入|填到|填进|填写到|填在|输入到|输入在|写入|写到|写在)\s*(?<field>.+?)\s*(?:中|里|内|里面|上)?$/s,
+    build: (c) => typeAs(c('text'), c('field')),
   },
   { pattern: /^(?:请)?(?:输入|键入|填写|打字)\s*:?\s*(?<text>.+)$/s, build: (c) => typeText(c('text')) },
   // apps and items
@@ -274,7 +362,7 @@ const SERIAL_VERB = new RegExp(
   [
     ...new Set([
       ...['打开', '开启', '启用', '关闭', '关掉', '关上', '停用', '禁用', '启动', '运行', '进入', '访问', '浏览', '点击', '点按', '轻触', '轻点', '单击', '点一下'],
-      ...['输入', '键入', '填写', '在', '往', '给', '向', '发送', '发消息', '发短信', '把', '将', '返回', '回到', '后退', '添加', '新建', '新增', '创建'],
+      ...['输入', '键入', '填写', '在', '往', '给', '向', '发送', '发消息', '发短信', '把', '将', '返回', '回到', '后退', '添加', '新建', '新增', '创建', '搜索', '展开', '收起'],
       ...DIALOG_VERBS.flatMap((v) => v.zh).filter((verb) => verb.length >= 2),
     ]),
   ]

@@ -1,4 +1,5 @@
 import type { AgentAction, ApprovalRequest, StepResult, UiElement } from '@mobileclaw/domain';
+import { actionKey } from './action-key';
 import { normalizeLabel } from './goal-text';
 import type { Screen } from './screen';
 import type { IntentMemory } from './task-memory';
@@ -6,6 +7,8 @@ import type { IntentMemory } from './task-memory';
 /** The previous step of the task, as the intent being planned sees it. */
 export interface LastStep {
   action?: AgentAction;
+  /** The element the action was planned on (index into that step's element list). */
+  elementIndex?: number;
   result?: StepResult;
   /** Whether the screen differs from the one that action was planned on; `undefined` when unknown. */
   changed?: boolean;
@@ -55,10 +58,52 @@ export function click(element: UiElement, reasoning: string, approval?: Approval
   return outcome;
 }
 
-/** Clicks `element` and remembers `label` as tapped by this intent. */
-export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest, once?: string): StepOutcome {
+/**
+ * Clicks `element` and remembers `label` as tapped by this intent, and the click as the intent's
+ * latest tap (see {@link lastTapEffect}), named `what` in reasons (default: `label` quoted).
+ */
+export function tap(memory: IntentMemory, label: string, element: UiElement, reasoning: string, approval?: ApprovalRequest, once?: string, what = JSON.stringify(label)): StepOutcome {
   memory.tapped.add(normalizeLabel(label));
-  return click(element, reasoning, approval, once);
+  const outcome = click(element, reasoning, approval, once);
+  if (outcome.kind === 'act') {
+    memory.facts.set('lastTap', actionKey(outcome.action));
+    memory.facts.set('lastTapLabel', what);
+    memory.facts.set('lastTapOnce', once !== undefined);
+  }
+  return outcome;
+}
+
+/**
+ * Whether this intent's latest tap (see {@link tap}), when it was the task's last action, had a
+ * visible effect: `true` when the screen changed after it, `false` when nothing changed (or the
+ * phone reported the tap failed); `undefined` when the last action was not that tap or its effect
+ * is unknown. The effect is read from the screens, never from the memory of having tapped.
+ */
+export function lastTapEffect(input: StepInput): boolean | undefined {
+  const { memory, last } = input;
+  const key = memory.facts.get('lastTap');
+  if (key === undefined || !last?.action || actionKey(last.action) !== key) return undefined;
+  if (last.result !== undefined && last.result.status !== 'success') return false;
+  return last.changed ?? last.result?.verified;
+}
+
+/**
+ * After a tap without visible effect ({@link lastTapEffect} false): the same tap once more, since a
+ * tap can land while the screen is still busy; after a second one without effect, a failure. A tap
+ * whose effect cannot be undone (`once`) is never repeated.
+ */
+export function retapOrFail(input: StepInput): StepOutcome {
+  const { memory, last, screen } = input;
+  const key = memory.facts.get('lastTap');
+  const label = String(memory.facts.get('lastTapLabel') ?? 'it');
+  if (!last?.action || key === undefined) return fail(`tapping ${label} had no visible effect`);
+  if (memory.facts.get('lastTapOnce') === true) return fail(`tapping ${label} had no visible effect; it is not tapped again, since what it does cannot be undone`);
+  if (memory.facts.get('retapped') === key) return fail(`tapping ${label} had no visible effect, twice (the screen did not change)`);
+  memory.facts.set('retapped', key);
+  const outcome: StepOutcome = { kind: 'act', action: last.action, reasoning: `Tapping ${label} changed nothing on the screen; tap it once more.` };
+  const element = last.elementIndex === undefined ? undefined : screen.elements[last.elementIndex];
+  if (element) outcome.element = element;
+  return outcome;
 }
 
 export function wasTapped(memory: IntentMemory, label: string): boolean {
@@ -85,15 +130,17 @@ export function lastError(last: LastStep | undefined, command: AgentAction['comm
 }
 
 /**
- * A swipe scrolling the first scrollable list one page towards its end, to look for something; or
- * `undefined` when there is no list, {@link MAX_SCROLLS} swipes were made, or the last swipe changed
- * nothing (the end of the list). Counts the swipe in `memory.scrolls`.
+ * A swipe scrolling the main scrollable list (see `Screen.scrollable`) one page towards its end, to
+ * look for something named by any of `names`; or `undefined` when there is no list, {@link
+ * MAX_SCROLLS} swipes were made, the last swipe changed nothing (the end of the list), or the screen
+ * is written in a language none of `names` is in (see `Screen.foreignLanguage`). Counts the swipe
+ * in `memory.scrolls`.
  */
-export function scrollToFind(input: StepInput, lookingFor: string): StepOutcome | undefined {
+export function scrollToFind(input: StepInput, lookingFor: string, names: readonly string[]): StepOutcome | undefined {
   const list = input.screen.scrollable();
   const { memory, last } = input;
   const stuck = memory.scrolls > 0 && last?.action?.command === 'swipe' && last.changed === false;
-  if (!list || memory.scrolls >= MAX_SCROLLS || stuck) return undefined;
+  if (!list || memory.scrolls >= MAX_SCROLLS || stuck || input.screen.foreignLanguage(names) !== undefined) return undefined;
   memory.scrolls++;
   const [l, t, r, b] = list.bounds;
   const x = Math.floor((l + r) / 2);
@@ -106,8 +153,17 @@ export function scrollToFind(input: StepInput, lookingFor: string): StepOutcome 
   };
 }
 
-/** {@link scrollToFind}, failing with `reason` (and how far it scrolled) once there is nothing more to scroll. */
-export function scrollOrFail(input: StepInput, lookingFor: string, reason: string): StepOutcome {
-  const scrolls = input.memory.scrolls;
-  return scrollToFind(input, lookingFor) ?? fail(scrolls > 0 ? `${reason} (scrolled ${scrolls} time(s) to the end of the list)` : reason);
+/**
+ * {@link scrollToFind}, failing with `reason` once there is nothing more to scroll, saying how far it
+ * scrolled or in which language the screen is written.
+ */
+export function scrollOrFail(input: StepInput, lookingFor: string, names: readonly string[], reason: string): StepOutcome {
+  return scrollToFind(input, lookingFor, names) ?? fail(`${reason}${whyNotFurther(input, names)}`);
+}
+
+/** Why the list was not looked at further: ` (scrolled 2 time(s) to the end of the list)`, `; the screen is written in Japanese`, or nothing. */
+export function whyNotFurther(input: StepInput, names: readonly string[]): string {
+  const language = input.screen.foreignLanguage(names);
+  if (language !== undefined) return `; the screen is written in ${language}, a language the planner has no words for, so its list is not searched`;
+  return input.memory.scrolls > 0 ? ` (scrolled ${input.memory.scrolls} time(s) to the end of the list)` : '';
 }

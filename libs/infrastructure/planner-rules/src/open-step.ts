@@ -1,55 +1,193 @@
 import { findKnownApp } from './app-catalog';
-import { done, fail, lastError, lastSucceeded, openApp, scrollToFind, tap, wasTapped, type StepInput, type StepOutcome } from './intent-step';
+import { compactLabel } from './goal-text';
+import { done, fail, lastError, lastSucceeded, lastTapEffect, openApp, retapOrFail, scrollToFind, tap, whyNotFurther, type StepInput, type StepOutcome } from './intent-step';
+import { allLabels, type WantedLabels } from './label-match';
+import { labelsOf, type Screen } from './screen';
+import { bareName } from './word-match';
 import { sensitiveTapReason } from './sensitive-actions';
-import { labelsOf } from './screen';
-import { findKnownSetting } from './setting-catalog';
+import { targetLabels } from './tap-step';
+import { ambiguityReason, boundsWithin, disabledReason, hitScore } from './target-choice';
+import { planToggle } from './toggle-step';
+
+/** Last parts of package names that say nothing about the app (`com.example.android`, `….app`). */
+const GENERIC_PACKAGE_PARTS = new Set(['android', 'app', 'apps', 'application', 'mobile', 'client', 'main', 'launcher', 'home', 'phone']);
 
 /**
- * "open X": a known app is launched with `open {package}` and is done when it is in the foreground.
- * Anything else is an item of the current screen: it is tapped where it is visible, or looked for by
- * scrolling the screen's list (as "tap X" does, staying in the current app). Only when the list has
- * no such item (or for an app whose launch failed) does it go to the home screen, once, to look for
- * a launcher icon labelled X. Deleting and paying labels ask for approval and are never tapped twice.
+ * Whether the screen shows that X, an item or app the catalog does not know, is already in front:
+ * - a title near the top of the screen, or the selected tab, reads X (exactly or compactly), e.g.
+ *   the toolbar "Network & internet" on that page, "Games" as the selected tab;
+ * - the last part of the foreground package is X's name, letters and digits only
+ *   (`com.google.android.calculator` for "Calculator"; generic parts such as `android` and `app`
+ *   never count). A package that merely contains the name (`com.android.deskclock` for "Clock")
+ *   does not count: that would take any app whose package mentions a word for the one named.
+ * Returns the summary, or `undefined`.
  */
-export function planOpen(name: string, input: StepInput): StepOutcome {
+function shownInFront(name: string, wanted: WantedLabels, screen: Screen): string | undefined {
+  const named = screen.screenName(wanted);
+  if (named) {
+    const how = named.element.selected === true ? `${JSON.stringify(named.hit.label)} is selected` : `the screen's title is ${JSON.stringify(named.hit.label)}`;
+    return `${JSON.stringify(name)} is open: ${how}.`;
+  }
+  const pkg = screen.package;
+  if (pkg === undefined) return undefined;
+  const last = pkg.slice(pkg.lastIndexOf('.') + 1).toLowerCase();
+  if (last.length < 3 || GENERIC_PACKAGE_PARTS.has(last)) return undefined;
+  const namesPackage = allLabels(wanted).some((l) => compactLabel(l) === last);
+  return namesPackage ? `${JSON.stringify(name)} is open (${pkg} is in front).` : undefined;
+}
+
+/** A swipe up the middle of the home screen, from 80% to 30% of its height: it opens the app drawer. */
+function openDrawer(screen: Screen): StepOutcome {
+  const [l, t, r, b] = screen.extent();
+  const x = Math.floor((l + r) / 2);
+  const h = b - t;
+  return {
+    kind: 'act',
+    action: { command: 'swipe', x1: x, y1: Math.floor(t + h * 0.8), x2: x, y2: Math.floor(t + h * 0.3), durationMs: 300 },
+    reasoning: 'Swipe up on the home screen to open the app drawer.',
+  };
+}
+
+/**
+ * Whether `name` may be an app's name, worth looking for on the home screen: not when the goal's
+ * words point at something on a screen — a leading "my", "the", "me", "it with"… or a trailing
+ * "settings", "page", "tab"… (see {@link bareName}: "my orders", "me the world clock", "Display
+ * settings") — or hold a time ("8:30的闹钟").
+ */
+function mayNameApp(name: string): boolean {
+  return bareName(name) === undefined && !/\d\s*(?::\d|点|o['’]?\s*clock|[ap]\.?m\b)/i.test(name);
+}
+
+/**
+ * Looks beyond the current screen for X: the rest of the current list (for an item; not for a known
+ * app, whose launch failed), then — when X may name an app ({@link mayNameApp}) — the home screen
+ * (pressing Home, once), then the app drawer (swiping up on the home screen) and its list, before
+ * failing with where it looked.
+ */
+function lookFurther(name: string, label: string, names: readonly string[], isKnownApp: boolean, input: StepInput): StepOutcome {
   const { screen, memory, last } = input;
-  const app = findKnownApp(name);
-  if (app) {
-    const inApp = screen.isIn(app.package);
-    if (inApp === true) return done(`${app.label} is open.`);
-    if (inApp === undefined && memory.opened.has(app.package) && lastSucceeded(last, 'open', app.package))
-      return done(`${app.label} was opened (the phone did not report the foreground app).`);
-    const error = lastError(last, 'open');
-    if (error !== undefined && memory.opened.has(app.package)) memory.facts.set('launchFailed', error);
-    if (!memory.facts.has('launchFailed')) return openApp(memory, app.package, app.label);
-  }
-  const label = app?.label ?? name;
-  if (wasTapped(memory, label)) {
-    if (app && screen.isIn(app.package) === false && screen.isHome() === true) return fail(`tapping ${JSON.stringify(label)} did not open the app`);
-    return done(last?.changed === false ? `Tapped ${JSON.stringify(label)}; the screen did not change.` : `Opened ${JSON.stringify(label)}.`);
-  }
-  const names = app ? [app.label, ...app.aliases, name] : [name, ...(findKnownSetting(name)?.aliases ?? [])];
-  const found = screen.findTapTarget(names);
-  if (found) {
-    const reason = sensitiveTapReason(labelsOf(found.element));
-    if (reason === undefined) return tap(memory, label, found.element, `Tap ${JSON.stringify(label)} to open it.`);
-    return tap(memory, label, found.element, `Tap ${JSON.stringify(label)} to open it.`, { reason }, `tapping ${JSON.stringify(label)}`);
-  }
-  // An item (not an app icon) may be further down the current list: look there before leaving the app.
-  const wentHome = memory.facts.has('wentHome');
-  if (!app || wentHome) {
-    const swipe = scrollToFind(input, JSON.stringify(label));
-    if (swipe) return swipe;
-  }
-  if (screen.isHome() !== true && !wentHome) {
+  const home = screen.isHome();
+  const onHome = home === true || (home === undefined && memory.facts.has('wentHome'));
+  if (!onHome) {
+    if (memory.facts.has('wentHome')) return fail(`pressed Home to look for an icon labelled ${JSON.stringify(label)}, but the home screen did not show`);
+    if (!isKnownApp) {
+      const swipe = scrollToFind(input, JSON.stringify(label), names);
+      if (swipe) return swipe;
+      if (!mayNameApp(name)) {
+        return fail(`nothing labelled ${JSON.stringify(name)} is on the screen${whyNotFurther(input, names)}; the name points at something on a screen, not at an app, so the home screen is not searched`);
+      }
+    }
     memory.facts.set('wentHome', true);
     memory.facts.set('scrolledBeforeHome', memory.scrolls);
     memory.scrolls = 0;
     return { kind: 'act', action: { command: 'home' }, reasoning: `Go to the home screen to look for ${JSON.stringify(label)}.` };
   }
-  const launchFailed = memory.facts.get('launchFailed');
-  if (typeof launchFailed === 'string') return fail(`could not open ${label}: the phone answered ${launchFailed}, and no icon labelled ${JSON.stringify(label)} is on the home screen`);
   const scrolled = memory.facts.get('scrolledBeforeHome');
   const listed = typeof scrolled === 'number' && scrolled > 0 ? ` (its list scrolled ${scrolled} time(s))` : '';
-  return fail(`no app is known as ${JSON.stringify(name)} and nothing labelled so is on the screen${listed} or the home screen`);
+  const launchFailed = memory.facts.get('launchFailed');
+  /** "… is on the screen, the home screen or in the app drawer". */
+  const nowhere = (places: string[]): string => {
+    // The screen the task started on counts as a place looked at when it was not the home screen.
+    const all = typeof launchFailed === 'string' || !memory.facts.has('wentHome') ? places : [`the screen${listed}`, ...places];
+    const list = all.length === 1 ? (all[0] as string) : `${all.slice(0, -1).join(', ')} or ${all[all.length - 1] as string}`;
+    return typeof launchFailed === 'string'
+      ? `could not open ${label}: the phone answered ${launchFailed}, and no icon labelled ${JSON.stringify(label)} is on ${list}`
+      : `no app is known as ${JSON.stringify(name)}, and nothing labelled so is on ${list}`;
+  };
+  const drawer = memory.facts.get('drawer');
+  if (drawer === undefined) {
+    memory.facts.set('drawer', 'opening');
+    memory.scrolls = 0;
+    return openDrawer(screen);
+  }
+  if (drawer === 'opening') {
+    if (last?.action?.command === 'swipe' && last.changed === false) return fail(`${nowhere(['the home screen'])}; swiping up on the home screen showed no app drawer`);
+    memory.facts.set('drawer', 'open');
+  }
+  const swipe = scrollToFind(input, `the ${JSON.stringify(label)} icon`, names);
+  if (swipe) return swipe;
+  const drawerScrolls = memory.scrolls > 0 ? ` (scrolled ${memory.scrolls} time(s))` : '';
+  return fail(nowhere(['the home screen', `in the app drawer${drawerScrolls}`]));
+}
+
+/**
+ * True when `wanted` names a switch on the screen (one best match, see `Screen.findSwitch`) at least
+ * as well as any item to tap: for "打开X", which also means "turn X on". A switch inside the item
+ * that matches (a preference row and its switch) counts as that item.
+ */
+function namesSwitch(wanted: WantedLabels, screen: Screen): boolean {
+  const sw = screen.findSwitch(wanted);
+  if (sw.kind !== 'found' && sw.kind !== 'disabled') return false;
+  const item = screen.findTarget(wanted);
+  if (item.kind !== 'found' && item.kind !== 'disabled') return true;
+  const itemTarget = item.candidate.target ?? item.candidate.element;
+  return boundsWithin(itemTarget.bounds, sw.candidate.element.bounds) || hitScore(sw.candidate.hit) >= hitScore(item.candidate.hit);
+}
+
+/**
+ * "open X":
+ * 1. X is already in front → done: a known app whose package is in the foreground; for any other
+ *    name, a title or selected tab reading X, or the foreground package named X (see {@link shownInFront}).
+ * 2. A known app (see `KNOWN_APPS`) is launched with `open {package}`.
+ * 3. X visible on the screen (a tab, a row, a button, a launcher icon) is tapped; ambiguous or
+ *    disabled matches fail at once (see `Screen.findTarget`). Done only once the screen changed
+ *    after the tap; a tap without effect is made once more, then the goal fails.
+ * 4. Otherwise it scrolls the current list, goes Home, opens the app drawer and scrolls it, looking
+ *    for an icon labelled X (only when X may name an app, see {@link mayNameApp}), and fails saying
+ *    where it looked.
+ * Deleting and paying labels ask for approval and are never tapped twice. With `orSwitchOn` (the
+ * goal said "打开X", which also means "turn X on"), a switch labelled X is turned on (see `planToggle`)
+ * when X is not in front and no item names X better (see {@link namesSwitch}).
+ */
+export function planOpen(name: string, input: StepInput, orSwitchOn = false): StepOutcome {
+  const { screen, memory, last } = input;
+  const app = findKnownApp(name);
+  const label = app?.label ?? name;
+  const wanted = targetLabels(app ? [app.label, ...app.aliases, name] : [name]);
+  if (orSwitchOn && !app && shownInFront(name, wanted, screen) === undefined && namesSwitch(wanted, screen)) return planToggle(name, true, input);
+  if (app) {
+    const inApp = screen.isIn(app.package);
+    if (inApp === true) return done(`${app.label} is open.`);
+    if (memory.opened.has(app.package) && lastSucceeded(last, 'open', app.package) && last?.changed === false) {
+      // The launch changed nothing on screen: launched once more, then given up (never taken for done).
+      if (memory.facts.get('relaunched') === true) return fail(`launched ${app.label} (${app.package}) twice, but the screen did not change`);
+      memory.facts.set('relaunched', true);
+      return openApp(memory, app.package, app.label);
+    }
+    if (inApp === undefined && memory.opened.has(app.package) && lastSucceeded(last, 'open', app.package))
+      return done(`${app.label} was opened (the phone did not report the foreground app).`);
+  } else {
+    const front = shownInFront(name, wanted, screen);
+    if (front !== undefined) return done(front);
+  }
+
+  const effect = lastTapEffect(input);
+  if (effect === false) return retapOrFail(input);
+  if (effect === true) {
+    if (app && screen.isIn(app.package) === false && screen.isHome() === true) return fail(`tapping ${JSON.stringify(label)} did not open the app`);
+    return done(`Opened ${JSON.stringify(label)}.`);
+  }
+
+  if (app) {
+    const error = lastError(last, 'open');
+    if (error !== undefined && memory.opened.has(app.package)) memory.facts.set('launchFailed', error);
+    if (!memory.facts.has('launchFailed')) return openApp(memory, app.package, app.label);
+  }
+
+  const choice = screen.findTarget(wanted);
+  switch (choice.kind) {
+    case 'found': {
+      const element = choice.candidate.target ?? choice.candidate.element;
+      const reason = sensitiveTapReason(labelsOf(element));
+      if (reason === undefined) return tap(memory, label, element, `Tap ${JSON.stringify(label)} to open it.`);
+      return tap(memory, label, element, `Tap ${JSON.stringify(label)} to open it.`, { reason }, `tapping ${JSON.stringify(label)}`);
+    }
+    case 'ambiguous':
+      return fail(ambiguityReason(name, choice.candidates));
+    case 'disabled':
+      return fail(disabledReason(name, choice.candidate));
+    case 'untappable':
+    case 'none':
+      return lookFurther(name, label, allLabels(wanted), app !== undefined, input);
+  }
 }

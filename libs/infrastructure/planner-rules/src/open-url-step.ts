@@ -1,7 +1,8 @@
 import type { UiElement } from '@mobileclaw/domain';
 import { findKnownApp } from './app-catalog';
 import { click, done, fail, lastError, lastSucceeded, openApp, type StepInput, type StepOutcome } from './intent-step';
-import { LabelMatch, labelsOf, matchLabel } from './screen';
+import { LabelMatch, matchLabel } from './label-match';
+import { labelsOf } from './screen';
 import { fieldNames, findField } from './type-step';
 
 const BROWSER = findKnownApp('browser') as NonNullable<ReturnType<typeof findKnownApp>>;
@@ -25,17 +26,21 @@ function addressField(input: StepInput): UiElement | undefined {
 
 /**
  * "open U in the browser": launches the browser, types U into the address bar and taps Go. Done
- * when the page shows U outside a field being edited (the loaded page's address), or when the
- * address bar shows U unfocused after Go.
+ * only after this task's own Go: when the page then shows U (its whole comparable address, see
+ * {@link comparableUrl}) outside a field being edited, or the address bar shows U unfocused. A
+ * browser already showing U, or a page of the same site, is not taken as reached.
  */
 export function planOpenUrl(url: string, input: StepInput): StepOutcome {
   const { screen, memory, last } = input;
   const want = comparableUrl(url);
   if (want === undefined) return fail(`${JSON.stringify(url)} is not a web address`);
-  const loaded = screen.isIn(BROWSER.package) === false ? undefined : screen.elements.find((e) => !e.editable && labelsOf(e).some((l) => comparableUrl(l) === want));
-  if (loaded) return done(`The browser shows ${loaded.text ?? url}.`);
   const field = addressField(input);
-  if (field && memory.facts.get('submitted') === true && !field.focused && comparableUrl(field.text) === want) return done(`The browser shows ${field.text}.`);
+  // Only a page this task loaded counts: the browser may already show the address, or a page of the same site.
+  if (memory.facts.get('submitted') === true && screen.isIn(BROWSER.package) !== false) {
+    const loaded = screen.elements.find((e) => !e.editable && labelsOf(e).some((l) => comparableUrl(l) === want));
+    if (loaded) return done(`The browser shows ${loaded.text ?? url}.`);
+    if (field && !field.focused && comparableUrl(field.text) === want) return done(`The browser shows ${field.text}.`);
+  }
 
   const inBrowser = screen.isIn(BROWSER.package);
   if (inBrowser === false || (inBrowser === undefined && !memory.opened.has(BROWSER.package))) {

@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { foregroundPackage, toUiElements, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type StepResult } from '@mobileclaw/domain';
+import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the test drives the simulated phone's pure UI state machine (no sockets); nothing outside tests imports it
 import { PhoneError, PhoneUi, type UiNode as PhoneNode } from '@mobileclaw/simulator';
+import type { GoalIntent } from './goal-intent';
 import { RuleBasedPlanner } from './rule-based-planner';
+import { Screen } from './screen';
+import { decideStep } from './step-decision';
+import { taskMemoryFrom } from './task-memory';
 
 function perform(ui: PhoneUi, action: AgentAction): StepResult {
   try {
@@ -207,7 +214,6 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     ['打开蓝牙', (ui: PhoneUi) => ((ui.state.bluetooth = true), void ui.open('com.android.settings'))],
     ['open Settings', (ui: PhoneUi) => void ui.open('com.android.settings')],
     ['go home', () => undefined],
-    ['open example.com in browser', (ui: PhoneUi) => ((ui.state.browser = { url: 'https://example.com', title: 'example.com' }), void ui.open('com.android.chrome'))],
   ])('"%s" already satisfied ends done at step 0', async (goal, setup) => {
     const ui = new PhoneUi();
     setup(ui);
@@ -216,6 +222,33 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(run.history).toEqual([]);
     expect(run.final.type).toBe('done');
     expect(JSON.stringify(ui.state)).toBe(before);
+  });
+
+  it.each([
+    ['open example.com in browser', 'https://example.com', 'example.com'],
+    ['visit example.com/docs', 'https://example.com/docs', 'https://example.com/docs'],
+  ])('"%s" with the browser already there still loads the address itself: only its own navigation counts', async (goal, url, shown) => {
+    const ui = new PhoneUi();
+    ui.state.browser = { url, title: 'example.com' };
+    ui.open('com.android.chrome');
+    const run = await drive(ui, goal);
+    const bar = ui.centreOf((n) => n.id === 'app/toolbar/url_bar');
+    const go = ui.centreOf((n) => n.id === 'app/toolbar/go');
+    // The focused address bar already holds the address: Go loads it.
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'click', x: bar?.x, y: bar?.y },
+      { command: 'click', x: go?.x, y: go?.y },
+    ]);
+    expect(run.final).toMatchObject({ type: 'done', summary: `The browser shows ${shown}.` });
+  });
+
+  it('"打开浏览器然后访问 example.com" on a page of the same site navigates to the address instead of taking that page for it', async () => {
+    const ui = new PhoneUi();
+    ui.state.browser = { url: 'https://example.com/docs', title: 'example.com' };
+    const run = await drive(ui, '打开浏览器然后访问 example.com');
+    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['open', 'click', 'input', 'click']);
+    expect(ui.state.browser.url).toBe('https://example.com');
+    expect(run.final).toMatchObject({ type: 'done', summary: 'The browser shows example.com.' });
   });
 
   it('asks for approval before sending to a new recipient, on the Send tap only, and sends once approved', async () => {
@@ -269,12 +302,20 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['open']);
   });
 
-  it('fails when no app or item has the name, after looking on the home screen', async () => {
+  it('fails when no app or item has the name, after looking on the home screen and for an app drawer', async () => {
     const ui = new PhoneUi();
     ui.open('com.android.settings');
     const run = await drive(ui, 'open Calculator');
-    expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(['home']);
-    expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('No app is known as "Calculator"') });
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'home' },
+      { command: 'swipe', x1: 540, y1: 1920, x2: 540, y2: 720, durationMs: 300 },
+    ]);
+    expect(run.final).toMatchObject({
+      type: 'fail',
+      reason:
+        'Goal understood as: open "Calculator". No app is known as "Calculator", and nothing labelled so is on the screen or the home screen; ' +
+        'swiping up on the home screen showed no app drawer.',
+    });
   });
 
   it.each([
@@ -288,19 +329,24 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(run.history.map((h) => h.decision.type === 'action' && h.decision.action.command)).toEqual(expected);
     expect(ui.backStack).toEqual(['launcher', 'contacts', 'contact']);
     expect(ui.current).toEqual({ screen: 'contact', param: name });
-    expect(run.final).toEqual({ type: 'done', summary: `Opened ${JSON.stringify(name)}.`, reasoning: expect.any(String) });
+    // The contact's page shows the name as its large title: that is the item open.
+    expect(run.final).toEqual({ type: 'done', summary: `${JSON.stringify(name)} is open: the screen's title is ${JSON.stringify(name)}.`, reasoning: expect.any(String) });
   });
 
-  it('"open" an item that no list holds: scrolls to the end of the list, then looks on the home screen once, then fails', async () => {
+  it('"open" an item that no list holds: scrolls to the end of the list, then looks on the home screen once and for an app drawer, then fails', async () => {
     const ui = new PhoneUi();
     ui.open('com.android.contacts');
     const run = await drive(ui, 'open Zelda');
     const commands = run.history.map((h) => h.decision.type === 'action' && h.decision.action.command);
-    expect(commands.at(-1)).toBe('home');
-    expect(commands.slice(0, -1).every((c) => c === 'swipe')).toBe(true);
+    const home = commands.indexOf('home');
+    expect(home).toBeGreaterThan(0);
+    expect(commands.slice(0, home).every((c) => c === 'swipe')).toBe(true);
+    expect(commands.slice(home + 1)).toEqual(['swipe']);
     expect(run.final).toMatchObject({
       type: 'fail',
-      reason: expect.stringMatching(/No app is known as "Zelda" and nothing labelled so is on the screen \(its list scrolled \d time\(s\)\) or the home screen\.$/),
+      reason: expect.stringMatching(
+        new RegExp(`No app is known as "Zelda", and nothing labelled so is on the screen \\(its list scrolled ${home} time\\(s\\)\\) or the home screen; swiping up on the home screen showed no app drawer\\.$`),
+      ),
     });
   });
 
@@ -328,5 +374,67 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     expect(commands.length).toBeGreaterThan(1);
     expect(commands.every((c) => c === 'swipe')).toBe(true);
     expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('Nothing labelled "Zelda" is on the screen (scrolled') });
+  });
+});
+
+describe('RuleBasedPlanner on the simulated phone replaying a recorded screen (static: nothing a tap does shows)', () => {
+  const replay = parseUiHierarchyXml(readFileSync(path.resolve(__dirname, '../../../../test/fixtures/screens/settings-top.xml'), 'utf8'));
+
+  it('"open Network & internet" never ends done: tap, tap once more, then fail for want of an effect', async () => {
+    const ui = new PhoneUi({ replay });
+    const run = await drive(ui, 'open Network & internet');
+    expect(run.history.map((h) => (h.decision.type === 'action' ? h.decision.action : null))).toEqual([
+      { command: 'click', x: 540, y: 497 },
+      { command: 'click', x: 540, y: 497 },
+    ]);
+    expect(run.final).toMatchObject({ type: 'fail', reason: expect.stringContaining('Tapping "Network & internet" had no visible effect, twice') });
+  });
+
+  it('"turn on Wi-Fi" follows the known path, then fails: the row it taps (twice) opens nothing', async () => {
+    const run = await drive(new PhoneUi({ replay }), 'turn on Wi-Fi');
+    expect(run.history.map((h) => (h.decision.type === 'action' ? [h.decision.action, h.decision.elementIndex] : null))).toEqual([
+      [{ command: 'click', x: 540, y: 497 }, 4],
+      [{ command: 'click', x: 540, y: 497 }, 4],
+    ]);
+    expect(run.final).toMatchObject({ type: 'fail', reason: 'Goal understood as: turn on "Wi-Fi". Tapping "Network & internet" had no visible effect, twice (the screen did not change).' });
+  });
+});
+
+describe('RuleBasedPlanner steps on the simulated phone for intents as the goal parser splits them', () => {
+  /** The task loop over hand-made `intents` (one per object of "turn on Bluetooth and Wi-Fi", …). */
+  function driveIntents(ui: PhoneUi, intents: GoalIntent[]): { final: PlanDecision; commands: string[] } {
+    const history: PlannerHistoryEntry[] = [];
+    for (let stepIndex = 0; stepIndex < 25; stepIndex++) {
+      const tree = ui.uiTree();
+      const elements = toUiElements(tree.nodes);
+      const pkg = foregroundPackage(tree.nodes);
+      const memory = taskMemoryFrom(history, intents);
+      const decision = decideStep(intents, memory, { index: stepIndex, screen: new Screen(elements, pkg), history: [...history] });
+      if (decision.type !== 'action') return { final: decision, commands: history.map((h) => (h.decision.type === 'action' ? h.decision.action.command : '')) };
+      history.push({ index: stepIndex, decision, result: perform(ui, decision.action), observation: pkg === undefined ? { elements } : { elements, package: pkg } });
+    }
+    throw new Error('no done or fail within 25 steps');
+  }
+
+  it('turns on Bluetooth and Wi-Fi, one switch after the other, in Settings', () => {
+    const ui = new PhoneUi();
+    const run = driveIntents(ui, [
+      { kind: 'toggle', setting: 'Bluetooth', on: true },
+      { kind: 'toggle', setting: 'Wi-Fi', on: true },
+    ]);
+    expect(run.commands).toEqual(['open', 'click', 'click']);
+    expect([ui.state.bluetooth, ui.state.wifi]).toEqual([true, true]);
+    expect(run.final).toMatchObject({ type: 'done', summary: 'Wi-Fi is on.' });
+  });
+
+  it('opens the browser and visits an address (two intents), navigating itself', () => {
+    const ui = new PhoneUi();
+    const run = driveIntents(ui, [
+      { kind: 'open', name: '浏览器' },
+      { kind: 'open_url', url: 'example.com' },
+    ]);
+    expect(run.commands).toEqual(['open', 'click', 'input', 'click']);
+    expect(ui.state.browser.url).toBe('https://example.com');
+    expect(run.final.type).toBe('done');
   });
 });

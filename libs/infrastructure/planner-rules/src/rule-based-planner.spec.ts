@@ -70,14 +70,15 @@ describe('RuleBasedPlanner', () => {
     expect(new RuleBasedPlanner().name).toBe('rule-based');
   });
 
-  it('fails after trying the same action twice on an unchanged screen', async () => {
+  it('taps a switch once more when the first tap changed nothing, then fails: no effect twice', async () => {
     const planner = new RuleBasedPlanner();
     const decisions = await planOnUnchangedScreen(() => planner, 'turn on Wi-Fi', STUCK_SETTINGS, 'com.android.settings');
     expect(decisions.map((d) => d.type)).toEqual(['action', 'action', 'fail']);
     expect(decisions[0]).toMatchObject({ action: { command: 'click', x: 964, y: 326 }, elementIndex: 2 });
+    expect(decisions[1]).toMatchObject({ action: { command: 'click', x: 964, y: 326 }, elementIndex: 2, reasoning: 'Tapping the Wi-Fi switch changed nothing on the screen; tap it once more.' });
     expect(decisions[2]).toMatchObject({
       type: 'fail',
-      reason: 'Goal understood as: turn on "Wi-Fi". The same action ({"command":"click","x":964,"y":326}) was already tried 2 times on this screen without any change.',
+      reason: 'Goal understood as: turn on "Wi-Fi". Tapping the Wi-Fi switch had no visible effect, twice (the screen did not change).',
     });
   });
 

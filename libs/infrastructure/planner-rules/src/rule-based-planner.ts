@@ -6,10 +6,12 @@ import { taskMemoryFrom } from './task-memory';
 
 /** The kinds of goal the planner handles, for the reason given when it does not understand one. */
 const SUPPORTED_KINDS =
-  'open an app ("open Settings", "打开设置"), tap an element by its text ("tap Network & internet", "点击 蓝牙"), ' +
-  'answer a dialog, permission prompt or tour ("OK", "dismiss the dialog", "skip the tour", "allow", "deny", "wait", "知道了", "允许"), ' +
-  'add something ("add an alarm", "添加闹钟"), ' +
-  'type text into a field ("type hello into Search", "在搜索框输入 你好"), turn a setting on or off ("turn on Wi-Fi", "关闭蓝牙", "turn on Bluetooth and Wi-Fi"), ' +
+  'open an app or a visible item ("open Settings", "打开设置", "go to the Timer tab", "open it with Calendar"), open the page a question is about ("how much storage is left?"), ' +
+  'tap an element by its text ("tap Network & internet", "点击 蓝牙"), ' +
+  'answer a dialog, permission prompt or tour ("OK", "dismiss the dialog", "skip the tour", "allow", "deny", "wait", "log in", "知道了", "允许", "登录"), ' +
+  'use a control of something on the screen ("expand the 9:00 AM alarm", "add X to the cart"), add something ("add an alarm", "添加闹钟"), ' +
+  'type text into a field ("type hello into Search", "enter Yamada as my last name", "在搜索框输入 你好"), search for a given query ("search settings for NFC", "搜索 蓝牙耳机"), ' +
+  'turn a setting on or off ("turn on Wi-Fi", "关闭蓝牙", "turn on Bluetooth and Wi-Fi", "打开8:30的闹钟"), ' +
   'send a message ("send \'hi\' to Alice", "给 Alice 发消息 你好"), open a web address in the browser ("open example.com in browser"), ' +
   'go back or home ("go back", "回到主屏幕"), or several of these joined by "and"/"然后" or, in Chinese, written one after the other ("打开浏览器访问 example.com")';
 

@@ -1,62 +1,91 @@
 import { createHash } from 'node:crypto';
-import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, boundsContain, type UiElement } from '@mobileclaw/domain';
+import { SYSTEM_UI_PACKAGES, UI_TEXT_SEPARATOR, type UiElement } from '@mobileclaw/domain';
 import { isLauncherPackage } from './app-catalog';
-import { compactLabel, normalizeLabel } from './goal-text';
+import { LabelMatch, type WantedLabels } from './label-match';
+import { bestHit, boundsWithin, chooseTarget, elementLabels, hitScore, type Candidate, type ElementLabel, type LabelHit, type TargetChoice } from './target-choice';
 
-/** How well an element's label matches a wanted label; higher is better, 0 is no match. */
-export enum LabelMatch {
-  None = 0,
-  /** The label contains the wanted words (e.g. "Use Wi‑Fi" for "Wi-Fi"). */
-  Contains = 1,
-  /** Equal once spaces, hyphens and punctuation are ignored ("WiFi" = "Wi‑Fi"). */
-  Compact = 2,
-  /** Equal after {@link normalizeLabel}. */
-  Exact = 3,
+/**
+ * Share of the height the elements cover, from their top, where the texts naming the screen
+ * (toolbar, large title) sit. The elements' extent stands for the screen: a planner replaying an
+ * earlier step has its element list but not its screen size, and must judge it the same way.
+ */
+const TITLE_REGION = 0.25;
+
+/** Resource ids (their name after `/`) of the bars and large titles that name a screen, wherever they sit. */
+const TITLE_ID = /toolbar|action_?bar|app_?bar|title_?bar|large_?title/i;
+
+function isTitleBar(e: UiElement): boolean {
+  return e.resourceId !== undefined && TITLE_ID.test(e.resourceId.slice(e.resourceId.indexOf('/') + 1));
 }
 
-/** Switch texts that state the value rather than name the switch. */
-const STATE_TEXTS = new Set(['on', 'off', '开启', '关闭', '开', '关', '已开启', '已关闭']);
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** How `label` matches any of `wanted` (best of them). */
-export function matchLabel(label: string | undefined, wanted: readonly string[]): LabelMatch {
-  if (label === undefined) return LabelMatch.None;
-  const norm = normalizeLabel(label);
-  if (norm === '') return LabelMatch.None;
-  let best = LabelMatch.None;
-  for (const w of wanted) {
-    const want = normalizeLabel(w);
-    if (want === '') continue;
-    if (norm === want) return LabelMatch.Exact;
-    if (compactLabel(label) === compactLabel(w)) best = Math.max(best, LabelMatch.Compact);
-    else if (new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(want)}($|[^\\p{L}\\p{N}])`, 'u').test(norm)) best = Math.max(best, LabelMatch.Contains);
-    else if (/[\u3400-\u9fff]/.test(want) && norm.includes(want)) best = Math.max(best, LabelMatch.Contains);
-  }
-  return best;
-}
-
-/** The labels of an element: each part of its (merged) text, then its content description. */
+/** The element's own labels (its text, each part of a merged text, its description, an own `label`), without duplicates. */
 export function labelsOf(e: UiElement): string[] {
-  const labels = e.text === undefined ? [] : e.text.split(UI_TEXT_SEPARATOR).map((t) => t.trim());
-  if (e.desc !== undefined) labels.push(e.desc);
-  return labels.filter((l) => l !== '');
+  const texts = elementLabels(e)
+    .filter((l) => l.own)
+    .map((l) => l.text.trim());
+  return texts.filter((t, i) => t !== '' && texts.indexOf(t) === i);
 }
 
-/** The element's title: the first part of its text, else its description. */
+/** The element's title: the first part of its text, else its description, else its own `label`. */
 export function titleOf(e: UiElement): string | undefined {
-  return labelsOf(e)[0];
+  const first = e.text?.split(UI_TEXT_SEPARATOR)[0]?.trim();
+  if (first) return first;
+  return e.desc ?? labelsOf(e)[0];
 }
 
 function area(e: UiElement): number {
   return (e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]);
 }
 
-/** One element found for a purpose, and how well it matched. */
-export interface Found {
+function containsBounds(outer: UiElement, inner: UiElement): boolean {
+  return boundsWithin(outer.bounds, inner.bounds);
+}
+
+function isActionable(e: UiElement): boolean {
+  return !!(e.clickable || e.longClickable || e.editable || e.checkable || e.scrollable);
+}
+
+/**
+ * The package most resource ids on screen belong to (`com.example.app:id/title` → `com.example.app`),
+ * the framework's (`android`) and System UI's aside; `undefined` when none has one. Stands for the
+ * foreground package when a recording has no package attributes (some `uiautomator dump` files).
+ */
+function packageOfResourceIds(elements: readonly UiElement[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const e of elements) {
+    const at = e.resourceId?.indexOf(':id/') ?? -1;
+    if (at <= 0) continue;
+    const pkg = (e.resourceId as string).slice(0, at);
+    if (pkg === 'android' || SYSTEM_UI_PACKAGES.has(pkg)) continue;
+    counts.set(pkg, (counts.get(pkg) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [pkg, n] of counts) if (best === undefined || n > (counts.get(best) as number)) best = pkg;
+  return best;
+}
+
+/**
+ * Scripts of languages the planner has no words for (its names and glossary are English and
+ * Chinese), as the language a screen written in them is named in reasons.
+ */
+const OTHER_SCRIPTS: ReadonlyArray<[string, RegExp]> = [
+  ['Japanese', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['Korean', /\p{Script=Hangul}/u],
+  ['Arabic', /\p{Script=Arabic}/u],
+  ['Hebrew', /\p{Script=Hebrew}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Thai', /\p{Script=Thai}/u],
+  ['Devanagari', /\p{Script=Devanagari}/u],
+];
+
+/** Share of a screen's labelled elements that must be in one such script for the screen to count as written in it. */
+const OTHER_SCRIPT_SHARE = 0.6;
+
+/** A text or element that names the screen shown: a title near its top, or a selected tab. */
+export interface ScreenName {
   element: UiElement;
-  match: LabelMatch;
+  hit: LabelHit;
 }
 
 /**
@@ -64,14 +93,18 @@ export interface Found {
  * Bounds and centres are device px.
  */
 export class Screen {
-  /** Foreground package, or `undefined` when unknown (System UI does not count). */
+  /**
+   * Foreground package, or `undefined` when unknown (System UI does not count). When the observation
+   * gives none, the package of most resource ids on screen stands for it.
+   */
   readonly package: string | undefined;
 
   constructor(
     readonly elements: readonly UiElement[],
     pkg: string | undefined,
   ) {
-    this.package = pkg === undefined || pkg === '' || SYSTEM_UI_PACKAGES.has(pkg) ? undefined : pkg;
+    const given = pkg === undefined || pkg === '' || SYSTEM_UI_PACKAGES.has(pkg) ? undefined : pkg;
+    this.package = given ?? packageOfResourceIds(elements);
   }
 
   /** True/false when the foreground package is known, `undefined` otherwise. */
@@ -95,53 +128,167 @@ export class Screen {
   }
 
   /**
-   * The switch for a setting named by any of `names`: a checkable element labelled so itself (its
-   * description, or its text unless that is just "ON"/"OFF"), or one whose centre lies inside a row
-   * (another element) titled so. Best match first, then document order.
+   * The element to tap for `wanted`: every element whose labels (own text, description, its
+   * `label`) match is a candidate, acted on through itself when it is clickable or editable, else
+   * through its clickable ancestor (the smallest clickable element holding its bounds), else
+   * itself when it is a switch or checkbox; a plain text with none of these is not tappable.
+   * See {@link chooseTarget} for the ranking, ambiguity and disabled rules; `minimum` bounds how
+   * loose a match may be.
    */
-  findSwitch(names: readonly string[]): Found | undefined {
-    let best: Found | undefined;
+  findTarget(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Words): TargetChoice {
+    const candidates: Candidate[] = [];
+    for (const e of this.elements) {
+      const hit = bestHit(elementLabels(e), wanted);
+      if (!hit) continue;
+      const target = e.clickable || e.editable ? e : (this.clickableAncestor(e) ?? (e.checkable ? e : undefined));
+      candidates.push(target ? { element: e, target, hit } : { element: e, hit });
+    }
+    return chooseTarget(candidates, minimum);
+  }
+
+  /**
+   * The switch (any checkable element) for a setting named by `wanted`: labelled so itself (its
+   * description, its `label`, or its text unless that is just "ON"/"OFF"), by the title of the
+   * smallest element around it that has one (a preference row, a card), by the nearest text left
+   * of it on its line, or — by their words only — by all the texts of that row or card together
+   * (borrowed labels rank below own ones). Same ranking and ambiguity
+   * rules as {@link findTarget}; the target is the switch itself.
+   */
+  findSwitch(wanted: WantedLabels, minimum: LabelMatch = LabelMatch.Words): TargetChoice {
+    const candidates: Candidate[] = [];
     for (const sw of this.elements.filter((e) => e.checkable)) {
-      const own = labelsOf(sw).filter((l) => !STATE_TEXTS.has(normalizeLabel(l)));
-      let match = Math.max(LabelMatch.None, ...own.map((l) => matchLabel(l, names)));
-      for (const row of this.elements) {
-        if (row === sw || row.checkable || !boundsContain(row.bounds, ...sw.center) || area(row) <= area(sw)) continue;
-        match = Math.max(match, matchLabel(titleOf(row), names));
+      const labels: ElementLabel[] = elementLabels(sw);
+      const row = this.labelledContainer(sw);
+      const rowTitle = row && titleOf(row);
+      if (rowTitle !== undefined) labels.push({ text: rowTitle, own: false, cap: LabelMatch.Exact });
+      if (row) labels.push({ text: this.textsWithin(row, sw), own: false, cap: LabelMatch.Words });
+      const beside = this.textBeside(sw);
+      const besideTitle = beside && titleOf(beside);
+      if (besideTitle !== undefined) labels.push({ text: besideTitle, own: false, cap: LabelMatch.Exact });
+      const hit = bestHit(labels, wanted);
+      if (hit) candidates.push({ element: sw, target: sw, hit });
+    }
+    return chooseTarget(candidates, minimum);
+  }
+
+  /**
+   * The control labelled `wanted` that belongs to the thing labelled `within`, e.g. the "Expand
+   * alarm" button of the card showing 9:00 AM, or the "Add to cart" button of a product's card. For
+   * each control matching `wanted` (acted on as in {@link findTarget}), the elements holding it are
+   * tried from the smallest up: the first one whose title or texts (the control's own aside) match
+   * `within` places the control there, unless it also holds another control matching `wanted`
+   * (then it does not tell them apart, like a list holding every card). Of the controls so placed,
+   * those whose holder matches `within` best are chosen from as {@link findTarget} does; `none`
+   * when no control is placed.
+   */
+  findTargetWithin(wanted: WantedLabels, within: WantedLabels, minimum: LabelMatch = LabelMatch.Words): TargetChoice {
+    const controls: Candidate[] = [];
+    for (const e of this.elements) {
+      const hit = bestHit(elementLabels(e), wanted);
+      if (!hit || hit.level < minimum) continue;
+      const target = e.clickable || e.editable ? e : (this.clickableAncestor(e) ?? (e.checkable ? e : undefined));
+      controls.push(target ? { element: e, target, hit } : { element: e, hit });
+    }
+    const placed: Array<{ candidate: Candidate; score: number }> = [];
+    for (const candidate of controls) {
+      const control = candidate.target ?? candidate.element;
+      const holders = this.elements.filter((h) => h !== control && !containsBounds(control, h) && containsBounds(h, control)).sort((a, b) => area(a) - area(b));
+      for (const holder of holders) {
+        const context = bestHit(this.holderLabels(holder, control), within);
+        if (!context) continue;
+        const shared = controls.some((other) => other !== candidate && !containsBounds(control, other.target ?? other.element) && containsBounds(holder, other.target ?? other.element));
+        if (!shared) placed.push({ candidate, score: hitScore(context) * 16 - Math.min(context.extra ?? 0, 15) });
+        break;
       }
-      if (match > (best?.match ?? LabelMatch.None)) best = { element: sw, match };
+    }
+    const best = Math.max(0, ...placed.map((p) => p.score));
+    return chooseTarget(
+      placed.filter((p) => p.score === best).map((p) => p.candidate),
+      minimum,
+    );
+  }
+
+  /** What names `holder` for {@link findTargetWithin}: its title, then its texts and those of everything inside it but `control`. */
+  private holderLabels(holder: UiElement, control: UiElement): ElementLabel[] {
+    const labels: ElementLabel[] = [];
+    const title = titleOf(holder);
+    if (title !== undefined) labels.push({ text: title, own: false, cap: LabelMatch.Exact });
+    const texts = this.elements.filter((e) => containsBounds(holder, e) && !containsBounds(control, e)).flatMap((e) => labelsOf(e));
+    if (texts.length > 0) labels.push({ text: texts.join(UI_TEXT_SEPARATOR), own: false, cap: LabelMatch.Words });
+    return labels;
+  }
+
+  /** The own labels of `container` and of every element inside it but other switches, joined: e.g. an alarm card's time, days and name. */
+  private textsWithin(container: UiElement, sw: UiElement): string {
+    const inside = this.elements.filter((e) => (e === sw || !e.checkable) && containsBounds(container, e));
+    return inside.flatMap((e) => labelsOf(e)).join(UI_TEXT_SEPARATOR);
+  }
+
+  /**
+   * The nearest text left of `e` on its line (its vertical span holding `e`'s centre), e.g. the title
+   * of a row that is not itself clickable, or an alarm's time before its switch.
+   */
+  private textBeside(e: UiElement): UiElement | undefined {
+    let found: UiElement | undefined;
+    for (const t of this.elements) {
+      if (t === e || t.checkable || t.editable || t.scrollable || titleOf(t) === undefined) continue;
+      if (t.bounds[2] > e.bounds[0] || t.bounds[1] > e.center[1] || t.bounds[3] <= e.center[1]) continue;
+      if (!found || t.bounds[2] > found.bounds[2]) found = t;
+    }
+    return found;
+  }
+
+  /** The smallest non-checkable element with a title whose bounds hold `e`'s and are larger: its row or card. */
+  private labelledContainer(e: UiElement): UiElement | undefined {
+    let found: UiElement | undefined;
+    for (const c of this.elements) {
+      if (c === e || c.checkable || !containsBounds(c, e) || area(c) <= area(e) || titleOf(c) === undefined) continue;
+      if (!found || area(c) < area(found)) found = c;
+    }
+    return found;
+  }
+
+  /** The smallest clickable element (enabled or not) other than `e` whose bounds hold `e`'s: the control a text belongs to. */
+  clickableAncestor(e: UiElement): UiElement | undefined {
+    let found: UiElement | undefined;
+    for (const c of this.elements) {
+      if (c === e || !c.clickable || !containsBounds(c, e)) continue;
+      if (!found || area(c) <= area(found)) found = c;
+    }
+    return found;
+  }
+
+  /**
+   * What names the screen as `wanted` (an exact or compact match): a title — a non-actionable text
+   * outside every scrollable list, in the top quarter of the screen or with a toolbar's or large
+   * title's resource id (e.g. "Network & internet" on that settings page, a collapsing toolbar
+   * described "Languages"; not a list's section header) — or a selected element (the current tab).
+   * `undefined` when nothing does.
+   */
+  screenName(wanted: WantedLabels): ScreenName | undefined {
+    const [, top, , bottom] = this.extent();
+    const limit = top + (bottom - top) * TITLE_REGION;
+    const lists = this.elements.filter((e) => e.scrollable);
+    let best: ScreenName | undefined;
+    for (const e of this.elements) {
+      const title = !isActionable(e) && (e.bounds[3] <= limit || isTitleBar(e)) && !lists.some((list) => containsBounds(list, e));
+      if (!title && e.selected !== true) continue;
+      const hit = bestHit(elementLabels(e).filter((l) => l.own), wanted);
+      if (!hit || hit.level < LabelMatch.Compact) continue;
+      if (!best || hit.level > best.hit.level) best = { element: e, hit };
     }
     return best;
   }
 
-  /**
-   * The element to tap for a label: clickable elements whose whole label or title matches come
-   * first; a matching plain text is tapped through the smallest clickable element around it, or
-   * itself when none (unless `clickableOnly`). `minimum` bounds how loose a match may be.
-   */
-  findTapTarget(names: readonly string[], minimum: LabelMatch = LabelMatch.Compact, clickableOnly = false): Found | undefined {
-    let best: (Found & { score: number }) | undefined;
-    for (const e of this.elements) {
-      if (e.enabled === false) continue;
-      if (clickableOnly && !e.clickable && !this.clickableAround(e)) continue;
-      const labels = labelsOf(e);
-      const whole = e.text !== undefined ? matchLabel(e.text, names) : LabelMatch.None;
-      const match = Math.max(whole, matchLabel(titleOf(e), names), matchLabel(e.desc, names), ...labels.map((l) => Math.min(matchLabel(l, names), LabelMatch.Contains)));
-      if (match < minimum) continue;
-      const target = e.clickable || e.editable ? e : this.clickableAround(e) ?? e;
-      const score = match * 4 + (whole === LabelMatch.Exact ? 2 : 0) + (target.clickable || target.editable ? 1 : 0);
-      if (score > (best?.score ?? -1)) best = { element: target, match: match as LabelMatch, score };
-    }
-    return best && { element: best.element, match: best.match };
-  }
-
-  /** The smallest clickable element whose bounds hold `e`'s centre. */
-  clickableAround(e: UiElement): UiElement | undefined {
-    let found: UiElement | undefined;
-    for (const c of this.elements) {
-      if (c === e || !c.clickable || c.enabled === false || !boundsContain(c.bounds, ...e.center)) continue;
-      if (!found || area(c) < area(found)) found = c;
-    }
-    return found;
+  /** The bounds `[left, top, right, bottom]` (px) all elements together cover; zeros when there are none. */
+  extent(): [number, number, number, number] {
+    if (this.elements.length === 0) return [0, 0, 0, 0];
+    return [
+      Math.min(...this.elements.map((e) => e.bounds[0])),
+      Math.min(...this.elements.map((e) => e.bounds[1])),
+      Math.max(...this.elements.map((e) => e.bounds[2])),
+      Math.max(...this.elements.map((e) => e.bounds[3])),
+    ];
   }
 
   /**
@@ -164,14 +311,36 @@ export class Screen {
     return best?.text;
   }
 
+  /**
+   * The language the screen is written in when it is one the planner has no words for and none of
+   * `names` is written in its script: most (60%) of at least three labelled elements in Japanese
+   * kana, Arabic, Cyrillic… script. A name in English or Chinese cannot then be found further down
+   * the same list (only in labels that happen to be in English or Chinese, already on screen), so
+   * the list is not scrolled for it. `undefined` otherwise.
+   */
+  foreignLanguage(names: readonly string[]): string | undefined {
+    const labelled = this.elements.map((e) => labelsOf(e).join(' ')).filter((text) => /\p{L}/u.test(text));
+    if (labelled.length < 3) return undefined;
+    for (const [language, script] of OTHER_SCRIPTS) {
+      const share = labelled.filter((text) => script.test(text)).length / labelled.length;
+      if (share >= OTHER_SCRIPT_SHARE && !names.some((n) => script.test(n))) return language;
+    }
+    return undefined;
+  }
+
   /** Editable fields, in document order. */
   fields(): UiElement[] {
     return this.elements.filter((e) => e.editable);
   }
 
-  /** The first scrollable container, if any. */
+  /**
+   * The main scrollable container: the largest one (the first of equals), so that a page's list is
+   * scrolled rather than a strip of tabs or a carousel inside it.
+   */
   scrollable(): UiElement | undefined {
-    return this.elements.find((e) => e.scrollable);
+    let found: UiElement | undefined;
+    for (const e of this.elements) if (e.scrollable && (!found || area(e) > area(found))) found = e;
+    return found;
   }
 
   /** Non-actionable texts exactly equal to `text` (after trimming), e.g. a chat bubble or a screen title. */

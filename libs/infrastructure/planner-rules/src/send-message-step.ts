@@ -2,7 +2,8 @@ import type { UiElement } from '@mobileclaw/domain';
 import { findKnownApp } from './app-catalog';
 import { quoteText } from './goal-intent';
 import { click, done, fail, lastError, lastSucceeded, openApp, tap, type StepInput, type StepOutcome } from './intent-step';
-import { LabelMatch, labelsOf, matchLabel, titleOf, type Screen } from './screen';
+import { LabelMatch, matchLabel } from './label-match';
+import { labelsOf, titleOf, type Screen } from './screen';
 
 const MESSAGES = findKnownApp('messages') as NonNullable<ReturnType<typeof findKnownApp>>;
 const SEND_LABELS = ['Send', 'Send message', 'Send SMS', '发送', '发送消息', '发送信息'];

@@ -17,12 +17,12 @@ export interface KnownSetting {
 export const KNOWN_SETTINGS: readonly KnownSetting[] = [
   {
     label: 'Wi-Fi',
-    aliases: ['Wi-Fi', 'WiFi', 'Wi Fi', 'WLAN', 'Use Wi-Fi', '无线网络', '无线局域网', '无线网'],
+    aliases: ['Wi-Fi', 'WiFi', 'Wi Fi', 'WLAN', 'Use Wi-Fi', '使用 WLAN', '无线网络', '无线局域网', '无线网'],
     path: ['Network & internet', 'Connections', 'Internet', 'Network and internet', '网络和互联网', '网络与互联网', '连接', '互联网'],
   },
   {
     label: 'Bluetooth',
-    aliases: ['Bluetooth', 'Use Bluetooth', '蓝牙'],
+    aliases: ['Bluetooth', 'Use Bluetooth', '蓝牙', '使用蓝牙'],
     path: ['Connected devices', 'Connections', 'Connection preferences', '已连接的设备', '连接', '连接偏好设置'],
   },
   {
@@ -37,14 +37,14 @@ export const KNOWN_SETTINGS: readonly KnownSetting[] = [
   },
   {
     label: 'Hotspot',
-    aliases: ['Hotspot', 'Wi-Fi hotspot', 'Mobile hotspot', '热点', 'WLAN 热点', '个人热点'],
+    aliases: ['Hotspot', 'Wi-Fi hotspot', 'Use Wi-Fi hotspot', 'Mobile hotspot', '热点', 'WLAN 热点', '个人热点'],
     path: ['Network & internet', 'Connections', 'Hotspot & tethering', 'Mobile Hotspot and Tethering', '网络和互联网', '连接', '热点和网络共享'],
   },
-  { label: 'Data Saver', aliases: ['Data Saver', '流量节省程序', '省流量'], path: ['Network & internet', '网络和互联网'] },
+  { label: 'Data Saver', aliases: ['Data Saver', 'Use Data Saver', '流量节省程序', '使用流量节省程序', '省流量'], path: ['Network & internet', '网络和互联网'] },
   { label: 'NFC', aliases: ['NFC', 'Use NFC'], path: ['Connected devices', 'Connections', 'Connection preferences', '已连接的设备', '连接', '连接偏好设置'] },
-  { label: 'Location', aliases: ['Location', 'Use location', '位置信息', '定位', '位置'], path: ['Location', 'Privacy', '位置信息'] },
+  { label: 'Location', aliases: ['Location', 'Use location', '位置信息', '使用位置信息', '定位', '位置'], path: ['Location', 'Privacy', '位置信息'] },
   { label: 'Dark theme', aliases: ['Dark theme', 'Dark mode', '深色主题', '深色模式', '暗色主题'], path: ['Display', '显示'] },
-  { label: 'Do Not Disturb', aliases: ['Do Not Disturb', '勿扰模式', '免打扰', '勿扰'], path: ['Sound', 'Notifications', '声音', '通知'] },
+  { label: 'Do Not Disturb', aliases: ['Do Not Disturb', 'Use Do Not Disturb', '勿扰模式', '免打扰', '勿扰'], path: ['Sound', 'Notifications', '声音', '通知'] },
 ];
 
 /** The known setting called `name` (any alias; "开关"/"switch"/"setting" suffixes ignored), if any. */

@@ -32,9 +32,9 @@ function newIntentMemory(): IntentMemory {
 function planIntent(intent: GoalIntent, input: StepInput): StepOutcome {
   switch (intent.kind) {
     case 'open':
-      return planOpen(intent.name, input);
+      return planOpen(intent.name, input, intent.orSwitchOn === true);
     case 'tap':
-      return planTap(intent.target, input);
+      return planTap(intent, input);
     case 'type':
       return planType(intent.text, intent.field, input);
     case 'toggle':
@@ -112,7 +112,10 @@ function lastStep(memory: TaskMemory, history: readonly PlannerHistoryEntry[], s
   if (!entry) return undefined;
   const planned = memory.steps.get(entry.index);
   const last: LastStep = {};
-  if (entry.decision.type === 'action') last.action = entry.decision.action;
+  if (entry.decision.type === 'action') {
+    last.action = entry.decision.action;
+    if (entry.decision.elementIndex !== undefined) last.elementIndex = entry.decision.elementIndex;
+  }
   if (entry.result) last.result = entry.result;
   if (planned) last.changed = planned.signature !== signature;
   return last;

@@ -12,11 +12,19 @@ export function planHome(input: StepInput): StepOutcome {
   return { kind: 'act', action: { command: 'home' }, reasoning: 'Press Home.' };
 }
 
-/** "go back": presses Back once; done after it succeeded (the summary says when nothing changed). */
+/**
+ * "go back": presses Back; done once the screen changed after it. A Back that changed nothing (a
+ * screen still busy, or one that swallows it) is pressed once more, then the goal fails: nothing
+ * showed that it went back.
+ */
 export function planBack(input: StepInput): StepOutcome {
   const { memory, last } = input;
-  if (memory.facts.get('pressed') === true && lastSucceeded(last, 'back'))
-    return done(last?.changed === false ? 'Pressed Back; the screen did not change.' : 'Went back.');
+  if (memory.facts.get('pressed') === true && lastSucceeded(last, 'back')) {
+    if (last?.changed !== false) return done('Went back.');
+    if (memory.facts.get('pressedAgain') === true) return fail('pressed Back twice and the screen did not change');
+    memory.facts.set('pressedAgain', true);
+    return { kind: 'act', action: { command: 'back' }, reasoning: 'Back changed nothing on the screen; press it once more.' };
+  }
   memory.facts.set('pressed', true);
   return { kind: 'act', action: { command: 'back' }, reasoning: 'Press Back.' };
 }

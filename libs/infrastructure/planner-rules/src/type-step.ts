@@ -1,7 +1,9 @@
 import type { UiElement } from '@mobileclaw/domain';
 import { click, done, fail, lastSucceeded, tap, wasTapped, type StepInput, type StepOutcome } from './intent-step';
 import { normalizeLabel } from './goal-text';
-import { LabelMatch, labelsOf, matchLabel, type Screen } from './screen';
+import { LabelMatch, matchLabel, wantedLabels } from './label-match';
+import { labelsOf, type Screen } from './screen';
+import { ambiguityReason } from './target-choice';
 
 /** Names of common fields, each group naming one field (English and Chinese, and resource-id words). */
 const FIELD_NAMES: readonly (readonly string[])[] = [
@@ -64,8 +66,9 @@ export function planType(text: string, field: string | undefined, input: StepInp
     return click(target, `Tap ${where} to focus it.`);
   }
   if (names !== undefined && field !== undefined && !wasTapped(memory, field)) {
-    const opener = screen.findTapTarget(names, LabelMatch.Contains);
-    if (opener) return tap(memory, field, opener.element, `Tap ${JSON.stringify(field)} to open the field.`);
+    const opener = screen.findTarget(wantedLabels(names));
+    if (opener.kind === 'found' && opener.candidate.target) return tap(memory, field, opener.candidate.target, `Tap ${JSON.stringify(field)} to open the field.`);
+    if (opener.kind === 'ambiguous') return fail(`no text field ${where} is on the screen, and ${ambiguityReason(field, opener.candidates)}`);
   }
   return fail(field === undefined ? 'no text field has the focus and the screen has no single text field' : `no text field ${where} is on the screen`);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-files';
 import { isSafeFileName } from './safe-file-name';
 
@@ -19,6 +20,8 @@ export interface ScreenshotStore {
   removeTask(taskId: string): Promise<void>;
   /** The task folders present. */
   listTasks(): Promise<string[]>;
+  /** Resolves when a write could create its file now; rejects with the file system's error otherwise. Writes nothing. */
+  checkWritable(): Promise<void>;
 }
 
 /**
@@ -82,6 +85,16 @@ export class FileScreenshotStore implements ScreenshotStore {
       throw err;
     }
   }
+
+  /** The root folder may take new entries (or, before the first screenshot, the folder that will hold it). */
+  async checkWritable(): Promise<void> {
+    try {
+      await access(this.rootDir, constants.W_OK | constants.X_OK);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await access(dirname(this.rootDir), constants.W_OK | constants.X_OK);
+    }
+  }
 }
 
 /** Screenshots in process memory, for the in-memory repository of tests. */
@@ -110,6 +123,8 @@ export class MemoryScreenshotStore implements ScreenshotStore {
   async listTasks(): Promise<string[]> {
     return [...this.tasks.keys()];
   }
+
+  async checkWritable(): Promise<void> {}
 }
 
 async function syncDirectory(dir: string): Promise<void> {

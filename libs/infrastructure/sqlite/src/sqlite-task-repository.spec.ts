@@ -380,6 +380,7 @@ describe('SqliteTaskRepository', () => {
           ['appendEvent', () => repository.appendEvent('kept', 'task.started', {}, T0)],
           ['interruptUnfinished', () => repository.interruptUnfinished('gw-a', 'restart', T0)],
           ['prune', () => repository.prune({ maxTasks: 0 })],
+          ['checkWritable', () => repository.checkWritable()],
         ];
         for (const [method, write] of writes) {
           const err = await domainRejection(write());
@@ -392,8 +393,25 @@ describe('SqliteTaskRepository', () => {
         raw.exec('ROLLBACK');
         raw.close();
       }
+      await repository.checkWritable();
       await repository.createTask(taskFixture({ taskId: 'new-task' }));
       expect((await repository.listTasks({ limit: 10 })).tasks.map((t) => t.taskId).sort()).toEqual(['kept', 'new-task']);
+    });
+
+    it('checkWritable leaves no transaction open and writes nothing to the database file', async () => {
+      const repository = open();
+      await repository.createTask(taskFixture({ taskId: 'kept' }));
+      const raw = rawConnection();
+      try {
+        const before = raw.pragma('data_version', { simple: true });
+        await repository.checkWritable();
+        expect(raw.pragma('data_version', { simple: true })).toBe(before);
+        // Another connection can take the write lock at once: the check released it.
+        raw.exec('BEGIN IMMEDIATE');
+        raw.exec('ROLLBACK');
+      } finally {
+        raw.close();
+      }
     });
   });
 

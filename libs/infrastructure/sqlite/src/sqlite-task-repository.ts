@@ -388,6 +388,20 @@ export class SqliteTaskRepository extends TaskRepository {
     });
   }
 
+  /**
+   * Takes the database's write lock (`BEGIN IMMEDIATE`) and releases it at once (`ROLLBACK`), then
+   * checks that the screenshot folder takes new files: a read-only database, one locked by another
+   * connection beyond `busyTimeoutMs`, or a folder without write permission fail it. Writes nothing.
+   * @throws MobileClawError `STORAGE_ERROR` naming the failure, `SHUTTING_DOWN` once closed.
+   */
+  checkWritable(): Promise<void> {
+    return this.withStorageErrors(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec('ROLLBACK');
+      await this.screenshots.checkWritable();
+    });
+  }
+
   /** Waits for screenshot writes in progress, then closes the database. Further calls reject with `SHUTTING_DOWN`. Idempotent. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.pendingWrites]);

@@ -18,8 +18,11 @@ interface Gateway {
 const running: Gateway[] = [];
 const phones: RawPhone[] = [];
 
+/** The hub's connection and per-command lines are not what these tests read. */
+const quietLogger = { log: () => undefined, error: () => undefined, warn: () => undefined, debug: () => undefined };
+
 async function startGateway(options: Partial<DeviceGatewayOptions> = {}): Promise<Gateway> {
-  const hub = new DeviceHub({ deviceToken: TOKEN, ...options });
+  const hub = new DeviceHub({ deviceToken: TOKEN, ...options }, { logger: quietLogger });
   const listener = new TcpDeviceTransport({ port: 0, host: '127.0.0.1' });
   await listener.start(hub);
   const port = listener.port;

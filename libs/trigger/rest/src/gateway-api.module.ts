@@ -1,15 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { DevicesController } from './devices/devices.controller';
+import { DeviceListenersHealthIndicator } from './health/device-listeners.health';
 import { DevicesHealthIndicator } from './health/devices.health';
+import { PlannerHealthIndicator } from './health/planner.health';
 import { TasksStoreHealthIndicator } from './health/tasks-store.health';
 import { ApiTokenGuard, GATEWAY_API_OPTIONS, type GatewayApiOptions } from './http/api-token.guard';
 import { HealthController } from './http/health.controller';
+import { MetricsController } from './http/metrics.controller';
+import { ProbesController } from './http/probes.controller';
 import { REST_ROUTE_METHODS, RouteMethods } from './http/route-methods';
 import { TasksController } from './tasks/tasks.controller';
 
 /**
- * The REST trigger layer: controllers, bearer guard, problem-details errors, health checks. Needs a
+ * The REST trigger layer: controllers, bearer guard, problem-details errors, health checks, the
+ * probes (`/health/live`, `/health/ready`, see {@link ProbesController}) and `/metrics` (the host's
+ * `MetricsExposition`, see {@link MetricsController}). Needs a
  * `MobileClawService` provider in scope (import `MobileClawModule` with `isGlobal: true`) and, for
  * `/api/tasks` and `/api/health`, the case layer's `TaskService` and the `TaskRepository` port
  * (import `TaskCaseModule` and the store's module globally). The OpenAPI document is served by
@@ -23,7 +29,7 @@ import { TasksController } from './tasks/tasks.controller';
  * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
  * token is checked before a body is read; the guard applies the same check to the controllers.
  */
-const CONTROLLERS = [DevicesController, TasksController, HealthController];
+const CONTROLLERS = [DevicesController, TasksController, HealthController, ProbesController, MetricsController];
 
 @Module({})
 export class GatewayApiModule {
@@ -38,6 +44,8 @@ export class GatewayApiModule {
         ApiTokenGuard,
         DevicesHealthIndicator,
         TasksStoreHealthIndicator,
+        DeviceListenersHealthIndicator,
+        PlannerHealthIndicator,
       ],
       // For the host's global ProblemDetailsFilter: 405 with `Allow` for a known path under another method.
       exports: [REST_ROUTE_METHODS],

@@ -203,6 +203,11 @@ export class InMemoryTaskRepository extends TaskRepository {
   }
 
   /** Every other method rejects afterwards. */
+  /** Memory always takes writes; only a closed store refuses them (`SHUTTING_DOWN`). */
+  override async checkWritable(): Promise<void> {
+    this.requireOpen();
+  }
+
   override async close(): Promise<void> {
     this.closed = true;
   }

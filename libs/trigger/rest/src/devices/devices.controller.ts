@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Optional, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { COMMAND_NAMES, MobileClawError, MobileClawService, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { COMMAND_NAMES, EventStreamMetrics, MobileClawError, MobileClawService, NoEventStreamMetrics, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -45,7 +45,10 @@ const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 
 @UseFilters(ProblemDetailsFilter)
 @Controller('api/devices')
 export class DevicesController {
-  constructor(private readonly mobileClaw: MobileClawService) {}
+  constructor(
+    private readonly mobileClaw: MobileClawService,
+    @Optional() private readonly streams: EventStreamMetrics = new NoEventStreamMetrics(),
+  ) {}
 
   /** `GET /api/devices` → `{devices: DeviceInfo[]}`, online phones first. */
   @Get()
@@ -73,6 +76,8 @@ export class DevicesController {
   async deviceEvents(@Req() request: Request, @Res() response: Response): Promise<void> {
     const listing = this.mobileClaw.listDevices();
     const stream = new SseStream(request, response);
+    this.streams.clientConnected('devices');
+    stream.onClose(() => this.streams.clientDisconnected('devices'));
     let id = 0;
     let held: DeviceEvent[] | undefined = [];
     let ended = false;

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res, UseFilters, UseGuards, type PipeTransform } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Optional, Param, Post, Query, Req, Res, UseFilters, UseGuards, type PipeTransform } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiAcceptedResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { MobileClawError, type Task } from '@mobileclaw/domain';
+import { EventStreamMetrics, MobileClawError, NoEventStreamMetrics, type Task } from '@mobileclaw/domain';
 import { TaskService } from '@mobileclaw/case-tasks';
 import { SseStream, lastEventIdOf } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
@@ -53,7 +53,10 @@ const TaskIdParam = ApiParam({ name: 'taskId', description: 'The task\'s id, fro
 @UseFilters(ProblemDetailsFilter)
 @Controller('api/tasks')
 export class TasksController {
-  constructor(private readonly tasks: TaskService) {}
+  constructor(
+    private readonly tasks: TaskService,
+    @Optional() private readonly streams: EventStreamMetrics = new NoEventStreamMetrics(),
+  ) {}
 
   /**
    * `POST /api/tasks {deviceId, goal, maxSteps?, onBusy?}` → 202 {@link TaskAccepted}, `Location` header.
@@ -170,6 +173,8 @@ export class TasksController {
     }
     await this.tasks.find(taskId);
     const stream = new SseStream(request, response);
+    this.streams.clientConnected('task');
+    stream.onClose(() => this.streams.clientDisconnected('task'));
     const subscription = this.tasks.events(taskId, after ?? 0).subscribe({
       next: (event) => stream.send(event.type, toTaskEventResource(event), event.id),
       error: (err: unknown) => {
