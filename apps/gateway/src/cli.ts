@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseHostPort, type HostPort } from './host-port';
 import { mcpEndpointUrl } from './mcp-endpoint';
+import { addClientCommands } from './cli/client-commands';
+import { CLI_EXIT_CODES_HELP } from './cli/exit-codes';
+import { DEFAULT_GATEWAY_URL } from './cli/gateway-target';
 
 /** Exit code of an invalid command line (unknown command or option, bad `--url`). */
 export const CLI_USAGE_EXIT = 2;
 
-/** The address `mobileclaw mcp` uses without `--url`: the gateway's own default. */
-export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:3000';
+/** The address `mobileclaw mcp` and the other client commands use without `--url`: the gateway's own default. */
+export { DEFAULT_GATEWAY_URL };
 
 /**
  * How a desktop client (Claude Desktop's claude_desktop_config.json, Cursor's mcp.json) starts the
@@ -47,6 +50,30 @@ ${JSON.stringify(MCP_DESKTOP_CONFIG, null, 2)
   .join('\n')}
 `;
 
+const PROGRAM_HELP_AFTER = `
+Examples:
+  $ mobileclaw start --sim 2                 # the gateway with simulated phones sim-1 and sim-2
+  $ mobileclaw devices
+  $ mobileclaw run sim-1 "Turn on Wi-Fi"     # the task's steps live; Ctrl-C cancels it
+  $ mobileclaw do sim-1 click 540 1200
+  $ mobileclaw screenshot sim-1 -o shot.png
+
+Run \`mobileclaw <command> --help\` for a command's options and an example.
+
+Commands that talk to a gateway (devices, screenshot, do, tasks, task, run,
+approve, deny, cancel, login) exit with:
+${CLI_EXIT_CODES_HELP.replace(/^Exit codes:\n/, '')}
+`;
+
+const START_HELP_AFTER = `
+Every other setting comes from MOBILECLAW_* environment variables (README,
+"Configuration"); the gateway runs until SIGINT or SIGTERM. Exit codes: 0 after
+a signal, 1 when the environment is invalid or a port cannot be bound.
+
+Example:
+  $ MOBILECLAW_HTTP_PORT=3000 mobileclaw start --sim 3
+`;
+
 /** The device port `mobileclaw adb` connects to without `--gateway`: the gateway's own default (TCP 7397). */
 export const DEFAULT_GATEWAY_DEVICE_ADDRESS = '127.0.0.1:7397';
 
@@ -70,23 +97,31 @@ MOBILECLAW_ADB=auto (see the README).
 
 /**
  * The `mobileclaw` command line. No command, or `start`: the gateway, configured by MOBILECLAW_*
- * variables (as it always was). `mcp`: the stdio bridge to a running gateway's MCP endpoint. `adb`: the
- * ADB bridge from this machine's adb phones to a (possibly remote) gateway. Each
- * action loads its own modules when it runs, so `mobileclaw mcp` starts without the gateway's stack.
+ * variables (as it always was), `--sim <n>` simulated phones. `sim`: simulated phones against a
+ * gateway (the simulator's own command line). `mcp`: the stdio bridge to a running gateway's MCP
+ * endpoint. `adb`: the ADB bridge from this machine's adb phones to a (possibly remote) gateway.
+ * `devices`, `screenshot`, `do`, `tasks`, `task`, `run`, `approve`, `deny`, `cancel`, `login`: a
+ * running gateway through its REST API (`addClientCommands`). The gateway's and the simulator's
+ * actions load their modules when they run, so `mobileclaw mcp` starts without the gateway's stack.
  * Usage errors exit with {@link CLI_USAGE_EXIT}.
  */
 export function mobileclawCli(env: Record<string, string | undefined> = process.env): Command {
   const program = new Command('mobileclaw')
     .description('MobileClaw: a gateway that lets AI agents operate Android phones.')
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CLI_USAGE_EXIT))
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', PROGRAM_HELP_AFTER);
 
   program
     .command('start', { isDefault: true })
     .description('start the gateway (the default); configured by MOBILECLAW_* environment variables, see the README')
-    .action(async () => {
+    .addOption(new Option('--sim <n>', 'attach n simulated phones, sim-1…sim-<n> (0: none); default: MOBILECLAW_SIM, one phone').argParser(simulatedPhoneCount))
+    .addHelpText('after', START_HELP_AFTER)
+    .action(async (options: { sim?: number }) => {
       try {
-        await loadGatewayProcess().runGatewayProcess(env);
+        const gatewayEnv = options.sim === undefined ? env : { ...env, MOBILECLAW_SIM: options.sim > 0 ? 'on' : 'off' };
+        const gateway = await loadGatewayProcess().runGatewayProcess(gatewayEnv);
+        if (options.sim !== undefined && options.sim > 1) await loadSimulatedPhones().attachSimulatedPhones(gateway, options.sim);
       } catch (error) {
         process.stderr.write(`mobileclaw: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exit(1);
@@ -94,11 +129,20 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
     });
 
   program
+    .command('sim')
+    .description('run simulated phones against a gateway (mobileclaw sim --help lists its options)')
+    .argument('[options...]', 'the simulator\'s options, e.g. --devices 3')
+    .helpOption(false)
+    .allowUnknownOption()
+    .action((args: string[]) => loadSimulatorCli().runSimulatorCli(args, env, 'mobileclaw sim'));
+
+  program
     .command('mcp')
     .description("connect an MCP client that speaks stdio (Claude Desktop, Cursor, …) to a running gateway's MCP endpoint")
     .addOption(new Option('--url <url>', "the gateway's base URL, or its MCP endpoint (…/mcp)").default(mcpEndpointUrl(DEFAULT_GATEWAY_URL), DEFAULT_GATEWAY_URL).argParser(parseGatewayUrl))
     .addOption(new Option('--token <token>', "the API token set in the gateway's MOBILECLAW_API_TOKEN (not the device token), sent as Authorization: Bearer").env('MOBILECLAW_API_TOKEN'))
     .addHelpText('after', MCP_HELP_AFTER)
+    .addHelpText('after', '\nExample:\n  $ mobileclaw mcp --url http://127.0.0.1:3000\n')
     .action(async (options: { url: URL; token?: string }) => {
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
@@ -116,6 +160,7 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
     .addOption(new Option('--token <token>', "the gateway's device token").env('MOBILECLAW_DEVICE_TOKEN'))
     .addOption(new Option('--adb <host:port>', 'the adb server (default: ADB_SERVER_SOCKET, else 127.0.0.1:5037)').argParser(hostPortArgument('--adb')))
     .addHelpText('after', ADB_HELP_AFTER)
+    .addHelpText('after', 'Example:\n  $ mobileclaw adb --gateway 192.0.2.10:7397 --token "$MOBILECLAW_DEVICE_TOKEN" --serial R58M123ABC\n')
     .action(async (options: { serial?: string; gateway: HostPort; token?: string; adb?: HostPort }) => {
       const command = loadAdbCommand();
       let adb: HostPort;
@@ -137,7 +182,15 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
       process.exit(code);
     });
 
+  addClientCommands(program, env);
   return program;
+}
+
+/** `--sim <n>`: 0 to 1000 phones. */
+function simulatedPhoneCount(value: string): number {
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n > 1000) throw new InvalidArgumentError('--sim must be an integer from 0 to 1000');
+  return n;
 }
 
 function hostPortArgument(option: string): (value: string) => HostPort {
@@ -174,4 +227,6 @@ function parseGatewayUrl(value: string): URL {
 const loadGatewayProcess = (): typeof import('./gateway-process') => require('./gateway-process');
 const loadMcpStdioBridge = (): typeof import('./mcp-stdio-bridge') => require('./mcp-stdio-bridge');
 const loadAdbCommand = (): typeof import('./adb-command') => require('./adb-command');
+const loadSimulatedPhones = (): typeof import('./cli/simulated-phones') => require('./cli/simulated-phones');
+const loadSimulatorCli = (): typeof import('@mobileclaw/simulator-cli/simulator-cli') => require('@mobileclaw/simulator-cli/simulator-cli');
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -34,9 +34,10 @@ export function startupLines(at: GatewayAddresses): string[] {
  * `npm start` runs it with `MALLOC_MMAP_THRESHOLD_=1048576`: on glibc, without it the embedded phone's
  * freed screen-sized raster buffers stay in the process (~500 MB instead of ~290 MB peak over 600 tasks,
  * docs/benchmarks.md). glibc reads it at process start, so set it in the environment of any other launch.
+ * Resolves with the started gateway once it listens.
  * @throws Error when the environment is invalid or a port cannot be bound (see {@link startGateway}).
  */
-export async function runGatewayProcess(env: Record<string, string | undefined>): Promise<void> {
+export async function runGatewayProcess(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const gateway = await startGateway(env);
   const logger = new Logger('MobileClaw');
   const { httpHost } = gateway.config;
@@ -44,6 +45,7 @@ export async function runGatewayProcess(env: Record<string, string | undefined>)
   const mcp = gateway.app.get<McpOptions>(MCP_OPTIONS);
   for (const line of startupLines({ httpBase: base, devicePort: gateway.devicePort, deviceSocketPath: gateway.deviceSocketPath, simulator: !!gateway.simulator, mcpPath: mcp.path, ssePath: mcp.ssePath })) logger.log(line);
   shutDownOnSignals(gateway, gateway.config.shutdownTimeoutMs, logger);
+  return gateway;
 }
 
 /**

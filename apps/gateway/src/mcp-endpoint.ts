@@ -92,7 +92,7 @@ async function checkOnce(endpoint: URL, token: string | undefined, timeoutMs: nu
  * `connection refused`, `host not found`, … from fetch's `TypeError('fetch failed', { cause })`. Read by
  * shape, not `instanceof`: the error may come from another realm (a test sandbox).
  */
-function networkErrorDetail(error: unknown): string {
+export function networkErrorDetail(error: unknown): string {
   const cause = (error as { cause?: unknown } | null)?.cause ?? error;
   const code = (cause as { code?: unknown } | null)?.code;
   if (typeof code === 'string') return NETWORK_ERRORS[code] ?? code;

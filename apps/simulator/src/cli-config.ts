@@ -5,7 +5,8 @@ import type { GatewayAddress } from '@mobileclaw/phone-link';
 import { DEVICE_ID_PATTERN } from '@mobileclaw/protocol';
 import { parseUiHierarchyXml, UiHierarchyParseError, type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 
-export const USAGE = `Usage: mobileclaw-sim [options]
+/** The `--help` text, for the command called `name` (`mobileclaw-sim`, or `mobileclaw sim`). */
+export const usage = (name: string): string => `Usage: ${name} [options]
 
 Starts simulated Android phones that connect to a MobileClaw gateway (wire protocol v1) and
 reconnect whenever the connection is lost. With --screen they replay a recorded Android screen.
@@ -40,6 +41,11 @@ Options:
   --adb-host <host>  interface for --adb-port (default 127.0.0.1)
   --verbose          print diagnostics to stderr
   --help             show this help
+
+Examples:
+  ${name} --devices 3                     # phones phone-1…phone-3 against the gateway on this machine
+  ${name} --screen test/fixtures/screens/settings-top.xml --prefix screen-
+  ${name} --adb-port 15037 --devices 2    # adb devices instead: adb -L tcp:127.0.0.1:15037 devices
 `;
 
 /** What the CLI runs, after defaults and validation. */
