@@ -165,6 +165,14 @@ export interface DialogVerbPattern {
   verb: DialogVerb;
 }
 
+/**
+ * What may follow an English dialog verb: " button", " now", ", please", " for now", any number of
+ * times. Each repetition starts with spaces or a comma and ends with a word, so a text splits into
+ * repetitions in exactly one way and matching stays linear (a tail whose separator could match an
+ * empty string, such as `(?:\s*,?\s*now)*`, splits a run of spaces in exponentially many ways).
+ */
+const POLITE_TAIL = '(?:(?:\\s*,\\s*|\\s+)(?:now|please|for\\s+now)|\\s+button)*';
+
 function patternsOf(verb: DialogVerb): DialogVerbPattern[] {
   const en = verb.objects.flatMap((o) => OBJECTS[o].en);
   const zh = verb.objects.flatMap((o) => OBJECTS[o].zh);
@@ -175,7 +183,7 @@ function patternsOf(verb: DialogVerb): DialogVerbPattern[] {
   const enObject = enObjects.length === 0 ? '' : `(?:\\s+(?<object>${enObjects.join('|')}))?`;
   const zhObject = zh.length === 0 ? '' : `(?:\\s*(?:这个|那个|该|此|掉|一下)?\\s*(?<object>${alternation(zh)}))?`;
   return [
-    { verb, pattern: new RegExp(`^(?:please\\s+)?(?:(?:just|now)\\s+)?(?<verb>${alternation(verb.en)})${enObject}(?:\\s+button|\\s*,?\\s*(?:now|please|for\\s+now))*$`, 'i') },
+    { verb, pattern: new RegExp(`^(?:please\\s+)?(?:(?:just|now)\\s+)?(?<verb>${alternation(verb.en)})${enObject}${POLITE_TAIL}$`, 'i') },
     { verb, pattern: new RegExp(`^(?:请|麻烦)?(?:帮我|给我)?(?<verb>${alternation(verb.zh)})${zhObject}\\s*(?:按钮|吧|一下)*$`) },
   ];
 }

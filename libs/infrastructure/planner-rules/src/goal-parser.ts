@@ -374,6 +374,9 @@ const SERIAL_VERB = new RegExp(
 /** Words that may join two serial clauses ("打开设置并打开蓝牙", "打开设置后关闭WLAN"); dropped from the first. */
 const SERIAL_JOINER = /(?:并且|并|然后|之后|以后|后|再|就|和)\s*$/;
 
+/** Every pattern goal parsing runs on a goal (rules, separators, serial verbs), for the backtracking check of its spec. */
+export const GOAL_PATTERNS: readonly RegExp[] = [...RULES.map((rule) => rule.pattern), SEPARATOR, SERIAL_VERB, SERIAL_JOINER, URL_LIKE];
+
 function trimSpan(span: GoalSpan): GoalSpan {
   const lead = span.folded.length - span.folded.trimStart().length;
   const end = span.folded.trimEnd().length;
