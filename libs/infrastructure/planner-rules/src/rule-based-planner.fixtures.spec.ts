@@ -192,6 +192,19 @@ describe('RuleBasedPlanner on playstore-games-scroll.xml', () => {
   });
 });
 
+describe('RuleBasedPlanner on quick-settings-zh.xml (every tile label is a selected marquee text)', () => {
+  const tiles = recorded('quick-settings-zh.xml');
+
+  it('never takes a selected plain text for the open tab: "open Bluetooth" and "open hotspot" act on their tiles instead of completing', async () => {
+    for (const goal of ['open Bluetooth', 'open hotspot', '打开 一键冻结']) {
+      const decision = await plan(goal, tiles);
+      expect({ goal, type: decision.type }).toEqual({ goal, type: 'action' });
+    }
+    const bluetooth = await plan('open Bluetooth', tiles);
+    expect(bluetooth.type === 'action' ? element(tiles, bluetooth.elementIndex)?.desc : undefined).toBe('蓝牙。');
+  });
+});
+
 describe('RuleBasedPlanner on settings-languages.xml', () => {
   const languages = recorded('settings-languages.xml');
 

@@ -262,7 +262,8 @@ export class Screen {
    * What names the screen as `wanted` (an exact or compact match): a title — a non-actionable text
    * outside every scrollable list, in the top quarter of the screen or with a toolbar's or large
    * title's resource id (e.g. "Network & internet" on that settings page, a collapsing toolbar
-   * described "Languages"; not a list's section header) — or a selected element (the current tab).
+   * described "Languages"; not a list's section header) — or a selected tappable element (the current
+   * tab; a selected plain text is a marquee, not a tab).
    * `undefined` when nothing does.
    */
   screenName(wanted: WantedLabels): ScreenName | undefined {
@@ -272,7 +273,9 @@ export class Screen {
     let best: ScreenName | undefined;
     for (const e of this.elements) {
       const title = !isActionable(e) && (e.bounds[3] <= limit || isTitleBar(e)) && !lists.some((list) => containsBounds(list, e));
-      if (!title && e.selected !== true) continue;
+      // Only a tappable element is a tab: Android also marks marquee (scrolling) texts selected,
+      // e.g. every quick-settings tile's label, and those name no screen.
+      if (!title && !(e.selected === true && e.clickable === true)) continue;
       const hit = bestHit(elementLabels(e).filter((l) => l.own), wanted);
       if (!hit || hit.level < LabelMatch.Compact) continue;
       if (!best || hit.level > best.hit.level) best = { element: e, hit };
