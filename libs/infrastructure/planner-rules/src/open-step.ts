@@ -110,8 +110,8 @@ function openWording(name: string, goal: string | undefined): OpenWording {
 }
 
 /**
- * The goal's words before X and X together, as a whole label on screen ("show password" → the
- * "Show password" button, even where a field is labelled "Password"): tapped as "tap" taps (see
+ * The goal's words before X and X together, as the whole label of a tappable element ("show
+ * password" → the "Show password" button, even where a field is labelled "Password"): tapped as "tap" taps (see
  * `planTap`: two such buttons fail listing both, unless the goal says which one's: "show password
  * for Confirm password"), or `undefined` when no element carries such a label.
  */
@@ -119,7 +119,9 @@ function phraseTap(wording: OpenWording, input: StepInput): StepOutcome | undefi
   for (const phrase of wording.phrases) {
     // Once tapped, the tap's effect decides, whatever the button reads now ("Hide password").
     const tapped = input.memory.facts.get('lastTapLabel') === JSON.stringify(phrase.label);
-    if (!tapped && input.screen.findTarget(targetLabels([phrase.label]), LabelMatch.Compact).kind === 'none') continue;
+    // A plain text reading so ("Open settings" in a help sentence) is no button: only a tappable one counts.
+    const shown = input.screen.findTarget(targetLabels([phrase.label]), LabelMatch.Compact).kind;
+    if (!tapped && (shown === 'none' || shown === 'untappable')) continue;
     return planTap(phrase.within === undefined ? { kind: 'tap', target: phrase.label, whole: true } : { kind: 'tap', target: phrase.label, whole: true, within: phrase.within }, input);
   }
   return undefined;

@@ -489,6 +489,11 @@ describe('"open X": the app in front, "the X app", the goal\'s words as a label'
     expect(await first('open the Lock app', clock)).toMatchObject({ type: 'action', action: { command: 'home' } });
   });
 
+  it('a plain text reading the goal\'s words is no button: "open settings" under a help sentence "Open settings" still launches Settings', async () => {
+    const help: Shown = { pkg: 'com.example.notes', elements: [el(0, { type: 'TextView', text: 'Open settings', bounds: [48, 600, 1032, 700] }), el(1, { type: 'TextView', text: 'to allow notifications.', bounds: [48, 700, 1032, 800] })] };
+    expect(await first('open settings', help)).toMatchObject({ type: 'action', action: { command: 'open', app: 'com.android.settings' } });
+  });
+
   it('"show more" taps the "Show more" button over a "More" tab, and is done once the tap had an effect whatever the button reads then', async () => {
     const list: Shown = {
       pkg: 'com.example.shop',
