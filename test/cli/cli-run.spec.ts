@@ -74,6 +74,35 @@ async function streamCuttingProxy(gw: RunningGateway): Promise<{ server: Server;
   return { server, port: (server.address() as { port: number }).port };
 }
 
+/**
+ * A TCP proxy to the gateway that holds back the request starting a task (`POST /api/tasks`) until
+ * `release()`, as a slow gateway would: `held` resolves once the request has come.
+ */
+async function taskStartHoldingProxy(gw: RunningGateway): Promise<{ server: Server; port: number; held: Promise<void>; release(): void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let onHeld!: () => void;
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  const server = createServer((client) => {
+    const upstream = connect(gw.httpPort, '127.0.0.1');
+    // From the task's request on, everything this client sends waits, in order.
+    let holding = false;
+    client.on('data', (chunk: Buffer) => {
+      if (!holding && !chunk.toString('latin1').startsWith('POST /api/tasks ')) return void upstream.write(chunk);
+      if (!holding) onHeld();
+      holding = true;
+      void released.then(() => upstream.write(chunk));
+    });
+    upstream.pipe(client);
+    client.on('end', () => upstream.end());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as { port: number }).port, held, release };
+}
+
 function expectLines(actual: string[], patterns: RegExp[]): void {
   expect(actual).toHaveLength(patterns.length);
   actual.forEach((line, i) => expect({ line, matches: patterns[i].test(line) }).toEqual({ line, matches: true }));
@@ -214,6 +243,22 @@ describe('mobileclaw run (a process, against a real gateway and simulated phone)
     expect(await restTask(gw, taskId)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
     expect(run.stdout()).toContain(`\n• canceling task ${taskId} (SIGTERM again to stop waiting)\n`);
     expect(run.stdout().trimEnd().split('\n').at(-1)).toMatch(/^✗ canceled \(CANCELED\) after \d+ steps?, [\d.]+ m?s: /);
+  });
+
+  it('cancels the task it was starting when SIGTERM comes before the gateway accepted it', async () => {
+    const gw = await start();
+    gw.simulator!.faults.neverReply = true;
+    const proxy = await taskStartHoldingProxy(gw);
+    try {
+      const run = cli.spawn(['run', 'sim-1', 'Turn on Wi-Fi', '--url', `http://127.0.0.1:${proxy.port}`]);
+      await proxy.held;
+      run.child.kill('SIGTERM');
+      proxy.release();
+      expect(await run.exited).toBe(130);
+      expect(await restTask(gw, await onlyTaskId(gw))).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    } finally {
+      proxy.server.close();
+    }
   });
 
   it('shows why a task was interrupted when the gateway shuts down under it: exit 6', async () => {

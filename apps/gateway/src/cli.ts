@@ -4,8 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseHostPort, type HostPort } from './host-port';
 import { mcpEndpointUrl } from './mcp-endpoint';
 import { addClientCommands } from './cli/client-commands';
-import { CLI_EXIT_CODES_HELP } from './cli/exit-codes';
-import { CliError } from './cli/exit-codes';
+import { CLI_EXIT_CODES_HELP, CliError } from './cli/exit-codes';
 import { DEFAULT_GATEWAY_URL, defaultGatewayUrl, HTTP_HOST_ENV, HTTP_PORT_ENV } from './cli/gateway-target';
 
 /** Exit code of an invalid command line (unknown command or option, bad `--url`). */

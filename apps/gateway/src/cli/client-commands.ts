@@ -178,17 +178,26 @@ export function addClientCommands(program: Command, env: Record<string, string |
       action('run', async (deviceId: string, goal: string, options: ConnectionOptions & { maxSteps?: number; queue: boolean }) => {
         const gateway = target(options);
         const client = new GatewayClient(gateway);
-        // A signal while the task is being started is kept, so that the task it starts is canceled.
-        let interruptedBy: StopSignal | undefined;
-        const remember = (signal: StopSignal) => void (interruptedBy ??= signal);
-        for (const signal of STOP_SIGNALS) process.on(signal, remember);
-        let accepted: Awaited<ReturnType<GatewayClient['startTask']>>;
-        try {
-          accepted = await call(gateway, client.startTask({ deviceId, goal, maxSteps: options.maxSteps, onBusy: options.queue ? 'queue' : 'reject' }), { deviceId });
-        } finally {
+        // A signal before the follower listens (while the task is being started) is kept until it
+        // does, so that the task is canceled rather than left running by a process that just ended;
+        // a second one leaves at once (the gateway may not answer).
+        let earlier: StopSignal | undefined;
+        const remember = (signal: StopSignal) => {
+          if (earlier === undefined) return void (earlier = signal);
+          process.stderr.write(`mobileclaw run: stopped while the task was being started; \`mobileclaw tasks --device ${deviceId}\` shows whether it was\n`);
+          process.exit(CLI_EXIT.interrupted);
+        };
+        const handOver = () => {
           for (const signal of STOP_SIGNALS) process.off(signal, remember);
+          return earlier;
+        };
+        for (const signal of STOP_SIGNALS) process.on(signal, remember);
+        try {
+          const accepted = await call(gateway, client.startTask({ deviceId, goal, maxSteps: options.maxSteps, onBusy: options.queue ? 'queue' : 'reject' }), { deviceId });
+          return await followTask({ command: 'mobileclaw run', client, taskId: accepted.taskId, json: options.json === true, onInterrupt: 'cancel', earlierSignal: handOver, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env });
+        } finally {
+          handOver();
         }
-        return followTask({ command: 'mobileclaw run', client, taskId: accepted.taskId, json: options.json === true, onInterrupt: 'cancel', interruptedBy, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env });
       }),
     );
 

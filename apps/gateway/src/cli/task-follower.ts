@@ -25,8 +25,11 @@ export interface FollowTaskOptions extends FollowerStreams {
   json: boolean;
   /** What Ctrl-C (SIGINT) and SIGTERM do: cancel the task on the gateway (`run`), or only stop following it (`task`). */
   onInterrupt: 'cancel' | 'detach';
-  /** A signal that came before the task could be followed (while it was being started): handled at once. */
-  interruptedBy?: StopSignal;
+  /**
+   * The signal that came before the follower listened for signals (e.g. while the task was being
+   * started), if any: read once, as soon as it listens, and handled then.
+   */
+  earlierSignal?: () => StopSignal | undefined;
 }
 
 /** The signals that stop a follower: Ctrl-C, and a process manager's stop. */
@@ -152,6 +155,7 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
       });
     };
     for (const signal of STOP_SIGNALS) process.on(signal, onInterrupt);
+    const earlier = options.earlierSignal?.();
 
     const stream = client.followTaskEvents(taskId, {
       event: (event: TaskEvent) => {
@@ -164,6 +168,6 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
       },
       failed: fail,
     });
-    if (options.interruptedBy) onInterrupt(options.interruptedBy);
+    if (earlier) onInterrupt(earlier);
   });
 }
