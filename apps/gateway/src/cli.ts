@@ -32,7 +32,8 @@ Exit codes:
   0  the client closed stdin: the session was ended on the gateway
   1  no gateway answers at the URL (connection refused, no answer within 5 s,
      no MCP endpoint there), or it went away during the session
-  2  invalid command line
+  2  invalid command line, or an invalid MOBILECLAW_HTTP_HOST or
+     MOBILECLAW_HTTP_PORT (without --url)
   3  the gateway rejected the token (HTTP 401/403): missing or wrong
 
 stdout carries only MCP messages; diagnostics go to stderr. A request the
