@@ -124,7 +124,7 @@ describe('takeover over REST (real gateway, simulated phone, rule-based planner)
 
     const handedBack = await fetch(gatewayUrl(gw, '/api/devices/sim-1/takeover?holderId=page-ada'), { method: 'DELETE' });
     expect(handedBack.status).toBe(200);
-    expect(await handedBack.json()).toEqual({ deviceId: 'sim-1', holder: 'Ada', since, expiresAt: expect.any(String) });
+    expect(await handedBack.json()).toEqual({ holder: 'Ada', since, expiresAt: expect.any(String) });
     await events.ended;
     const types = events.events.map((e) => e.event);
     expect(types.indexOf('task.handed_back')).toBeGreaterThan(types.indexOf('task.taken_over'));

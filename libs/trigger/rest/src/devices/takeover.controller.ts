@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { MobileClawError, type ControlLease, type DeviceController } from '@mobileclaw/domain';
 import { TakeoverService, TaskService } from '@mobileclaw/case-tasks';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -70,18 +70,19 @@ export class TakeoverController {
   }
 
   /**
-   * `DELETE /api/devices/:deviceId/takeover?holderId=` → 200 the lease that ended; the paused task resumes.
+   * `DELETE /api/devices/:deviceId/takeover?holderId=` → 200 `{holder, since, expiresAt}` of the hold that ended; the paused task resumes.
    * @throws VALIDATION_FAILED (400), CONTROL_NOT_HELD (409), DEVICE_CONTROLLED (409).
    */
   @Delete(':deviceId/takeover')
   @ApiOperation({ summary: 'Hand the phone back', description: 'The task paused by the takeover observes the screen afresh and goes on.' })
   @DeviceIdParam
+  @ApiQuery({ type: HandBackQueryDto })
   @ApiOkResponse({ type: DeviceControllerSchema, description: 'The hold that ended.' })
   @ApiProblemResponses('VALIDATION_FAILED', 'CONTROL_NOT_HELD', 'DEVICE_CONTROLLED')
-  handBack(@Param('deviceId') deviceId: string, @Query() query: unknown): DeviceController & { deviceId: string } {
+  handBack(@Param('deviceId') deviceId: string, @Query() query: unknown): DeviceController {
     const { holderId } = validateDto(HandBackQueryDto, query);
     const lease = this.takeover.handBack(deviceId, holderId);
-    return { deviceId, holder: lease.holder, since: lease.since, expiresAt: lease.expiresAt };
+    return { holder: lease.holder, since: lease.since, expiresAt: lease.expiresAt };
   }
 
   /**
