@@ -15,6 +15,7 @@ import type {
 
 export type {
   AgentAction,
+  DeviceController,
   DeviceEvent,
   DeviceInfo,
   DeviceStatus,

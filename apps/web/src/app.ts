@@ -4,6 +4,7 @@ import { DeviceDirectory, renderDevices } from './device-list.js';
 import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
 import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
+import { ScreenControl } from './screen-control.js';
 import { TaskTimeline } from './task-timeline.js';
 import { TaskView } from './task-view.js';
 
@@ -77,6 +78,8 @@ let deviceStreamState: ConnectionState = 'connecting';
 let devicesFresh = false;
 /** The phone the user picked in the form (kept across gateway restarts while that phone exists). */
 let preferredDeviceId: string | undefined;
+/** Taking the picked phone over: its screen, taps, swipes, typing, hand back. */
+const screenControl = new ScreenControl(byId('screen-control'), client);
 
 function showDevices(): void {
   const unavailable = accessProblem
@@ -85,10 +88,12 @@ function showDevices(): void {
       ? 'The gateway cannot be reached — reconnecting…'
       : undefined;
   renderDevices(deviceList, deviceSelect, devices.list(), { stale: !devicesFresh, unavailable, preferredDeviceId });
+  screenControl.show(devices.list().find((device) => device.deviceId === deviceSelect.value));
 }
 
 deviceSelect.addEventListener('change', () => {
   preferredDeviceId = deviceSelect.value || undefined;
+  showDevices();
 });
 
 function deviceListeners(): Record<string, (event: MessageEvent<string>) => void> {
@@ -101,7 +106,9 @@ function deviceListeners(): Record<string, (event: MessageEvent<string>) => void
   };
   for (const type of DEVICE_EVENT_TYPES) {
     listeners[type] = (event) => {
-      if (devices.apply(JSON.parse(event.data) as DeviceEvent)) showDevices();
+      const deviceEvent = JSON.parse(event.data) as DeviceEvent;
+      if (devices.apply(deviceEvent)) showDevices();
+      if (deviceEvent.type === 'device.controller') screenControl.controllerChanged(deviceEvent);
     };
   }
   return listeners;
