@@ -112,7 +112,16 @@ describe('taking a phone over from the page', () => {
     await page.addScriptTag({ type: 'module', content: "import * as screenPoint from '/screen-point.js'; globalThis.screenPoint = screenPoint;" });
     await page.waitForFunction(() => 'screenPoint' in globalThis, undefined, { timeout: WAIT_MS });
     const results = await page.evaluate(() => {
-      const { devicePointAt, pagePointOf } = (globalThis as unknown as { screenPoint: typeof import('../../apps/web/src/screen-point') }).screenPoint;
+      type Box = { left: number; top: number; width: number; height: number };
+      type Size = { width: number; height: number };
+      const { devicePointAt, pagePointOf } = (
+        globalThis as unknown as {
+          screenPoint: {
+            devicePointAt(clientX: number, clientY: number, box: Box, device: Size, fit?: 'fill' | 'contain'): { x: number; y: number } | undefined;
+            pagePointOf(x: number, y: number, box: Box, device: Size, fit?: 'fill' | 'contain'): { clientX: number; clientY: number };
+          };
+        }
+      ).screenPoint;
       const phone = { width: 1080, height: 2400 };
       // Stretched over 270 × 600 CSS px at (10, 20): 0.25 CSS px per device px.
       const fill = { left: 10, top: 20, width: 270, height: 600 };
