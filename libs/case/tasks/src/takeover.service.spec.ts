@@ -183,6 +183,28 @@ describe('TakeoverService: a person takes a phone over', () => {
     expect(takeover.current('phone-1')?.holder).toBe('Ada');
   });
 
+  it('keeps a task waiting for an approval waiting when its phone is taken over, and does not send the approved action while held', async () => {
+    const pay = (): PlanDecision => ({ ...tapWifi(), approval: { reason: 'pays money' } } as PlanDecision);
+    const { phone, service, takeover } = setup([pay, done]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'pay' });
+    await eventOf(service, task.taskId, (e) => e.type === 'task.input_required');
+
+    await takeover.take('phone-1', ADA);
+    expect(await service.find(task.taskId)).toMatchObject({ status: 'input_required', pendingAction: { stepIndex: 0, reason: 'pays money' }, takeover: { holder: 'Ada' } });
+    await service.approve(task.taskId, true);
+    // Approved, the step is dropped unsent and the task waits for the hand back again.
+    const dropped = await eventOf(service, task.taskId, (e) => e.type === 'step.acted' && e.data.index === 0);
+    expect(dropped.data.result).toEqual({ status: 'canceled', errorCode: 'DEVICE_CONTROLLED', message: 'not sent: Ada took over the phone' });
+    await eventOf(service, task.taskId, (e) => e.type === 'task.taken_over' && e.id > dropped.id);
+    expect(await service.find(task.taskId)).toMatchObject({ status: 'input_required', takeover: { holder: 'Ada' } });
+    expect(phone.calls.map((c) => c.command.command)).not.toContain('click');
+
+    takeover.handBack('phone-1', 'page-ada');
+    const events = await allEvents(service, task.taskId);
+    expect(events.filter((e) => e.type === 'step.acted').map((e) => (e.data.result as { status: string }).status)).toEqual(['canceled', 'success']);
+    expect((await service.get(task.taskId)).status).toBe('completed');
+  });
+
   it.each(['expired', 'disconnected'] as const)('resumes the task when the lease ends by itself (%s)', async (reason) => {
     const { service, takeover, leases } = setup([done]);
     await takeover.take('phone-1', ADA);
