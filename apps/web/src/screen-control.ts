@@ -15,7 +15,9 @@ const MAX_SWIPE_MS = 60_000;
 export function holderIdentity(storage: Storage = window.localStorage): { holderId: string; holder: string } {
   let holderId = storage.getItem(HOLDER_ID_KEY);
   if (!holderId || !/^[A-Za-z0-9._-]{1,128}$/.test(holderId)) {
-    holderId = `page-${crypto.randomUUID()}`;
+    // getRandomValues, unlike randomUUID, also works on plain http:// (a gateway on the LAN).
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    holderId = `page-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
     storage.setItem(HOLDER_ID_KEY, holderId);
   }
   return { holderId, holder: storage.getItem(HOLDER_NAME_KEY) ?? '' };

@@ -135,9 +135,9 @@ export class TaskRunner {
     this.hold?.release();
   }
 
-  /** The takeover the task waits on, while a person holds the phone. */
+  /** The takeover the task waits on, while a person holds the phone; undefined once the task is ending (its person's actions then belong to no task). */
   get takeover(): TaskTakeover | undefined {
-    return this.hold?.takeover;
+    return this.finishing || this.stopReason || isTerminalTaskStatus(this.task.status) ? undefined : this.hold?.takeover;
   }
 
   /**
@@ -181,11 +181,11 @@ export class TaskRunner {
    * `holder`): the screen it was taken on (a screenshot, stored like an agent step's; skipped when the
    * phone cannot give one), the action as the step's plan, its result. The step takes the next index;
    * it does not count toward `maxSteps`.
-   * @throws MobileClawError `TASK_STATE_CONFLICT` when nobody holds the phone, and the action's command
+   * @throws MobileClawError `TASK_STATE_CONFLICT` when nobody holds the phone or the task is ending, and the action's command
    *   error codes (the step is recorded `error` first).
    */
   async actAsHuman(holder: string, action: AgentAction, options: ExecuteOptions = {}): Promise<HumanActionRecord> {
-    if (!this.hold) throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is not paused by a takeover`);
+    if (!this.takeover) throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is not paused by a takeover`);
     const index = this.nextIndex++;
     const step: TaskStep = { taskId: this.task.taskId, index, actor: 'human', holder, startedAt: this.now(), timings: { settleMs: 0, captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 } };
     const who = { actor: 'human', holder };
