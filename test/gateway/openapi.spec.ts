@@ -20,6 +20,9 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'get', path: '/api/devices/events', ok: [200, SSE], errors: [401] },
   { method: 'get', path: '/api/devices/{deviceId}', ok: [200, json('DeviceInfo')], errors: [401, 404] },
   { method: 'post', path: '/api/devices/{deviceId}/commands', ok: [200, json('CommandResult')], errors: [400, 401, 404, 409, 413, 415, 502, 503, 504] },
+  { method: 'post', path: '/api/devices/{deviceId}/takeover', ok: [200, json('Takeover')], errors: [400, 401, 404, 409, 415, 503] },
+  { method: 'delete', path: '/api/devices/{deviceId}/takeover', ok: [200, json('DeviceController')], errors: [400, 401, 409] },
+  { method: 'post', path: '/api/devices/{deviceId}/takeover/actions', ok: [200, json('TakeoverActionResult')], errors: [400, 401, 404, 409, 413, 415, 502, 503, 504] },
   { method: 'get', path: '/api/devices/{deviceId}/screenshot', ok: [200, { 'image/png': BINARY, 'image/jpeg': BINARY }], errors: [400, 401, 404, 409, 413, 502, 503, 504] },
   { method: 'post', path: '/api/tasks', ok: [202, json('TaskAccepted')], errors: [400, 401, 404, 409, 413, 415, 503] },
   { method: 'get', path: '/api/tasks', ok: [200, json('TaskPage')], errors: [400, 401, 503] },
@@ -72,6 +75,13 @@ describe('OpenAPI document and Swagger UI', () => {
     // Each problem answer names the codes that answer with that status.
     expect(doc.paths['/api/devices/{deviceId}/commands'].post.responses['409'].description).toMatch(/STALE_FRAME.*DEVICE_BUSY|DEVICE_BUSY.*STALE_FRAME/);
     expect(doc.paths['/api/tasks'].post.responses['202'].headers.Location.schema).toEqual({ type: 'string' });
+    // A held phone's refusal says who holds it.
+    expect(doc.paths['/api/devices/{deviceId}/commands'].post.responses['409'].description).toMatch(/DEVICE_CONTROLLED/);
+    expect(doc.components.schemas.ProblemDetails.properties.controller).toEqual({ description: 'Who holds the phone, for `DEVICE_CONTROLLED`.', allOf: [{ $ref: '#/components/schemas/DeviceController' }] });
+    expect(doc.paths['/api/devices/{deviceId}/takeover'].delete.parameters.map((p: Json) => [p.name, p.in, p.required])).toEqual([
+      ['deviceId', 'path', true],
+      ['holderId', 'query', true],
+    ]);
   });
 
   it('documents the command body as a oneOf of the command schemas, discriminated by `command`', () => {

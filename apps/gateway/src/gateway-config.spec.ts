@@ -32,6 +32,12 @@ describe('gateway configuration of planning deadlines', () => {
 });
 
 describe('gateway configuration of the settle wait', () => {
+  it('reads MOBILECLAW_TAKEOVER_LEASE_MS (default 30 s) and refuses a lease too short to renew', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').takeoverLeaseMs).toBe(30_000);
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_TAKEOVER_LEASE_MS: '60000' }), '/srv').takeoverLeaseMs).toBe(60_000);
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_TAKEOVER_LEASE_MS: '500' })).toThrow('MOBILECLAW_TAKEOVER_LEASE_MS must not be less than 3000');
+  });
+
   it('reads MOBILECLAW_SETTLE_TIMEOUT_MS and MOBILECLAW_SETTLE_POLL_MS; 0 turns settling off', () => {
     expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SETTLE_TIMEOUT_MS: '1500', MOBILECLAW_SETTLE_POLL_MS: '100' }), '/srv')).toMatchObject({ settleTimeoutMs: 1500, settlePollMs: 100 });
     expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SETTLE_TIMEOUT_MS: '0' }), '/srv')).toMatchObject({ settleTimeoutMs: 0, settlePollMs: 200 });

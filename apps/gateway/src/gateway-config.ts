@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
+import { DEFAULT_DEVICE_CONTROL_OPTIONS } from '@mobileclaw/case-device-control';
 import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
 import type { LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { DEFAULT_TCP_DEVICE_PORT } from '@mobileclaw/transport-tcp';
@@ -40,6 +41,7 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_PLANNING_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(30_000) MOBILECLAW_SETTLE_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(5000) MOBILECLAW_SETTLE_POLL_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(3000) @Max(3_600_000) MOBILECLAW_TAKEOVER_LEASE_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(10_000_000) MOBILECLAW_RETENTION_MAX_TASKS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(36_500) MOBILECLAW_RETENTION_MAX_AGE_DAYS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_MCP_ALLOWED_ORIGINS?: string;
@@ -103,6 +105,8 @@ export interface GatewayConfig {
   settleTimeoutMs: number;
   /** Pause between two UI-tree reads while the UI settles, in ms. */
   settlePollMs: number;
+  /** How long a person's hold on a phone (a takeover) lasts without renewal, in ms. */
+  takeoverLeaseMs: number;
   /** Finished tasks kept (newest first); older ones and their screenshots are pruned. */
   retentionMaxTasks: number;
   /** Finished tasks older than this are pruned, in ms; undefined = no age limit. */
@@ -223,6 +227,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,
     settlePollMs: v.MOBILECLAW_SETTLE_POLL_MS ?? DEFAULT_TASK_CASE_OPTIONS.settlePollMs,
+    takeoverLeaseMs: v.MOBILECLAW_TAKEOVER_LEASE_MS ?? DEFAULT_DEVICE_CONTROL_OPTIONS.controlLeaseMs,
     retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? DEFAULT_RETENTION_MAX_TASKS,
     retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
     llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),

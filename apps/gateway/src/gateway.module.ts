@@ -75,7 +75,7 @@ export class GatewayModule {
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
           },
         }),
-        DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs } }),
+        DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

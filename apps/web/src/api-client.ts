@@ -1,4 +1,21 @@
-import type { DeviceInfo, PairingInfo, Problem, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps } from './api-types.js';
+import type { DeviceController, DeviceInfo, PairingInfo, Problem, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps } from './api-types.js';
+
+/** The page's hold on a phone (`POST /api/devices/:id/takeover` answer). */
+export interface Takeover extends DeviceController {
+  deviceId: string;
+  /** How long the hold lasts from each renewal, ms. */
+  leaseMs: number;
+  /** The task the takeover paused, if one runs on the phone. */
+  taskId?: string;
+}
+
+/** One action of a phone's holder; points in device px. */
+export type TakeoverAction =
+  | { type: 'tap'; x: number; y: number }
+  | { type: 'swipe'; from: { x: number; y: number }; to: { x: number; y: number }; durationMs?: number }
+  | { type: 'type'; text: string }
+  | { type: 'back' }
+  | { type: 'home' };
 
 /** localStorage key of the API token the user typed (only needed when the gateway has one). */
 const TOKEN_KEY = 'mobileclaw.apiToken';
@@ -94,8 +111,45 @@ export class ApiClient {
     return this.request('POST', `/api/tasks/${encodeURIComponent(taskId)}/approval`, { approve });
   }
 
+  /** Takes the phone over for this page's holder, or renews its hold (`POST /api/devices/:id/takeover`). */
+  takeOver(deviceId: string, holder: { holderId: string; holder: string }): Promise<Takeover> {
+    return this.request('POST', `/api/devices/${encodeURIComponent(deviceId)}/takeover`, holder);
+  }
+
+  /** Hands the phone back (`DELETE /api/devices/:id/takeover`). */
+  handBack(deviceId: string, holderId: string): Promise<DeviceController> {
+    return this.request('DELETE', `/api/devices/${encodeURIComponent(deviceId)}/takeover?holderId=${encodeURIComponent(holderId)}`);
+  }
+
+  /** One action of the phone's holder (`POST /api/devices/:id/takeover/actions`); points in device px. */
+  takeoverAction(deviceId: string, action: TakeoverAction & { holderId: string }): Promise<{ taskId?: string; stepIndex?: number }> {
+    return this.request('POST', `/api/devices/${encodeURIComponent(deviceId)}/takeover/actions`, action);
+  }
+
+  /** The phone's current screen as an image (`GET /api/devices/:id/screenshot`). @throws ApiError on a non-2xx answer. */
+  async screenshot(deviceId: string): Promise<Blob> {
+    const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
+    let response: Response;
+    try {
+      response = await fetch(`/api/devices/${encodeURIComponent(deviceId)}/screenshot`, { headers, cache: 'no-store' });
+    } catch (err) {
+      throw new ApiError(0, { title: 'Network error', detail: `the gateway cannot be reached (${err instanceof Error ? err.message : String(err)})`, code: 'NETWORK_ERROR' });
+    }
+    if (!response.ok) {
+      const text = await response.text();
+      let problem: Problem;
+      try {
+        problem = JSON.parse(text) as Problem;
+      } catch {
+        problem = { status: response.status, detail: `${response.status} ${response.statusText}` };
+      }
+      throw new ApiError(response.status, problem);
+    }
+    return response.blob();
+  }
+
   /** @throws ApiError with the problem details on a non-2xx answer (or a synthetic one when the body is not JSON). */
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  private async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.token) headers.authorization = `Bearer ${this.token}`;

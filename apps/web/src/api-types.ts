@@ -15,6 +15,7 @@ import type {
 
 export type {
   AgentAction,
+  DeviceController,
   DeviceEvent,
   DeviceInfo,
   DeviceStatus,
@@ -50,6 +51,7 @@ export const DEVICE_EVENT_TYPES: readonly DeviceEvent['type'][] = [
   'device.heartbeat',
   'device.event',
   'device.updated',
+  'device.controller',
 ];
 
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'canceled', 'interrupted'];
@@ -87,6 +89,8 @@ export const TASK_EVENT_TYPES = [
   'step.planned',
   'step.acted',
   'task.input_required',
+  'task.taken_over',
+  'task.handed_back',
   'task.completed',
   'task.failed',
   'task.canceled',

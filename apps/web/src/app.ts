@@ -5,6 +5,7 @@ import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
 import { PairingPanel } from './pairing-panel.js';
 import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
+import { ScreenControl } from './screen-control.js';
 import { TaskTimeline } from './task-timeline.js';
 import { TaskView } from './task-view.js';
 
@@ -78,6 +79,8 @@ let deviceStreamState: ConnectionState = 'connecting';
 let devicesFresh = false;
 /** The phone the user picked in the form (kept across gateway restarts while that phone exists). */
 let preferredDeviceId: string | undefined;
+/** Taking the picked phone over: its screen, taps, swipes, typing, hand back. */
+const screenControl = new ScreenControl(byId('screen-control'), client);
 
 function showDevices(): void {
   const unavailable = accessProblem
@@ -86,10 +89,12 @@ function showDevices(): void {
       ? 'The gateway cannot be reached — reconnecting…'
       : undefined;
   renderDevices(deviceList, deviceSelect, devices.list(), { stale: !devicesFresh, unavailable, preferredDeviceId });
+  screenControl.show(devices.list().find((device) => device.deviceId === deviceSelect.value));
 }
 
 deviceSelect.addEventListener('change', () => {
   preferredDeviceId = deviceSelect.value || undefined;
+  showDevices();
 });
 
 function deviceListeners(): Record<string, (event: MessageEvent<string>) => void> {
@@ -102,7 +107,9 @@ function deviceListeners(): Record<string, (event: MessageEvent<string>) => void
   };
   for (const type of DEVICE_EVENT_TYPES) {
     listeners[type] = (event) => {
-      if (devices.apply(JSON.parse(event.data) as DeviceEvent)) showDevices();
+      const deviceEvent = JSON.parse(event.data) as DeviceEvent;
+      if (devices.apply(deviceEvent)) showDevices();
+      if (deviceEvent.type === 'device.controller') screenControl.controllerChanged(deviceEvent);
     };
   }
   return listeners;

@@ -41,6 +41,14 @@ export class DeviceDirectory {
         return true;
       case 'device.replaced':
         return false;
+      case 'device.controller': {
+        if (!current) return false;
+        const next = { ...current };
+        if (event.controller) next.controller = event.controller;
+        else delete next.controller;
+        this.devices.set(event.deviceId, next);
+        return true;
+      }
     }
   }
 

@@ -78,6 +78,7 @@ function stoppedText(step: StepState, context: StepViewContext): string {
 
 function phaseOf(step: StepState, context: StepViewContext): string | undefined {
   if (context.pending?.stepIndex === step.index) return 'Waiting for approval';
+  if (step.actor === 'human' && step.result?.status === undefined) return context.taskActive ? 'Acting…' : stoppedText(step, context);
   if (step.result?.status !== undefined || (step.plan && step.plan.type !== 'action')) return undefined;
   if (!context.taskActive) return stoppedText(step, context);
   if (!step.observation) return 'Observing the screen…';
@@ -118,7 +119,8 @@ function planSection(step: StepState): HTMLElement[] {
   if (plan.type === 'action') rows.push(h('p', { class: 'action' }, h('span', { class: 'label' }, 'Action '), h('code', {}, describeAction(plan.action))));
   else if (plan.type === 'done') rows.push(h('p', { class: 'action ok' }, h('span', { class: 'label' }, 'Done '), plan.summary));
   else rows.push(h('p', { class: 'action bad' }, h('span', { class: 'label' }, 'Gave up '), plan.reason));
-  if (plan.reasoning) rows.push(h('p', { class: 'reasoning' }, plan.reasoning));
+  // A person's step says who in its title; its reasoning would only repeat it.
+  if (plan.reasoning && step.actor !== 'human') rows.push(h('p', { class: 'reasoning' }, plan.reasoning));
   return rows;
 }
 
@@ -150,18 +152,28 @@ function timingsSection(step: StepState): HTMLElement {
   );
 }
 
-/** A timeline entry for one step: screenshot with the action marked, action, reasoning, result, timings. */
+/**
+ * A timeline entry for one step: screenshot with the action marked, action, reasoning, result,
+ * timings. A person's step (taken during a takeover) is marked `step-human` and titled "by <holder>".
+ */
 export function renderStepCard(step: StepState, context: StepViewContext): HTMLLIElement {
   const phase = phaseOf(step, context);
   const observation = step.observation;
+  const human = step.actor === 'human';
   return h(
     'li',
-    { class: 'step', 'data-step-index': step.index, 'aria-busy': phase !== undefined && context.taskActive ? 'true' : 'false' },
+    { class: human ? 'step step-human' : 'step', 'data-step-index': step.index, 'data-actor': human ? 'human' : 'agent', 'aria-busy': phase !== undefined && context.taskActive ? 'true' : 'false' },
     screenshotFigure(step, context),
     h(
       'div',
       { class: 'step-body' },
-      h('h3', {}, `Step ${step.index + 1}`, observation?.package ? h('span', { class: 'muted step-package' }, ` · ${observation.package}`) : null),
+      h(
+        'h3',
+        {},
+        `Step ${step.index + 1}`,
+        human ? h('span', { class: 'step-actor' }, ` · by ${step.holder ?? 'a person'}`) : null,
+        observation?.package ? h('span', { class: 'muted step-package' }, ` · ${observation.package}`) : null,
+      ),
       phase ? h('p', { class: 'phase' }, phase) : null,
       planSection(step),
       resultSection(step),

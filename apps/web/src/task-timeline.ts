@@ -16,6 +16,10 @@ import { isTerminalStatus } from './api-types.js';
 export interface StepState {
   /** 0-based. */
   index: number;
+  /** `human` for an action a person took during a takeover; absent for the agent's steps. */
+  actor?: 'agent' | 'human';
+  /** The person's display name, on `human` steps. */
+  holder?: string;
   startedAt?: string;
   observation?: StepObservation;
   plan?: PlanDecision;
@@ -122,8 +126,14 @@ export class TaskTimeline {
         this.setStatus(status, { error, endedAt: event.at, pendingAction: undefined });
         break;
       }
+      case 'task.taken_over':
+        this.setStatus((data['status'] as TaskStatus | undefined) ?? 'input_required', { takeover: data['takeover'] as Task['takeover'] });
+        break;
+      case 'task.handed_back':
+        this.setStatus((data['status'] as TaskStatus | undefined) ?? 'running', { takeover: undefined });
+        break;
       case 'step.started':
-        if (index !== undefined) this.mergeStep({ index, startedAt: event.at });
+        if (index !== undefined) this.mergeStep({ index, startedAt: event.at, ...actorOf(data) });
         break;
       case 'step.observed': {
         if (index === undefined) break;
@@ -175,10 +185,12 @@ export class TaskTimeline {
   }
 
   /** Adds what `update` carries to the step; `result.verified` and timings merge field by field. */
-  private mergeStep(update: { index: number; startedAt?: string; observation?: StepObservation; planning?: StepState['planning']; plan?: PlanDecision; result?: Partial<StepResult>; timings?: Partial<StepTimings> } | TaskStep): void {
+  private mergeStep(update: { index: number; actor?: StepState['actor']; holder?: string; startedAt?: string; observation?: StepObservation; planning?: StepState['planning']; plan?: PlanDecision; result?: Partial<StepResult>; timings?: Partial<StepTimings> } | TaskStep): void {
     const current = this.stepStates.get(update.index) ?? { index: update.index, timings: {} };
     const next: StepState = { ...current, timings: { ...current.timings, ...update.timings } };
     if (update.startedAt) next.startedAt = update.startedAt;
+    if (update.actor) next.actor = update.actor;
+    if (update.holder) next.holder = update.holder;
     if (update.observation) next.observation = update.observation;
     if ('planning' in update && update.planning) next.planning = update.planning;
     if (update.plan) next.plan = update.plan;
@@ -190,4 +202,9 @@ export class TaskTimeline {
     }
     this.stepStates.set(update.index, next);
   }
+}
+
+/** The `actor` and `holder` a step event carries (a person's step), or nothing (the agent's). */
+function actorOf(data: Record<string, unknown>): Pick<StepState, 'actor' | 'holder'> {
+  return data['actor'] === 'human' ? { actor: 'human', ...(typeof data['holder'] === 'string' ? { holder: data['holder'] } : {}) } : {};
 }

@@ -115,6 +115,9 @@ export class TaskView {
       ),
       h('p', { class: 'meta' }, `Phone ${task.deviceId} · planner ${task.planner} · ${task.stepCount} of ${plural(task.maxSteps, 'step')} · `, ...this.timesText(task), h('span', { class: 'task-id' }, ` · ${task.taskId}`)),
       outcome,
+      task.status === 'input_required' && task.takeover
+        ? h('p', { class: 'takeover-note', id: 'task-takeover' }, `Paused: ${task.takeover.holder} took the phone over at ${formatTime(task.takeover.since)}; the task goes on once they hand it back.`)
+        : null,
     ];
     this.header.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
     this.cancelButton.hidden = !active;

@@ -1,3 +1,4 @@
+import type { DeviceController } from './errors';
 import type { ScreenInfo } from './results';
 
 export type DeviceStatus = 'online' | 'busy' | 'offline';
@@ -30,7 +31,12 @@ export interface DeviceInfo {
    * key. Absent for online phones and for phones that simply went away.
    */
   statusReason?: string;
+  /** Who holds the phone while a person has taken it over (see `ControlLeases`); absent when nobody does. */
+  controller?: DeviceController;
 }
+
+/** Why a phone's controller changed (`device.controller`). */
+export type ControllerChangeReason = 'taken' | 'handed_back' | 'expired' | 'disconnected';
 
 /** Device lifecycle events, as emitted by {@link MobileClawService.events$}. */
 export type DeviceEvent =
@@ -41,4 +47,6 @@ export type DeviceEvent =
   | { type: 'device.heartbeat'; deviceId: string; rttMs: number; at: string }
   | { type: 'device.event'; deviceId: string; event: string; data: Record<string, unknown>; at: string }
   /** A phone's listed record changed outside its own connection (e.g. the host reported why it cannot connect, see `DeviceInfo.statusReason`). */
-  | { type: 'device.updated'; deviceId: string; device: DeviceInfo; at: string };
+  | { type: 'device.updated'; deviceId: string; device: DeviceInfo; at: string }
+  /** A person took the phone over (`controller` set) or it came back (`controller: null`: handed back, lease expired, phone disconnected). */
+  | { type: 'device.controller'; deviceId: string; controller: DeviceController | null; reason: ControllerChangeReason; at: string };

@@ -60,6 +60,13 @@ export const ERROR_CATALOG = {
   NOT_SUPPORTED: { title: 'The device does not support this command', retryable: false },
   /** The action is sensitive (payment, deletion…) and runs only once a human approves it. */
   APPROVAL_REQUIRED: { title: 'A human must approve this action', retryable: false },
+  /**
+   * A person holds the phone (a takeover): nobody else may act on it until they hand it back or their
+   * lease runs out; `controller` says who and since when. Retrying after the hand back succeeds.
+   */
+  DEVICE_CONTROLLED: { title: 'A person controls this device', retryable: true },
+  /** A takeover call by a holder that does not hold the phone (never took it, handed it back, or the lease ran out). */
+  CONTROL_NOT_HELD: { title: 'You do not control this device', retryable: false },
 
   // ---- the gateway --------------------------------------------------------------------------
   /** The gateway is stopping; it answers again once restarted. */
@@ -132,6 +139,16 @@ export function errorCatalogEntry(code: ErrorCode): ErrorCatalogEntry {
   return ERROR_CATALOG[code];
 }
 
+/** Who holds a phone during a takeover, as {@link MobileClawError.controller} and `DeviceInfo.controller` show it. Times are ISO-8601. */
+export interface DeviceController {
+  /** The holder's display name, as their client gave it. */
+  holder: string;
+  /** When the holder took the phone. */
+  since: string;
+  /** When the lease runs out unless the holder renews it. */
+  expiresAt: string;
+}
+
 /** One invalid field of a request, as listed in a `VALIDATION_FAILED` error. */
 export interface FieldError {
   /** Dotted path of the field, e.g. `x` or `screen.width`. */
@@ -146,6 +163,8 @@ export interface MobileClawErrorOptions {
   deviceCode?: string;
   /** Field errors, for `VALIDATION_FAILED`. */
   fieldErrors?: FieldError[];
+  /** Who holds the phone, for `DEVICE_CONTROLLED`. */
+  controller?: DeviceController;
   cause?: unknown;
 }
 
@@ -159,6 +178,7 @@ export class MobileClawError extends Error {
   readonly requestId?: string;
   readonly deviceCode?: string;
   readonly fieldErrors?: FieldError[];
+  readonly controller?: DeviceController;
 
   constructor(code: ErrorCode, message: string, options: MobileClawErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -168,6 +188,7 @@ export class MobileClawError extends Error {
     this.requestId = options.requestId;
     this.deviceCode = options.deviceCode;
     this.fieldErrors = options.fieldErrors;
+    this.controller = options.controller;
   }
 }
 

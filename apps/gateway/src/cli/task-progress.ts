@@ -144,6 +144,12 @@ export class TaskProgress {
         const action = current?.plan?.type === 'action' ? describeAction(current.plan.action) : 'the action';
         return [{ kind: 'notice', text: `approved: ${action}` }];
       }
+      case 'task.taken_over': {
+        const takeover = data['takeover'] as { holder: string } | undefined;
+        return [{ kind: 'notice', text: `${takeover?.holder ?? 'a person'} took the phone over; the task waits until they hand it back` }];
+      }
+      case 'task.handed_back':
+        return [{ kind: 'notice', text: `${String(data['holder'] ?? 'the person')} handed the phone back` }];
       case 'step.acted': {
         const current = step();
         current.result = data['result'] as StepResult;

@@ -1,17 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ControlLeases } from '@mobileclaw/domain';
+import { ControlLeaseRegistry } from './control-lease-registry';
 import { DEFAULT_DEVICE_CONTROL_OPTIONS, DEVICE_CONTROL_OPTIONS, type DeviceControlOptions } from './device-control.options';
 import { DeviceControlService } from './device-control.service';
 
 export interface DeviceControlModuleOptions {
   options?: Partial<DeviceControlOptions>;
   imports?: DynamicModule['imports'];
-  /** Register `DeviceControlService` globally, so that every trigger module sees it. */
+  /** Register `DeviceControlService` and `ControlLeases` globally, so that every trigger module (and the task workflow) sees them. */
   isGlobal?: boolean;
 }
 
 /**
  * Direct phone control as a Nest module. The host provides the ports `MobileClawService` and
  * `ScreenImageEncoder` (from `@mobileclaw/domain`), globally or through `imports`, and may provide `Clock`.
+ * It provides `ControlLeases` (the phones' takeover leases, a {@link ControlLeaseRegistry}), which
+ * `DeviceControlService` checks before each action.
  */
 @Module({})
 export class DeviceControlModule {
@@ -20,8 +24,13 @@ export class DeviceControlModule {
       module: DeviceControlModule,
       global: isGlobal,
       imports,
-      providers: [{ provide: DEVICE_CONTROL_OPTIONS, useValue: { ...DEFAULT_DEVICE_CONTROL_OPTIONS, ...options } }, DeviceControlService],
-      exports: [DeviceControlService],
+      providers: [
+        { provide: DEVICE_CONTROL_OPTIONS, useValue: { ...DEFAULT_DEVICE_CONTROL_OPTIONS, ...options } },
+        ControlLeaseRegistry,
+        { provide: ControlLeases, useExisting: ControlLeaseRegistry },
+        DeviceControlService,
+      ],
+      exports: [DeviceControlService, ControlLeases],
     };
   }
 }

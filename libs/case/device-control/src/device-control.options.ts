@@ -11,11 +11,17 @@ export interface DeviceControlOptions {
   image: ScreenImageLimits;
   /** Deadline of each phone command, in ms; default: the gateway's command timeout. */
   commandTimeoutMs?: number;
+  /**
+   * How long a person's hold on a phone (a takeover) lasts from its last renewal, in ms: their page
+   * renews it while open, so a closed page or a lost connection frees the phone after this. Default 30 000.
+   */
+  controlLeaseMs: number;
 }
 
 export const DEFAULT_DEVICE_CONTROL_OPTIONS: DeviceControlOptions = {
   maxFrames: 256,
   image: { maxLongSidePx: 1568, maxBytes: 800 * 1024 },
+  controlLeaseMs: 30_000,
 };
 
 /** DI token of the {@link DeviceControlOptions}. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   Clock,
+  ControlLeases,
   CoordinateSpace,
   MobileClawError,
   MobileClawService,
@@ -116,7 +117,8 @@ const DIRECTION_SWIPE_EXTENT = 0.6;
  * in the frame (or something is there where the frame showed nothing), or when the screen's geometry
  * changed, it fails `STALE_FRAME` and nothing is sent, so an action planned on an old screen never
  * lands in the wrong place. Taps whose target or whose element under the point now is sensitive (see
- * `SENSITIVE_ACTION_PATTERN`) need `approved`.
+ * `SENSITIVE_ACTION_PATTERN`) need `approved`. While a person holds the phone (a takeover, see
+ * `ControlLeases`), every action fails `DEVICE_CONTROLLED` and nothing is sent; observing still works.
  */
 @Injectable()
 export class DeviceControlService {
@@ -131,6 +133,8 @@ export class DeviceControlService {
     private readonly images: ScreenImageEncoder,
     @Optional() @Inject(DEVICE_CONTROL_OPTIONS) options?: DeviceControlOptions,
     @Optional() private readonly clock?: Clock,
+    /** The phones' takeover leases: while a person holds a phone, every action here fails `DEVICE_CONTROLLED`. */
+    @Optional() private readonly leases?: ControlLeases,
   ) {
     this.options = { ...DEFAULT_DEVICE_CONTROL_OPTIONS, ...options };
     this.frames = new FrameRegistry(this.options.maxFrames);
@@ -420,7 +424,9 @@ export class DeviceControlService {
     return { screen, elements: toUiElements(tree.nodes), ...(tree.frameId === undefined ? {} : { deviceFrameId: tree.frameId }) };
   }
 
-  private act(deviceId: string, command: Command, deviceFrameId: string | undefined, signal?: AbortSignal): Promise<CommandResult> {
+  /** Sends an action. @throws MobileClawError `DEVICE_CONTROLLED` (nothing sent) while a person holds the phone, and the command error codes. */
+  private async act(deviceId: string, command: Command, deviceFrameId: string | undefined, signal?: AbortSignal): Promise<CommandResult> {
+    this.leases?.assertFree(deviceId);
     const exec = this.execOptions(signal);
     if (deviceFrameId !== undefined) exec.frameId = deviceFrameId;
     return this.phones.execute(deviceId, command, exec);

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { DEFAULT_TASK_CASE_OPTIONS, TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
+import { TakeoverService } from './takeover.service';
 import { TaskService } from './task.service';
 
 export interface TaskCaseModuleOptions {
@@ -16,7 +17,8 @@ export interface TaskCaseModuleOptions {
  * `IdSource`, `TaskEventBus` and the `GATEWAY_INSTANCE_ID` value (all from `@mobileclaw/domain`), and
  * a `ScreenSettler` (from this package); for each one it does not, {@link TaskService} uses the
  * default: `SystemClock`, `RandomIdSource`, its own `InProcessTaskEventBus`, instance id `local`, and
- * a `StableTreeSettler` on the options' settle settings.
+ * a `StableTreeSettler` on the options' settle settings. With a `ControlLeases` provider (e.g.
+ * `DeviceControlModule`'s), {@link TakeoverService} lets people take phones over and pauses their tasks.
  */
 @Module({})
 export class TaskCaseModule {
@@ -25,6 +27,6 @@ export class TaskCaseModule {
       provide: TASK_CASE_OPTIONS,
       useFactory: () => ({ ...DEFAULT_TASK_CASE_OPTIONS, ...options }),
     };
-    return { module: TaskCaseModule, global: isGlobal, imports, providers: [optionsProvider, TaskService], exports: [TaskService] };
+    return { module: TaskCaseModule, global: isGlobal, imports, providers: [optionsProvider, TaskService, TakeoverService], exports: [TaskService, TakeoverService] };
   }
 }

@@ -27,6 +27,10 @@ import {
   type TaskStep,
   type UiElement,
   type UiTreeData,
+  type AgentAction,
+  type TaskTakeover,
+  type ExecuteOptions,
+  isTerminalTaskStatus,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
 import { NoEffectRule } from './no-effect-rule';
@@ -49,6 +53,20 @@ interface Observation {
   transferMs: number;
 }
 
+/** A person's hold on the task's phone, as the runner sees it. */
+interface Hold {
+  takeover: TaskTakeover;
+  /** Resolves when they hand the phone back (or the task is stopped). */
+  released: Promise<void>;
+  release: () => void;
+}
+
+/** What one action a person took during a takeover did: the step recorded for it and the phone's reply. */
+export interface HumanActionRecord {
+  step: TaskStep;
+  result: CommandResult;
+}
+
 /** Command errors after which the loop cannot go on: the phone is gone or the gateway is closing. */
 const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
 
@@ -62,6 +80,16 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
  * {@link Clock} (timestamps; step durations use the monotonic `performance.now()`, the settle wait its
  * settler's timer). Every state change is stored before it is published. Each step's phases and each
  * planner failure are reported to {@link TaskMetrics}. Resolves with the final task; never rejects.
+ *
+ * Takeover: while a person holds the phone ({@link takeOver} … {@link handBack}) the task is
+ * `input_required` with its `takeover`, and the loop waits on a promise (no polling) at its next
+ * checkpoint. An action planned but not yet sent is not sent (its step ends `canceled` with
+ * `DEVICE_CONTROLLED`); an action already in flight is left to finish (the phone may be mid-gesture, and
+ * aborting would not undo it) and is recorded as usual; a `done`/`fail` decided on a screen observed
+ * before the takeover is dropped too. After the hand back the loop observes the screen afresh and plans
+ * again; steps so dropped do not count toward `maxSteps`, and the wait counts toward no timeout (each
+ * command and planner deadline covers one call, never the pause). The person's own actions are recorded
+ * as `human` steps ({@link actAsHuman}). Cancel works at any time during the pause.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
@@ -69,6 +97,16 @@ export class TaskRunner {
   private approval?: { resolve: (approve: boolean) => void };
   private history: PlannerHistoryEntry[] = [];
   private readonly noEffect = new NoEffectRule();
+  /** Set while a person holds the phone. */
+  private hold?: Hold;
+  /** Takeovers so far: a step compares it with its start value to learn that a person acted meanwhile. */
+  private takeovers = 0;
+  /** Index of the next step, agent's or person's. */
+  private nextIndex = 0;
+  /** Set once the loop has decided the task's end (`done`/`fail`): a takeover then no longer pauses it. */
+  private finishing = false;
+  /** The first failure storing a status change made outside the loop; the loop ends the task with it at its next checkpoint. */
+  private writeFailure?: { error: unknown };
 
   constructor(
     private task: Task,
@@ -94,6 +132,83 @@ export class TaskRunner {
     this.stopReason = reason;
     this.abort.abort(new MobileClawError('ABORTED', reason.message));
     this.approval?.resolve(false);
+    this.hold?.release();
+  }
+
+  /** The takeover the task waits on, while a person holds the phone; undefined once the task is ending (its person's actions then belong to no task). */
+  get takeover(): TaskTakeover | undefined {
+    return this.finishing || this.stopReason || isTerminalTaskStatus(this.task.status) ? undefined : this.hold?.takeover;
+  }
+
+  /**
+   * A person took the phone: the task becomes `input_required` with `takeover` at once (a task waiting
+   * for an approval keeps waiting, now with `takeover` too), records `task.taken_over`, and its loop
+   * pauses at its next checkpoint. A task about to end (its planner said `done`/`fail`) ends anyway.
+   */
+  takeOver(takeover: TaskTakeover): void {
+    if (this.hold || this.stopReason || isTerminalTaskStatus(this.task.status)) return;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.hold = { takeover, released, release };
+    this.takeovers++;
+    if (this.finishing || this.task.status === 'queued') return;
+    if (this.task.status === 'running') this.recordOutside(transitionTask(this.task, 'input_required', this.now(), { takeover }), 'task.taken_over', { status: 'input_required', takeover });
+    else this.recordOutside({ ...this.task, takeover }, 'task.taken_over', { status: this.task.status, takeover });
+  }
+
+  /**
+   * The person handed the phone back (or their lease ended): the task is `running` again (or keeps
+   * waiting for its approval), records `task.handed_back`, and the loop observes the screen afresh.
+   */
+  handBack(): void {
+    const hold = this.hold;
+    if (!hold) return;
+    this.hold = undefined;
+    if (!this.finishing && !this.stopReason && this.task.status === 'input_required') {
+      if (this.task.pendingAction) {
+        const next = { ...this.task };
+        delete next.takeover;
+        this.recordOutside(next, 'task.handed_back', { status: next.status, holder: hold.takeover.holder });
+      } else {
+        this.recordOutside(transitionTask(this.task, 'running', this.now(), { owner: this.claim() }), 'task.handed_back', { status: 'running', holder: hold.takeover.holder });
+      }
+    }
+    hold.release();
+  }
+
+  /**
+   * Sends an action a person took while holding the phone and records it as a `human` step (by
+   * `holder`): the screen it was taken on (a screenshot, stored like an agent step's; skipped when the
+   * phone cannot give one), the action as the step's plan, its result. The step takes the next index;
+   * it does not count toward `maxSteps`.
+   * @throws MobileClawError `TASK_STATE_CONFLICT` when nobody holds the phone or the task is ending, and the action's command
+   *   error codes (the step is recorded `error` first).
+   */
+  async actAsHuman(holder: string, action: AgentAction, options: ExecuteOptions = {}): Promise<HumanActionRecord> {
+    if (!this.takeover) throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is not paused by a takeover`);
+    const index = this.nextIndex++;
+    const step: TaskStep = { taskId: this.task.taskId, index, actor: 'human', holder, startedAt: this.now(), timings: { settleMs: 0, captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 } };
+    const who = { actor: 'human', holder };
+    await this.journal.record(this.task.taskId, 'step.started', { index, ...who });
+    const observation = await this.screenOfHumanStep(index, step, options);
+    step.plan = { type: 'action', action, reasoning: `by ${holder}` };
+    this.task = { ...this.task, stepCount: Math.max(this.task.stepCount, index + 1) };
+    await this.journal.updateTask(this.task);
+    await this.journal.saveStep(step);
+    if (observation) await this.journal.record(this.task.taskId, 'step.observed', { index, observation, timings: { settleMs: 0, captureMs: step.timings.captureMs, transferMs: step.timings.transferMs }, ...who });
+    await this.journal.record(this.task.taskId, 'step.planned', { index, plan: step.plan, planningMs: 0, ...who });
+    const started = performance.now();
+    try {
+      const result = await this.devices.execute(this.task.deviceId, action, options);
+      step.timings.actionMs = Math.round(performance.now() - started);
+      await this.endStep(step, { status: 'success' });
+      return { step: structuredClone(step), result };
+    } catch (err) {
+      step.timings.actionMs = Math.round(performance.now() - started);
+      const code = isMobileClawError(err) ? err.code : 'INTERNAL_ERROR';
+      await this.endStep(step, { status: 'error', errorCode: code, message: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
   }
 
   /**
@@ -124,8 +239,21 @@ export class TaskRunner {
     let treeBeforeAction: UiTreeData | undefined;
     let lastStep: TaskStep | undefined;
     let actionErrors = 0;
-    for (let index = 0; index < this.task.maxSteps; index++) {
+    /** Agent steps that count toward `maxSteps`: all but those dropped by a takeover. */
+    let budgetUsed = 0;
+    let seenTakeovers = this.takeovers;
+    while (budgetUsed < this.task.maxSteps) {
       if (this.stopReason) throw this.abort.signal.reason;
+      await this.waitWhileHeld();
+      if (this.takeovers !== seenTakeovers) {
+        // A person acted: the last action can no longer be judged on the next screen, nor the settle wait look for its change.
+        seenTakeovers = this.takeovers;
+        before = undefined;
+        treeBeforeAction = undefined;
+        lastStep = undefined;
+      }
+      const takeoversAtStart = this.takeovers;
+      const index = this.nextIndex++;
       const step: TaskStep = {
         taskId: this.task.taskId,
         index,
@@ -144,8 +272,9 @@ export class TaskRunner {
       this.metrics.stepPhaseMeasured('capture', observed.captureMs);
       this.metrics.stepPhaseMeasured('transfer', observed.transferMs);
       const screen: ScreenSnapshot = { elements: observed.elements, package: observed.step.package };
-      const verdict = before && lastStep ? await this.verifyPrevious(lastStep, before, screen) : undefined;
-      this.task = { ...this.task, stepCount: index + 1, owner: this.claim() };
+      const takenOver = this.takenOverSince(takeoversAtStart);
+      const verdict = before && lastStep && !takenOver ? await this.verifyPrevious(lastStep, before, screen) : undefined;
+      this.task = { ...this.task, stepCount: Math.max(this.task.stepCount, index + 1), owner: this.claim() };
       await this.journal.updateTask(this.task);
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.observed', {
@@ -154,6 +283,10 @@ export class TaskRunner {
         timings: { settleMs: step.timings.settleMs, captureMs: step.timings.captureMs, transferMs: step.timings.transferMs },
         ...(verdict && lastStep ? { verifiedStep: { index: lastStep.index, verified: verdict.verified } } : {}),
       });
+      if (this.takenOverSince(takeoversAtStart)) {
+        await this.dropStep(step);
+        continue;
+      }
       if (before && lastStep) {
         const error = this.noEffect.judge(lastStep.index, lastStep.plan, verdict, plannedTarget(lastStep.plan, before.elements));
         if (error) {
@@ -168,6 +301,13 @@ export class TaskRunner {
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });
 
+      // Decided on a screen a person may have changed since: dropped, planned again after the hand back.
+      if (this.takenOverSince(takeoversAtStart)) {
+        await this.dropStep(step);
+        continue;
+      }
+      budgetUsed++;
+      if (decision.type !== 'action') this.finishing = true;
       if (decision.type === 'done') {
         await this.endStep(step, { status: 'success' });
         const error = this.noEffect.refuseDone(index);
@@ -197,6 +337,11 @@ export class TaskRunner {
         }
       }
 
+      // The approval wait may have let a person take the phone: the action is then not sent.
+      if (this.takenOverSince(takeoversAtStart)) {
+        await this.dropStep(step);
+        continue;
+      }
       const result = await this.act(decision, observed, step);
       this.metrics.stepPhaseMeasured('action', step.timings.actionMs);
       await this.endStep(step, result);
@@ -360,7 +505,60 @@ export class TaskRunner {
     step.result = result;
     step.endedAt = this.now();
     await this.journal.saveStep(step);
-    await this.journal.record(this.task.taskId, 'step.acted', { index: step.index, result, timings: step.timings });
+    await this.journal.record(this.task.taskId, 'step.acted', { index: step.index, result, timings: step.timings, ...(step.actor === 'human' ? { actor: 'human', holder: step.holder } : {}) });
+  }
+
+  /** True when a person holds the phone now or took it since the step began (`takeoversAtStart`). */
+  private takenOverSince(takeoversAtStart: number): boolean {
+    return this.hold !== undefined || this.takeovers !== takeoversAtStart;
+  }
+
+  /** Ends a step whose decision a takeover made moot; nothing was sent. */
+  private async dropStep(step: TaskStep): Promise<void> {
+    const holder = this.hold?.takeover.holder ?? 'a person';
+    await this.endStep(step, { status: 'canceled', errorCode: 'DEVICE_CONTROLLED', message: `not sent: ${holder} took over the phone` });
+  }
+
+  /**
+   * Waits, while a person holds the phone, until they hand it back or the task is stopped. A task that
+   * starts on a held phone becomes `input_required` here.
+   * @throws the stop reason when the task is stopped meanwhile; a failure to store a status change made by {@link takeOver}/{@link handBack}.
+   */
+  private async waitWhileHeld(): Promise<void> {
+    while (this.hold) {
+      const hold = this.hold;
+      if (this.task.status === 'running') {
+        await this.setStatus('input_required', { takeover: hold.takeover }, 'task.taken_over', { status: 'input_required', takeover: hold.takeover });
+      }
+      await hold.released;
+      if (this.stopReason) throw this.abort.signal.reason;
+    }
+    await this.journal.flush(this.task.taskId);
+    if (this.writeFailure) throw this.writeFailure.error;
+  }
+
+  /** Stores a status change made outside the loop (a takeover or a hand back) in the task's write order. */
+  private recordOutside(next: Task, type: 'task.taken_over' | 'task.handed_back', data: Record<string, unknown>): void {
+    this.task = next;
+    this.journal.updateAndRecord(next, type, data).catch((error: unknown) => {
+      this.writeFailure ??= { error };
+    });
+  }
+
+  /** Captures the screen a person acts on for their step; undefined (and no image) when the phone cannot give one. */
+  private async screenOfHumanStep(index: number, step: TaskStep, options: ExecuteOptions): Promise<StepObservation | undefined> {
+    try {
+      const shot = await this.devices.execute<ScreenshotData>(this.task.deviceId, { command: 'screenshot' }, { ...options, timeoutMs: options.timeoutMs ?? this.options.commandTimeoutMs });
+      await this.repository.saveScreenshot(this.task.taskId, index, { mime: shot.data.mime, bytes: Buffer.from(shot.data.base64, 'base64') });
+      const screen = shot.data.screen ?? { width: shot.data.width, height: shot.data.height };
+      step.timings.captureMs = phoneCaptureMs(shot);
+      step.timings.transferMs = Math.max(0, Math.round(shot.durationMs - shot.queuedMs - step.timings.captureMs));
+      step.observation = { frameId: shot.data.frameId, screenshotMime: shot.data.mime, screen: { width: screen.width, height: screen.height, rotation: screen.rotation ?? 0 }, elementCount: 0 };
+      return step.observation;
+    } catch (err) {
+      if (isMobileClawError(err) && err.code !== 'STORAGE_ERROR') return undefined;
+      throw err;
+    }
   }
 
   private async finishOnError(err: unknown): Promise<void> {

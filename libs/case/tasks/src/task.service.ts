@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Observable, defer, takeWhile } from 'rxjs';
+import { Observable, defer, takeWhile, type Subscription } from 'rxjs';
 import {
   Clock,
+  ControlLeases,
+  TAKEOVER_REASON,
+  type AgentAction,
+  type ControlLease,
+  type DeviceControllerEvent,
+  type ExecuteOptions,
   DEFAULT_GATEWAY_INSTANCE_ID,
   GATEWAY_INSTANCE_ID,
   IdSource,
@@ -23,6 +29,7 @@ import {
   type TaskPage,
   type TaskQuery,
   type TaskStep,
+  type CommandResult,
 } from '@mobileclaw/domain';
 import { InProcessTaskEventBus } from './in-process-task-event-bus';
 import { RandomIdSource } from './random-id-source';
@@ -30,7 +37,7 @@ import { ScreenSettler, StableTreeSettler } from './screen-settling';
 import { SystemClock } from './system-clock';
 import { TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskJournal } from './task-journal';
-import { TaskRunner } from './task-runner';
+import { TaskRunner, type HumanActionRecord } from './task-runner';
 
 /** Input of {@link TaskService.start}. */
 export interface StartTaskInput {
@@ -61,7 +68,9 @@ interface DeviceLane {
  * observations wait for the UI to settle with a {@link StableTreeSettler} on the options'
  * `settleTimeoutMs` and `settlePollMs`, nothing is reported to {@link TaskMetrics} ({@link NoTaskMetrics}),
  * and each task's loop runs as it is ({@link NoTaskContext}; a host's {@link TaskContext} gives it the
- * task's own context, e.g. for its log lines).
+ * task's own context, e.g. for its log lines). With the host's {@link ControlLeases}, a person taking a
+ * phone over pauses the task running on it (and one that starts on a held phone starts paused) until
+ * they hand it back (see {@link TaskRunner}); without them, tasks are never paused.
  */
 @Injectable()
 export class TaskService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -74,6 +83,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly runs = new Map<string, Promise<Task>>();
   private pruneTimer?: NodeJS.Timeout;
   private closing = false;
+  private readonly controllerChanges?: Subscription;
 
   constructor(
     private readonly devices: MobileClawService,
@@ -88,10 +98,12 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     @Optional() settler?: ScreenSettler,
     @Optional() private readonly metrics: TaskMetrics = new NoTaskMetrics(),
     @Optional() private readonly context: TaskContext = new NoTaskContext(),
+    @Optional() private readonly leases?: ControlLeases,
   ) {
     this.journal = new TaskJournal(repository, bus, clock);
     this.settler = settler ?? new StableTreeSettler({ timeoutMs: options.settleTimeoutMs, pollMs: options.settlePollMs });
     metrics.observeTasks(() => this.load());
+    this.controllerChanges = leases?.changes$.subscribe((event) => this.controllerChanged(event));
   }
 
   /**
@@ -111,6 +123,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.controllerChanges?.unsubscribe();
     const reason = 'the gateway shut down while the task was unfinished';
     for (const lane of this.lanes.values()) {
       for (const task of lane.waiting.splice(0)) {
@@ -224,6 +237,28 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     return structuredClone(runner.current);
   }
 
+  /**
+   * Sends an action a person holding `deviceId` took, as `holder` (their display name). When a task
+   * is paused by their takeover, the action is recorded in its timeline as a `human` step
+   * ({@link TaskRunner.actAsHuman}) and `record` says which; otherwise it is only sent. The caller has
+   * checked that the person holds the phone.
+   * @throws MobileClawError the command error codes.
+   */
+  async actAsHolder(deviceId: string, holder: string, action: AgentAction, options: ExecuteOptions = {}): Promise<{ result: CommandResult; record?: HumanActionRecord & { taskId: string } }> {
+    const runner = this.lanes.get(deviceId)?.running;
+    if (runner?.takeover) {
+      const record = await runner.actAsHuman(holder, action, options);
+      return { result: record.result, record: { ...record, taskId: runner.current.taskId } };
+    }
+    return { result: await this.devices.execute(deviceId, action, options) };
+  }
+
+  /** The id of the task a takeover pauses on `deviceId`, if any. */
+  pausedTaskOn(deviceId: string): string | undefined {
+    const runner = this.lanes.get(deviceId)?.running;
+    return runner?.takeover ? runner.current.taskId : undefined;
+  }
+
   /** @throws MobileClawError `TASK_NOT_FOUND`. */
   async get(taskId: string): Promise<TaskWithSteps> {
     const task = await this.find(taskId);
@@ -332,6 +367,9 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
 
   private launch(task: Task, lane: DeviceLane): TaskRunner {
     const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler, this.metrics);
+    // A task that starts on a phone a person holds starts paused.
+    const lease = this.leases?.current(task.deviceId);
+    if (lease) runner.takeOver(takeoverOf(lease));
     lane.running = runner;
     this.runners.set(task.taskId, runner);
     const run = this.context
@@ -359,6 +397,15 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     }
     this.launch(task, lane);
     await this.renumber(lane);
+  }
+
+  /** Pauses the task running on a phone a person took, resumes it when the phone comes back. */
+  private controllerChanged(event: DeviceControllerEvent): void {
+    const runner = this.lanes.get(event.deviceId)?.running;
+    if (!runner) return;
+    const lease = this.leases?.current(event.deviceId);
+    if (event.controller && lease) runner.takeOver(takeoverOf(lease));
+    else if (!event.controller) runner.handBack();
   }
 
   /** Tells each waiting task its new place after the queue moved. */
@@ -393,6 +440,11 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       this.logger.error(`pruning failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+}
+
+/** The {@link TaskTakeover} a lease puts on the task running on its phone. */
+function takeoverOf(lease: ControlLease): { reason: string; holder: string; since: string } {
+  return { reason: TAKEOVER_REASON, holder: lease.holder, since: lease.since };
 }
 
 /**

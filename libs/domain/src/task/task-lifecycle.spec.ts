@@ -78,4 +78,14 @@ describe('task lifecycle', () => {
     expect(() => transitionTask(running, 'input_required', T1)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
     expect(queued).toMatchObject({ status: 'queued', queuePosition: 2 });
   });
+
+  it('waits on a takeover instead of an approval, and drops it on resuming or ending', () => {
+    const takeover = { reason: 'a person took over', holder: 'Ada', since: T1 };
+    const running = transitionTask(queued, 'running', T1);
+    const held = transitionTask(running, 'input_required', T1, { takeover });
+    expect(held).toMatchObject({ status: 'input_required', takeover });
+    expect('takeover' in transitionTask(held, 'running', T2)).toBe(false);
+    expect(transitionTask(held, 'canceled', T2)).not.toHaveProperty('takeover');
+    expect(() => transitionTask(held, 'completed', T2)).toThrow(expect.objectContaining({ code: 'TASK_STATE_CONFLICT' }));
+  });
 });

@@ -97,6 +97,22 @@ export interface TaskOwner {
   leaseExpiresAt: string;
 }
 
+/** Why a task waits while a person holds its phone (`Task.takeover`). Times are ISO-8601. */
+export interface TaskTakeover {
+  /** Always `a person took over`: the task waits until the phone is handed back. */
+  reason: string;
+  /** The holder's display name. */
+  holder: string;
+  /** When they took the phone. */
+  since: string;
+}
+
+/** The reason of every {@link TaskTakeover}. */
+export const TAKEOVER_REASON = 'a person took over';
+
+/** Who took a step: the agent loop (observe → plan → act), or a person who took the phone over. */
+export type StepActor = 'agent' | 'human';
+
 export interface Task {
   taskId: string;
   deviceId: string;
@@ -117,6 +133,11 @@ export interface Task {
   queuePosition?: number;
   /** The action waiting for approval, while `input_required`. */
   pendingAction?: { stepIndex: number; action: AgentAction; reason: string };
+  /**
+   * Present while a person holds the task's phone: the task is `input_required` (or stays so, when it
+   * was waiting for an approval) and its loop waits until they hand the phone back.
+   */
+  takeover?: TaskTakeover;
   stepCount: number;
   /** The instance that runs it; absent on tasks stored before ownership was recorded. Not shown by the REST API. */
   owner?: TaskOwner;
@@ -181,6 +202,14 @@ export interface TaskStep {
   taskId: string;
   /** 0-based. */
   index: number;
+  /**
+   * `human` for an action a person took during a takeover: its `plan` holds the action (reasoning
+   * `by <holder>`), its observation the screen it was taken on. Absent on the agent's steps (and on
+   * steps stored before people could act), which reads as `agent`.
+   */
+  actor?: StepActor;
+  /** The person's display name, on `human` steps. */
+  holder?: string;
   startedAt: string;
   endedAt?: string;
   observation?: StepObservation;
@@ -201,6 +230,8 @@ export const TASK_EVENT_TYPES = [
   'step.acted',
   'task.input_required',
   'task.resumed',
+  'task.taken_over',
+  'task.handed_back',
   'task.completed',
   'task.failed',
   'task.canceled',

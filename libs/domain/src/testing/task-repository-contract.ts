@@ -186,6 +186,17 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
     });
 
     describe('steps', () => {
+      it('keeps who took a step (a person during a takeover) and the takeover a task waits on', async () => {
+        const paused: Task = { ...taskFixture({ taskId: 'task-h', status: 'input_required', stepCount: 2 }), takeover: { reason: 'a person took over', holder: 'Ada', since: '2026-03-01T10:00:05.000Z' } };
+        await repository.createTask(paused);
+        const human = stepFixture('task-h', 1, { actor: 'human', holder: 'Ada', plan: { type: 'action', action: { command: 'click', x: 10, y: 20 }, reasoning: 'by Ada' } });
+        await repository.saveStep(stepFixture('task-h', 0));
+        await repository.saveStep(human);
+        expect(await repository.getTask('task-h')).toStrictEqual(paused);
+        // A step without `actor` (the agent's, or stored before people could act) reads back without one.
+        expect(await repository.listSteps('task-h')).toStrictEqual([stepFixture('task-h', 0), human]);
+      });
+
       it('stores steps by (task, index), replaces a step, lists them in index order', async () => {
         await repository.createTask(taskFixture({ taskId: 'task-a' }));
         await repository.createTask(taskFixture({ taskId: 'task-b' }));

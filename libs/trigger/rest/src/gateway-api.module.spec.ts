@@ -2,7 +2,7 @@ import { Controller, Get, Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { NEVER } from 'rxjs';
 import { MobileClawError, MobileClawService, TaskRepository } from '@mobileclaw/domain';
-import { TaskService } from '@mobileclaw/case-tasks';
+import { TakeoverService, TaskService } from '@mobileclaw/case-tasks';
 import { GatewayApiModule } from './gateway-api.module';
 
 const TOKEN = 'rest-api-token-0123456789';
@@ -34,9 +34,10 @@ class OtherFaceController {
       },
     },
     { provide: TaskService, useValue: {} },
+    { provide: TakeoverService, useValue: {} },
     { provide: TaskRepository, useValue: {} },
   ],
-  exports: [MobileClawService, TaskService, TaskRepository],
+  exports: [MobileClawService, TaskService, TakeoverService, TaskRepository],
 })
 class PortsModule {}
 

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { DevicesController } from './devices/devices.controller';
+import { TakeoverController } from './devices/takeover.controller';
 import { DeviceListenersHealthIndicator } from './health/device-listeners.health';
 import { DevicesHealthIndicator } from './health/devices.health';
 import { PlannerHealthIndicator } from './health/planner.health';
@@ -21,8 +22,10 @@ import { TasksController } from './tasks/tasks.controller';
  * `MetricsExposition`, see {@link MetricsController}), `/api/pairing` (a new phone's pairing link and
  * QR code, see {@link PairingController}, given `options.pairing`). Needs a
  * `MobileClawService` provider in scope (import `MobileClawModule` with `isGlobal: true`) and, for
- * `/api/tasks` and `/api/health`, the case layer's `TaskService` and the `TaskRepository` port
- * (import `TaskCaseModule` and the store's module globally). The OpenAPI document is served by
+ * `/api/tasks`, `/api/health` and the takeover routes, the case layer's `TaskService` and
+ * `TakeoverService` and the `TaskRepository` port (import `TaskCaseModule` and the store's module
+ * globally); with a `ControlLeases` provider (`DeviceControlModule`), devices show their `controller`
+ * and refuse commands while a person holds them. The OpenAPI document is served by
  * {@link setupOpenApi}, called on the app.
  *
  * The bearer guard and the problem-details filter are scoped to this module's controllers, so other
@@ -33,7 +36,7 @@ import { TasksController } from './tasks/tasks.controller';
  * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
  * token is checked before a body is read; the guard applies the same check to the controllers.
  */
-const CONTROLLERS = [DevicesController, TasksController, HealthController, ProbesController, MetricsController, PairingController];
+const CONTROLLERS = [DevicesController, TakeoverController, TasksController, HealthController, ProbesController, MetricsController, PairingController];
 
 @Module({})
 export class GatewayApiModule {

@@ -23,7 +23,9 @@ export class ScriptedPhone extends MobileClawService {
   frame = 0;
   /** When set, the next action (not observation) waits until its signal aborts. */
   hangNextAction = false;
-  /** Resolves when a hanging action has started. */
+  /** When set, the next action waits for this promise before it takes effect (an action in flight). */
+  gateNextAction?: Promise<void>;
+  /** Resolves when a hanging (or gated) action has started. */
   actionStarted?: () => void;
   /** Error to throw for the next action. */
   failNextAction?: MobileClawError;
@@ -82,6 +84,12 @@ export class ScriptedPhone extends MobileClawService {
         });
         this.actionStarted?.();
       });
+    }
+    if (this.gateNextAction) {
+      const gate = this.gateNextAction;
+      this.gateNextAction = undefined;
+      this.actionStarted?.();
+      await gate;
     }
     if (this.inert) return { ...base, data: {} as T };
     const apply = (): void => {

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Optional, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { COMMAND_NAMES, EventStreamMetrics, MobileClawError, MobileClawService, NoEventStreamMetrics, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { merge } from 'rxjs';
+import { AGENT_ACTION_NAMES, COMMAND_NAMES, ControlLeases, controllerOf, EventStreamMetrics, MobileClawError, MobileClawService, NoEventStreamMetrics, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -48,6 +49,8 @@ export class DevicesController {
   constructor(
     private readonly mobileClaw: MobileClawService,
     @Optional() private readonly streams: EventStreamMetrics = new NoEventStreamMetrics(),
+    /** The phones' takeover leases: shown as `controller`, reported as `device.controller` events, and refusing actions while held. */
+    @Optional() private readonly leases?: ControlLeases,
   ) {}
 
   /** `GET /api/devices` → `{devices: DeviceInfo[]}`, online phones first. */
@@ -55,13 +58,14 @@ export class DevicesController {
   @ApiOperation({ summary: 'List the phones', description: 'Every phone the gateway has seen, online ones first.' })
   @ApiOkResponse({ type: DeviceListSchema })
   async list(): Promise<{ devices: DeviceInfo[] }> {
-    return { devices: await this.mobileClaw.listDevices() };
+    return { devices: (await this.mobileClaw.listDevices()).map((device) => this.withController(device)) };
   }
 
   /**
    * `GET /api/devices/events` — Server-Sent Events for dashboards: first `devices` (data `{devices}`,
    * the current list), then every device event live under its type (`device.connected`,
-   * `device.disconnected`, `device.status`, `device.heartbeat` with `rttMs`, …). Ids count per stream.
+   * `device.disconnected`, `device.status`, `device.heartbeat` with `rttMs`, `device.controller` when a
+   * person takes a phone over or it comes back, …). Ids count per stream.
    * The list is asked for before the live subscription starts, and events that arrive while it is
    * awaited are sent after it, so nothing after the list is missed. If the list cannot be read, the
    * stream sends one `error` event `{code, message}` and ends.
@@ -69,7 +73,7 @@ export class DevicesController {
   @Get('events')
   @ApiOperation({
     summary: 'Follow the phones live (Server-Sent Events)',
-    description: 'First `devices` (data `{devices}`), then `device.connected`, `device.disconnected`, `device.status`, `device.heartbeat` (`rttMs`), … with ids counting per stream.',
+    description: 'First `devices` (data `{devices}`), then `device.connected`, `device.disconnected`, `device.status`, `device.heartbeat` (`rttMs`), `device.controller` (`controller`: who took the phone over, or null once it is back; `reason`), … with ids counting per stream.',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'An endless `text/event-stream`.', content: { 'text/event-stream': { schema: { type: 'string' } } } })
@@ -81,7 +85,8 @@ export class DevicesController {
     let id = 0;
     let held: DeviceEvent[] | undefined = [];
     let ended = false;
-    const subscription = this.mobileClaw.events$.subscribe({
+    const events$ = this.leases ? merge(this.mobileClaw.events$, this.leases.changes$) : this.mobileClaw.events$;
+    const subscription = events$.subscribe({
       next: (event) => (held ? held.push(event) : stream.send(event.type, event, ++id)),
       complete: () => {
         ended = true;
@@ -97,7 +102,7 @@ export class DevicesController {
       stream.close();
       return;
     }
-    stream.send('devices', { devices }, ++id);
+    stream.send('devices', { devices: devices.map((device) => this.withController(device)) }, ++id);
     for (const event of held.splice(0)) stream.send(event.type, event, ++id);
     held = undefined;
     if (ended) stream.close();
@@ -109,20 +114,22 @@ export class DevicesController {
   @DeviceIdParam
   @ApiOkResponse({ type: DeviceInfoSchema })
   @ApiProblemResponses('DEVICE_NOT_FOUND')
-  get(@Param('deviceId') deviceId: string): Promise<DeviceInfo> {
-    return this.mobileClaw.getDevice(deviceId);
+  async get(@Param('deviceId') deviceId: string): Promise<DeviceInfo> {
+    return this.withController(await this.mobileClaw.getDevice(deviceId));
   }
 
   /**
    * `POST /api/devices/:deviceId/commands` with `{command, …args, timeoutMs?, frameId?}` →
    * 200 `{requestId, deviceId, command, status, data, durationMs, queuedMs}`.
-   * @throws VALIDATION_FAILED (400) and every error of MobileClawService.execute.
+   * While a person holds the phone (a takeover), actions fail 409 `DEVICE_CONTROLLED` (`controller`
+   * says who, since when) and are not sent; `screenshot` and `ui_tree` still run.
+   * @throws VALIDATION_FAILED (400), DEVICE_CONTROLLED (409) and every error of MobileClawService.execute.
    */
   @Post(':deviceId/commands')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Execute one command on the phone',
-    description: 'The body is one command, chosen by `command`; coordinates in device px of the current rotation, durations in ms. If the client disconnects, the command is withdrawn (queued) or cancelled (in flight).',
+    description: 'The body is one command, chosen by `command`; coordinates in device px of the current rotation, durations in ms. If the client disconnects, the command is withdrawn (queued) or cancelled (in flight). While a person holds the phone (takeover), actions answer 409 `DEVICE_CONTROLLED`; `screenshot` and `ui_tree` still run.',
   })
   @DeviceIdParam
   @ApiBody({
@@ -133,12 +140,19 @@ export class DevicesController {
     },
   })
   @ApiOkResponse({ type: CommandResultSchema, description: 'The phone executed the command.' })
-  @ApiProblemResponses('VALIDATION_FAILED', 'STALE_FRAME', 'UNSUPPORTED_MEDIA_TYPE', ...COMMAND_ERRORS)
+  @ApiProblemResponses('VALIDATION_FAILED', 'STALE_FRAME', 'DEVICE_CONTROLLED', 'UNSUPPORTED_MEDIA_TYPE', ...COMMAND_ERRORS)
   async execute(@Param('deviceId') deviceId: string, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<CommandResult> {
     const name = (body as { command?: unknown } | null)?.command;
     const dto = typeof name === 'string' && (COMMAND_NAMES as string[]).includes(name) ? COMMAND_DTOS[name as CommandName] : CommandBaseDto;
     const { timeoutMs, frameId, ...command } = validateDto(dto, body);
+    if ((AGENT_ACTION_NAMES as string[]).includes(command.command)) this.leases?.assertFree(deviceId);
     return this.mobileClaw.execute(deviceId, command as Command, { timeoutMs, frameId, signal: clientGone(response) });
+  }
+
+  /** The phone's record with `controller` while a person holds it. */
+  private withController(device: DeviceInfo): DeviceInfo {
+    const lease = this.leases?.current(device.deviceId);
+    return lease ? { ...device, controller: controllerOf(lease) } : device;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, Inject, Logger, NotFoundException, Optional, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ERROR_CATALOG, MobileClawError, isErrorCode, type ErrorCode, type FieldError } from '@mobileclaw/domain';
+import { ERROR_CATALOG, MobileClawError, isErrorCode, type DeviceController, type ErrorCode, type FieldError } from '@mobileclaw/domain';
 import { withoutAccessToken } from './api-token';
 import { REST_ROUTE_METHODS, type RouteMethods } from './route-methods';
 
@@ -19,6 +19,8 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   DEVICE_BUSY: 409,
   STALE_FRAME: 409,
   DEVICE_AMBIGUOUS: 409,
+  DEVICE_CONTROLLED: 409,
+  CONTROL_NOT_HELD: 409,
   NOT_SUPPORTED: 501,
   APPROVAL_REQUIRED: 403,
   PAYLOAD_TOO_LARGE: 413,
@@ -60,6 +62,8 @@ export interface ProblemDetails {
   deviceCode?: string;
   /** Field errors, for `VALIDATION_FAILED`. */
   errors?: FieldError[];
+  /** Who holds the phone, for `DEVICE_CONTROLLED`. */
+  controller?: DeviceController;
 }
 
 /**
@@ -93,6 +97,7 @@ export function toProblem(exception: unknown, instance: string): ProblemDetails 
       ...(exception.requestId !== undefined && { requestId: exception.requestId }),
       ...(exception.deviceCode !== undefined && { deviceCode: exception.deviceCode }),
       ...(exception.fieldErrors !== undefined && { errors: exception.fieldErrors }),
+      ...(exception.controller !== undefined && { controller: exception.controller }),
     };
   }
   let status: number = HttpStatus.INTERNAL_SERVER_ERROR;

@@ -33,6 +33,18 @@ export class DeviceClientSchema {
   version?: string;
 }
 
+@ApiSchema({ name: 'DeviceController', description: 'Who holds a phone a person has taken over. Times are ISO-8601.' })
+export class DeviceControllerSchema {
+  @ApiProperty({ description: 'The holder\'s display name.', example: 'Ada' })
+  holder!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When they took the phone.' })
+  since!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the lease runs out unless renewed.' })
+  expiresAt!: string;
+}
+
 @ApiSchema({ name: 'DeviceInfo', description: 'A phone known to the gateway. Times are ISO-8601.' })
 export class DeviceInfoSchema {
   @ApiProperty({ example: 'sim-1' })
@@ -85,6 +97,9 @@ export class DeviceInfoSchema {
     example: 'adb: unauthorized — accept the "Allow USB debugging?" prompt on the phone',
   })
   statusReason?: string;
+
+  @ApiPropertyOptional({ type: () => DeviceControllerSchema, description: 'Who holds the phone while a person has taken it over; absent when nobody does.' })
+  controller?: DeviceControllerSchema;
 }
 
 @ApiSchema({ name: 'DeviceList' })
@@ -119,4 +134,28 @@ export class CommandResultSchema {
 
   @ApiProperty({ description: 'Time spent waiting behind other commands to the same phone, in ms.', minimum: 0 })
   queuedMs!: number;
+}
+
+@ApiSchema({ name: 'Takeover', description: 'The caller\'s hold on a phone. Renew it (take it again with the same `holderId`) well within `leaseMs`.' })
+export class TakeoverSchema extends DeviceControllerSchema {
+  @ApiProperty({ example: 'sim-1' })
+  deviceId!: string;
+
+  @ApiProperty({ type: 'integer', description: 'How long the lease lasts from each renewal, in ms.', example: 30000 })
+  leaseMs!: number;
+
+  @ApiPropertyOptional({ description: 'The task paused by this takeover, when one runs on the phone.' })
+  taskId?: string;
+}
+
+@ApiSchema({ name: 'TakeoverActionResult', description: 'What the phone did for the holder\'s action.' })
+export class TakeoverActionResultSchema {
+  @ApiProperty({ type: () => CommandResultSchema })
+  result!: CommandResultSchema;
+
+  @ApiPropertyOptional({ description: 'The task paused by this takeover, whose timeline holds the action as a `human` step.' })
+  taskId?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'That step\'s index.' })
+  stepIndex?: number;
 }

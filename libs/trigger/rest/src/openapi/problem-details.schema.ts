@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorCode } from '@mobileclaw/domain';
 import { HTTP_STATUS_BY_CODE } from '../http/problem-details.filter';
+import { DeviceControllerSchema } from './device.schemas';
 
 /** OpenAPI schema of one `{field, message}` entry of a `VALIDATION_FAILED` problem. */
 @ApiSchema({ name: 'FieldError' })
@@ -52,6 +53,9 @@ export class ProblemDetailsSchema {
 
   @ApiPropertyOptional({ description: 'Every invalid field, for `VALIDATION_FAILED`.', type: () => [FieldErrorSchema] })
   errors?: FieldErrorSchema[];
+
+  @ApiPropertyOptional({ description: 'Who holds the phone, for `DEVICE_CONTROLLED`.', type: () => DeviceControllerSchema })
+  controller?: DeviceControllerSchema;
 }
 
 /**
@@ -73,5 +77,5 @@ export function ApiProblemResponses(...codes: ErrorCode[]): MethodDecorator & Cl
       content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemDetailsSchema) } } },
     }),
   );
-  return applyDecorators(ApiExtraModels(ProblemDetailsSchema, FieldErrorSchema), ...responses);
+  return applyDecorators(ApiExtraModels(ProblemDetailsSchema, FieldErrorSchema, DeviceControllerSchema), ...responses);
 }

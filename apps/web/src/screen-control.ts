@@ -1,0 +1,307 @@
+import { ApiError, type ApiClient, type Takeover, type TakeoverAction } from './api-client.js';
+import type { DeviceInfo } from './api-types.js';
+import { formatTime, h } from './dom.js';
+import { devicePointAt, type ImageFit } from './screen-point.js';
+
+/** localStorage keys of this browser's holder identity: a random id (never shown) and the name others see. */
+const HOLDER_ID_KEY = 'mobileclaw.holderId';
+const HOLDER_NAME_KEY = 'mobileclaw.holderName';
+/** A pointer that moves less than this (CSS px) between press and release taps; farther, it swipes. */
+const SWIPE_MIN_CSS_PX = 8;
+/** Longest swipe sent, ms (the API's limit). */
+const MAX_SWIPE_MS = 60_000;
+
+/** The id and name this browser takes phones over as; the id is created once and kept in localStorage. */
+export function holderIdentity(storage: Storage = window.localStorage): { holderId: string; holder: string } {
+  let holderId = storage.getItem(HOLDER_ID_KEY);
+  if (!holderId || !/^[A-Za-z0-9._-]{1,128}$/.test(holderId)) {
+    // getRandomValues, unlike randomUUID, also works on plain http:// (a gateway on the LAN).
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    holderId = `page-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+    storage.setItem(HOLDER_ID_KEY, holderId);
+  }
+  return { holderId, holder: storage.getItem(HOLDER_NAME_KEY) ?? '' };
+}
+
+/**
+ * Turns presses on a screen image into taps and drags into swipes, in device px: the element carries
+ * the screen it shows as `data-device-id`, `data-device-width`, `data-device-height` (px), read at each
+ * press, so a live image that changes size or phone keeps working. The point maps through the
+ * element's rendered box and its CSS `object-fit` ({@link devicePointAt}); presses on a letterbox bar
+ * are ignored. Returns a function that detaches the listeners.
+ */
+export function bindScreenGestures(element: HTMLElement, act: (deviceId: string, action: TakeoverAction) => void): () => void {
+  let press: { pointerId: number; clientX: number; clientY: number; at: number } | undefined;
+  const screenOf = () => {
+    const deviceId = element.dataset['deviceId'];
+    const width = Number(element.dataset['deviceWidth']);
+    const height = Number(element.dataset['deviceHeight']);
+    return deviceId && width > 0 && height > 0 ? { deviceId, size: { width, height } } : undefined;
+  };
+  const pointOf = (clientX: number, clientY: number) => {
+    const screen = screenOf();
+    if (!screen) return undefined;
+    const fit: ImageFit = getComputedStyle(element).objectFit === 'fill' ? 'fill' : 'contain';
+    return devicePointAt(clientX, clientY, element.getBoundingClientRect(), screen.size, fit);
+  };
+  const down = (event: PointerEvent): void => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    press = { pointerId: event.pointerId, clientX: event.clientX, clientY: event.clientY, at: performance.now() };
+    element.setPointerCapture?.(event.pointerId);
+  };
+  const up = (event: PointerEvent): void => {
+    if (!press || press.pointerId !== event.pointerId) return;
+    const start = press;
+    press = undefined;
+    const screen = screenOf();
+    const from = pointOf(start.clientX, start.clientY);
+    if (!screen || !from) return;
+    const moved = Math.hypot(event.clientX - start.clientX, event.clientY - start.clientY);
+    if (moved < SWIPE_MIN_CSS_PX) {
+      act(screen.deviceId, { type: 'tap', ...from });
+      return;
+    }
+    const to = pointOf(event.clientX, event.clientY);
+    if (!to) return;
+    const durationMs = Math.min(MAX_SWIPE_MS, Math.max(1, Math.round(performance.now() - start.at)));
+    act(screen.deviceId, { type: 'swipe', from, to, durationMs });
+  };
+  const cancel = (): void => {
+    press = undefined;
+  };
+  element.addEventListener('pointerdown', down);
+  element.addEventListener('pointerup', up);
+  element.addEventListener('pointercancel', cancel);
+  return () => {
+    element.removeEventListener('pointerdown', down);
+    element.removeEventListener('pointerup', up);
+    element.removeEventListener('pointercancel', cancel);
+  };
+}
+
+/**
+ * The "take over" panel of the selected phone: who holds it (a name and since when), a Take over
+ * button, and — while this page holds it — the phone's screen (click = tap, drag = swipe), a text box
+ * with Type, and Back, Home and Hand back. The page renews its hold every third of the lease while it
+ * is open; the hold ends when it is handed back, when the page stops renewing it, or when the phone
+ * disconnects (a `device.controller` event with no controller).
+ */
+export class ScreenControl {
+  private device: DeviceInfo | undefined;
+  private held: Takeover | undefined;
+  private renewal: ReturnType<typeof setInterval> | undefined;
+  private message = '';
+  private shotNumber = 0;
+  private detachGestures: (() => void) | undefined;
+  /** {@link viewKey} of the last rendering. */
+  private shownKey = '';
+  private readonly identity: { holderId: string; holder: string };
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly client: ApiClient,
+    private readonly storage: Storage = window.localStorage,
+  ) {
+    this.identity = holderIdentity(storage);
+    this.render();
+  }
+
+  /**
+   * Shows `device` (the phone picked in the form), or nothing when none is. Re-renders only when what
+   * the panel shows changes (not on every status or heartbeat of the phone): a held phone's screen
+   * image reloads only after the holder's actions.
+   */
+  show(device: DeviceInfo | undefined): void {
+    if (this.held && device?.deviceId !== this.held.deviceId) {
+      // Another phone was picked: the held one goes back.
+      void this.handBack();
+    }
+    this.device = device;
+    if (this.viewKey() !== this.shownKey) this.render();
+  }
+
+  /** A device event: the page's hold ended when its phone's controller is gone (lease ran out, phone disconnected, handed back elsewhere). */
+  controllerChanged(event: { deviceId: string; controller: unknown; reason: string }): void {
+    if (!this.held || event.deviceId !== this.held.deviceId || event.controller !== null) return;
+    this.lost(event.reason === 'disconnected' ? 'The phone disconnected; your hold ended.' : event.reason === 'expired' ? 'Your hold ran out.' : 'Your hold ended.');
+  }
+
+  /** What the panel shows, as a comparable string. */
+  private viewKey(): string {
+    const device = this.device;
+    return JSON.stringify([device?.deviceId, device?.status === 'offline', this.held?.deviceId ?? null, this.held ? null : (device?.controller ?? null), device?.screen?.width, device?.screen?.height]);
+  }
+
+  private async takeOver(): Promise<void> {
+    const device = this.device;
+    if (!device) return;
+    const name = this.identity.holder.trim();
+    if (!name) {
+      this.setMessage('Enter your name first: others see who holds the phone.');
+      return;
+    }
+    try {
+      this.held = await this.client.takeOver(device.deviceId, { holderId: this.identity.holderId, holder: name });
+      this.message = '';
+      this.startRenewal();
+      this.render();
+    } catch (err) {
+      this.setMessage(problemText(err));
+    }
+  }
+
+  private async handBack(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    this.stopRenewal();
+    this.held = undefined;
+    try {
+      await this.client.handBack(held.deviceId, this.identity.holderId);
+      this.message = '';
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'CONTROL_NOT_HELD')) this.message = problemText(err);
+    }
+    this.render();
+  }
+
+  private async act(deviceId: string, action: TakeoverAction): Promise<void> {
+    if (!this.held || this.held.deviceId !== deviceId) return;
+    try {
+      await this.client.takeoverAction(deviceId, { holderId: this.identity.holderId, ...action });
+      this.setMessage('');
+    } catch (err) {
+      this.setMessage(problemText(err));
+      if (err instanceof ApiError && (err.code === 'CONTROL_NOT_HELD' || err.code === 'DEVICE_CONTROLLED')) this.lost(problemText(err));
+      return;
+    }
+    this.refreshScreen();
+  }
+
+  /** The hold is gone without this page handing it back. */
+  private lost(message: string): void {
+    this.stopRenewal();
+    this.held = undefined;
+    this.message = message;
+    this.render();
+  }
+
+  private startRenewal(): void {
+    this.stopRenewal();
+    const held = this.held;
+    if (!held) return;
+    this.renewal = setInterval(() => {
+      this.client.takeOver(held.deviceId, { holderId: this.identity.holderId, holder: held.holder }).then(
+        (renewed) => {
+          if (this.held?.deviceId === renewed.deviceId) this.held = renewed;
+        },
+        (err: unknown) => this.lost(`Your hold ended: ${problemText(err)}`),
+      );
+    }, Math.max(1000, Math.floor(held.leaseMs / 3)));
+  }
+
+  private stopRenewal(): void {
+    if (this.renewal !== undefined) clearInterval(this.renewal);
+    this.renewal = undefined;
+  }
+
+  private setMessage(text: string): void {
+    this.message = text;
+    const line = this.root.querySelector('.screen-message');
+    if (line) line.textContent = text;
+  }
+
+  /** Loads the phone's current screen into the image (the newest request wins when several overlap). */
+  private refreshScreen(): void {
+    const held = this.held;
+    if (!held) return;
+    const number = ++this.shotNumber;
+    this.client.screenshot(held.deviceId).then(
+      (blob) => {
+        const image = this.root.querySelector<HTMLImageElement>('img.screen-image');
+        if (number !== this.shotNumber || !image || image.dataset['deviceId'] !== held.deviceId) return;
+        const previous = image.src;
+        image.src = URL.createObjectURL(blob);
+        if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+      },
+      (err: unknown) => {
+        if (number === this.shotNumber) this.setMessage(`Screen unavailable: ${problemText(err)}`);
+      },
+    );
+  }
+
+  private render(): void {
+    this.shownKey = this.viewKey();
+    this.detachGestures?.();
+    this.detachGestures = undefined;
+    const device = this.device;
+    const parts: (HTMLElement | null)[] = [];
+    if (!device) {
+      parts.push(h('p', { class: 'muted' }, 'Pick a phone to take it over.'));
+    } else if (this.held?.deviceId === device.deviceId) {
+      parts.push(...this.heldView(device, this.held));
+    } else {
+      const controller = device.controller;
+      if (controller) parts.push(h('p', { class: 'controller-note', id: 'screen-controller' }, `${controller.holder} controls ${device.deviceId} since ${formatTime(controller.since)}.`));
+      const nameInput = h('input', { id: 'holder-name', maxlength: 64, autocomplete: 'nickname', value: this.identity.holder, placeholder: 'e.g. Ada' });
+      nameInput.addEventListener('input', () => {
+        this.identity.holder = nameInput.value;
+        this.storage.setItem(HOLDER_NAME_KEY, nameInput.value);
+      });
+      parts.push(
+        h(
+          'form',
+          { class: 'takeover-form', onsubmit: (event: Event) => (event.preventDefault(), void this.takeOver()) },
+          h('label', { for: 'holder-name' }, 'Your name'),
+          nameInput,
+          h('button', { type: 'submit', id: 'take-over', disabled: device.status === 'offline' }, 'Take over'),
+        ),
+      );
+    }
+    parts.push(h('p', { class: 'error-text screen-message', role: 'alert' }, this.message));
+    this.root.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
+    const image = this.root.querySelector<HTMLImageElement>('img.screen-image');
+    if (image) {
+      this.detachGestures = bindScreenGestures(image, (deviceId, action) => void this.act(deviceId, action));
+      this.refreshScreen();
+    }
+  }
+
+  private heldView(device: DeviceInfo, held: Takeover): HTMLElement[] {
+    const width = device.screen?.width ?? 0;
+    const height = device.screen?.height ?? 0;
+    const text = h('input', { id: 'takeover-text', autocomplete: 'off', placeholder: 'Text to type' });
+    const type = (event: Event): void => {
+      event.preventDefault();
+      if (text.value === '') return;
+      const value = text.value;
+      text.value = '';
+      void this.act(device.deviceId, { type: 'type', text: value });
+    };
+    return [
+      h('p', { class: 'controller-note mine', id: 'screen-controller' }, `You (${held.holder}) control ${device.deviceId}${held.taskId ? '; its task waits' : ''}. Click to tap, drag to swipe.`),
+      h('img', {
+        class: 'screen-image',
+        alt: `The screen of ${device.deviceId}`,
+        draggable: 'false',
+        'data-device-id': device.deviceId,
+        'data-device-width': width,
+        'data-device-height': height,
+        width: width || undefined,
+        height: height || undefined,
+      }),
+      h('form', { class: 'takeover-type', onsubmit: type }, text, h('button', { type: 'submit' }, 'Type')),
+      h(
+        'div',
+        { class: 'buttons' },
+        h('button', { type: 'button', onclick: () => void this.act(device.deviceId, { type: 'back' }) }, 'Back'),
+        h('button', { type: 'button', onclick: () => void this.act(device.deviceId, { type: 'home' }) }, 'Home'),
+        h('button', { type: 'button', class: 'primary', id: 'hand-back', onclick: () => void this.handBack() }, 'Hand back'),
+      ),
+    ];
+  }
+}
+
+function problemText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
