@@ -3,7 +3,7 @@ import { Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { NEVER } from 'rxjs';
 import { MobileClawService, TaskRepository } from '@mobileclaw/domain';
-import { TaskService } from '@mobileclaw/case-tasks';
+import { TakeoverService, TaskService } from '@mobileclaw/case-tasks';
 import { GatewayApiModule } from '../gateway-api.module';
 import type { GatewayApiOptions } from '../http/api-token.guard';
 import type { PairingInfo } from './pairing.service';
@@ -16,9 +16,10 @@ const LAN = { lo: [{ address: '127.0.0.1', family: 'IPv4' as const, internal: tr
   providers: [
     { provide: MobileClawService, useValue: { events$: NEVER, listDevices: async () => [] } },
     { provide: TaskService, useValue: {} },
+    { provide: TakeoverService, useValue: {} },
     { provide: TaskRepository, useValue: {} },
   ],
-  exports: [MobileClawService, TaskService, TaskRepository],
+  exports: [MobileClawService, TaskService, TakeoverService, TaskRepository],
 })
 class PortsModule {}
 
