@@ -3,3 +3,4 @@ export * from './device-control.service';
 export * from './device-control.module';
 export * from './frame-registry';
 export * from './screen-frame';
+export * from './live-screen';
