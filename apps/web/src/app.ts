@@ -3,6 +3,7 @@ import { DEVICE_EVENT_TYPES, TASK_EVENT_TYPES, TERMINAL_TASK_EVENT_TYPES, type D
 import { DeviceDirectory, renderDevices } from './device-list.js';
 import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
+import { LiveScreenPanel } from './live-screen.js';
 import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
 import { TaskTimeline } from './task-timeline.js';
 import { TaskView } from './task-view.js';
@@ -85,10 +86,24 @@ function showDevices(): void {
       ? 'The gateway cannot be reached — reconnecting…'
       : undefined;
   renderDevices(deviceList, deviceSelect, devices.list(), { stale: !devicesFresh, unavailable, preferredDeviceId });
+  liveScreen.show(deviceSelect.value || undefined);
 }
 
 deviceSelect.addEventListener('change', () => {
   preferredDeviceId = deviceSelect.value || undefined;
+  liveScreen.show(deviceSelect.value || undefined);
+});
+
+// ---- The chosen phone's screen, live (over the event socket) -------------------------------------
+
+const liveScreen = new LiveScreenPanel(byId('live-screen'), {
+  url: () => {
+    const url = new URL(client.withToken('/ws/events'), window.location.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return url.href;
+  },
+  // 4401/4403 are the socket's 401/403.
+  onAccessRefused: (code, detail) => onAccessRefused(code === 4403 ? 403 : 401, detail),
 });
 
 function deviceListeners(): Record<string, (event: MessageEvent<string>) => void> {
@@ -354,6 +369,7 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
   client.token = tokenInput.value;
   tokenNotice.textContent = '';
   watchDevices();
+  liveScreen.reconnect();
   void loadHistory();
   const taskId = current?.timeline.taskId;
   closeTask();
