@@ -17,10 +17,13 @@ class WatchedPhone extends MobileClawService {
   screenshots: { command: Command; options: ExecuteOptions }[] = [];
   /** Errors the next screenshots fail with, in order. */
   failures: MobileClawError[] = [];
+  /** How long each screenshot takes, ms. */
+  captureMs = 0;
 
   override async execute<T>(deviceId: string, command: Command, options: ExecuteOptions = {}): Promise<CommandResult<T>> {
     this.screenshots.push({ command, options });
     this.asked$.next();
+    if (this.captureMs > 0) await new Promise((resolve) => setTimeout(resolve, this.captureMs));
     const failure = this.failures.shift();
     if (failure) throw failure;
     const data = { mime: 'image/png', width: 324, height: 720, base64: this.image, frameId: `pf-${this.screenshots.length}`, screen: { width: 1080, height: 2400 } };
@@ -134,6 +137,21 @@ describe('LiveScreenService', () => {
     expect(phone.screenshots).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1);
     expect(phone.screenshots).toHaveLength(2);
+    sub.unsubscribe();
+  });
+
+  it('leaves a slow phone idle at least as long as its last screenshot took', async () => {
+    jest.useFakeTimers();
+    const { phone, live } = setUp({ minIntervalMs: 150 });
+    phone.captureMs = 300;
+    const sub = live.watch('phone-1').subscribe();
+    const startsAt: number[] = [];
+    for (const step of [0, 599, 1]) {
+      await jest.advanceTimersByTimeAsync(step);
+      startsAt.push(phone.screenshots.length);
+    }
+    // The first screenshot runs 0–300 ms; the next starts 300 ms after it ended.
+    expect(startsAt).toEqual([1, 1, 2]);
     sub.unsubscribe();
   });
 

@@ -7,7 +7,8 @@ export interface LiveScreenOptions {
   /**
    * Shortest time between the starts of two screenshots of one phone, in ms. Default 120: with the
    * simulator's capture (~20–40 ms) and the encoding (~10 ms) a change reaches a watcher within
-   * about 200 ms, while the phone spends most of each interval idle.
+   * about 200 ms, while the phone spends most of each interval idle. A slow phone is left idle at
+   * least as long as its last screenshot took: the live screen never takes more than half its time.
    */
   minIntervalMs: number;
   /** Bounds of a frame's JPEG when the watcher names none: long side 720 px, 256 KiB. */
@@ -80,8 +81,9 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * first watcher, stops when the last one unsubscribes; a late watcher gets the latest frame at once).
  *
  * Tasks come first: a screenshot goes through the phone's one-at-a-time queue, so a poll is skipped
- * (tried again after `minIntervalMs`) while the phone runs a command or has commands waiting. A
- * task's command then waits at most for the one screenshot already in flight when it arrives.
+ * (tried again after `minIntervalMs`) while the phone runs a command or has commands waiting, and
+ * after each screenshot the phone is left idle at least as long as that screenshot took. A task's
+ * command then waits at most for the one screenshot already in flight when it arrives.
  */
 @Injectable()
 export class LiveScreenService {
@@ -170,7 +172,8 @@ export class LiveScreenService {
           if (shot.frameId !== undefined) frame.frameId = shot.frameId;
           emit(frame);
         }
-        wait = Math.max(0, this.options.minIntervalMs - (Date.now() - started));
+        const tookMs = Date.now() - started;
+        wait = Math.max(this.options.minIntervalMs - tookMs, tookMs);
       } catch (err) {
         if (signal.aborted) return;
         if (GONE.some((code) => isMobileClawError(err, code))) throw this.gone(deviceId, err);
