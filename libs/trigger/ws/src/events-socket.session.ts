@@ -2,10 +2,11 @@ import type { Subscription } from 'rxjs';
 import type { RawData, WebSocket } from 'ws';
 import type { LiveScreenService } from '@mobileclaw/case-device-control';
 import type { TaskService } from '@mobileclaw/case-tasks';
-import type { DeviceEvent, MobileClawService } from '@mobileclaw/domain';
+import { MobileClawError, type DeviceEvent, type MobileClawService } from '@mobileclaw/domain';
 import { toTaskEventResource, toTaskResource } from '@mobileclaw/trigger-rest';
 import {
   EVENTS_SOCKET_VERSION,
+  MAX_LISTED,
   isUnreadable,
   parseClientMessage,
   socketError,
@@ -108,9 +109,16 @@ export class EventsSocketSession {
 
   /**
    * Starts the listed subscriptions. Every task is looked up first: one unknown task
-   * (`TASK_NOT_FOUND`) refuses the whole message, and nothing of it is subscribed.
+   * (`TASK_NOT_FOUND`) refuses the whole message, and nothing of it is subscribed; so does going over
+   * {@link MAX_LISTED} tasks or screens followed at once (`VALIDATION_FAILED`).
    */
   private async subscribe(message: SubscribeMessage): Promise<void> {
+    const tasks = new Set([...this.taskStreams.keys(), ...(message.tasks ?? []).map((t) => t.taskId)]);
+    const screens = new Set([...this.screenStreams.keys(), ...(message.screens ?? [])]);
+    if (tasks.size > MAX_LISTED || screens.size > MAX_LISTED) {
+      this.answer(message.id, new MobileClawError('VALIDATION_FAILED', `a socket follows at most ${MAX_LISTED} tasks and ${MAX_LISTED} screens at once: unsubscribe some first`));
+      return;
+    }
     try {
       for (const { taskId } of message.tasks ?? []) await this.deps.tasks.find(taskId);
     } catch (err) {
