@@ -103,7 +103,7 @@ describe('GET /metrics', () => {
       'reason=unexpected,transport=ws': 0,
     });
     expect(before.values('mobileclaw_tasks')).toEqual({ 'state=input_required': 0, 'state=queued': 0, 'state=running': 0 });
-    expect(before.values('mobileclaw_sse_clients')).toEqual({ 'stream=devices': 0, 'stream=task': 0 });
+    expect(before.values('mobileclaw_sse_clients')).toEqual({ 'stream=devices': 0, 'stream=socket': 0, 'stream=task': 0 });
     expect(before.family('process_cpu_user_seconds_total').type).toBe('counter');
     expect(before.family('nodejs_eventloop_lag_seconds').type).toBe('gauge');
 

@@ -71,9 +71,10 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   const ws = config.deviceWs ? new WsDeviceTransport({ maxMessageBytes: 2 * config.maxFrameBytes }) : undefined;
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion()), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(PinoLogger));
-  // Phones' WebSockets (and any later WebSocket face) upgrade on the HTTP server, before the
-  // Express middleware: the device token in hello authenticates them, not the API token.
-  if (ws) app.useWebSocketAdapter(new MobileClawWsAdapter(app));
+  // WebSockets upgrade on the HTTP server, before the Express middleware: phones' (/ws/device,
+  // authenticated by the device token in hello) and the live event socket (/ws/events, which checks
+  // the API token itself).
+  app.useWebSocketAdapter(new MobileClawWsAdapter(app));
   if (narrowedFrom !== undefined) {
     new Logger('DataDirectory').warn(`${config.dataDir} was readable by others (mode ${narrowedFrom.toString(8)}): narrowed to 700, it holds private task data`);
   }

@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { DeviceControlModule } from '@mobileclaw/case-device-control';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
 import { McpModule } from '@mobileclaw/trigger-mcp';
+import { EventsSocketModule } from '@mobileclaw/trigger-ws';
 import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
 import { MobileClawModule } from '@mobileclaw/device';
 import { PrometheusMetricsModule } from '@mobileclaw/metrics-prometheus';
@@ -93,6 +94,8 @@ export class GatewayModule {
             address: config.pairingAddress,
           },
         }),
+        // The live event socket (/ws/events): the REST API's token, and its CORS origins for browser pages.
+        EventsSocketModule.forRoot({ apiToken: config.apiToken, allowedOrigins: config.corsOrigins }),
         McpModule.forRoot({
           options: {
             apiToken: config.apiToken,

@@ -4,6 +4,7 @@ import { DeviceDirectory, renderDevices } from './device-list.js';
 import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
 import { PairingPanel } from './pairing-panel.js';
+import { LiveScreenPanel } from './live-screen.js';
 import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
 import { ScreenControl } from './screen-control.js';
 import { TaskTimeline } from './task-timeline.js';
@@ -90,11 +91,25 @@ function showDevices(): void {
       : undefined;
   renderDevices(deviceList, deviceSelect, devices.list(), { stale: !devicesFresh, unavailable, preferredDeviceId });
   screenControl.show(devices.list().find((device) => device.deviceId === deviceSelect.value));
+  liveScreen.show(deviceSelect.value || undefined);
 }
 
 deviceSelect.addEventListener('change', () => {
   preferredDeviceId = deviceSelect.value || undefined;
   showDevices();
+  liveScreen.show(deviceSelect.value || undefined);
+});
+
+// ---- The chosen phone's screen, live (over the event socket) -------------------------------------
+
+const liveScreen = new LiveScreenPanel(byId('live-screen'), {
+  url: () => {
+    const url = new URL(client.withToken('/ws/events'), window.location.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    return url.href;
+  },
+  // 4401/4403 are the socket's 401/403.
+  onAccessRefused: (code, detail) => onAccessRefused(code === 4403 ? 403 : 401, detail),
 });
 
 function deviceListeners(): Record<string, (event: MessageEvent<string>) => void> {
@@ -366,6 +381,7 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
   client.token = tokenInput.value;
   tokenNotice.textContent = '';
   watchDevices();
+  liveScreen.reconnect();
   void loadHistory();
   void pairingPanel.reload();
   const taskId = current?.timeline.taskId;

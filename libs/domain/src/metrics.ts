@@ -103,8 +103,8 @@ export abstract class PlannerMetrics {
   abstract retried(reason: PlannerRetryReason): void;
 }
 
-/** A live event stream clients follow: the device list, one task's events. */
-export type EventStreamKind = 'devices' | 'task';
+/** A live event stream clients follow: the device list or one task's events (SSE), or the live event socket (`/ws/events`, one per connection). */
+export type EventStreamKind = 'devices' | 'task' | 'socket';
 
 /** What the event stream endpoints report: clients connected and gone. */
 export abstract class EventStreamMetrics {

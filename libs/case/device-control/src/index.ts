@@ -4,3 +4,4 @@ export * from './device-control.module';
 export * from './frame-registry';
 export * from './screen-frame';
 export * from './control-lease-registry';
+export * from './live-screen';

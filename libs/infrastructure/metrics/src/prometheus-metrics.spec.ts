@@ -119,7 +119,7 @@ describe('PrometheusMetrics', () => {
     expect([phases['_count{phase=planning}'], phases['_sum{phase=planning}']]).toEqual([2, 2]);
     expect(await samples(metrics, 'mobileclaw_planner_errors_total')).toEqual({ '{reason=error}': 0, '{reason=timeout}': 1 });
     expect(await samples(metrics, 'mobileclaw_planner_retries_total')).toEqual({ '{reason=http}': 1, '{reason=invalid_answer}': 2 });
-    expect(await samples(metrics, 'mobileclaw_sse_clients')).toEqual({ '{stream=devices}': 0, '{stream=task}': 1 });
+    expect(await samples(metrics, 'mobileclaw_sse_clients')).toEqual({ '{stream=devices}': 0, '{stream=task}': 1, '{stream=socket}': 0 });
   });
 
   it('renders Prometheus text exposition with the process metrics, on a registry of its own', async () => {

@@ -42,7 +42,7 @@ const DISCARD_REASONS: readonly DiscardedFrameReason[] = ['oversized', 'malforme
 const DROP_REASONS: readonly DroppedReplyReason[] = ['late', 'unknown'];
 const PLANNER_FAILURES: readonly PlannerFailure[] = ['error', 'timeout'];
 const RETRY_REASONS: readonly PlannerRetryReason[] = ['http', 'invalid_answer'];
-const STREAMS: readonly EventStreamKind[] = ['devices', 'task'];
+const STREAMS: readonly EventStreamKind[] = ['devices', 'task', 'socket'];
 
 const seconds = (ms: number): number => ms / 1000;
 
@@ -202,7 +202,7 @@ export class PrometheusMetrics implements DeviceMetrics, TaskMetrics, PlannerMet
     });
     this.sseClients = new Gauge({
       name: 'mobileclaw_sse_clients',
-      help: 'Clients following a Server-Sent Events stream now: devices (the device list) or task (one task).',
+      help: 'Clients following a live event stream now: devices (the device list) or task (one task) over Server-Sent Events, socket (the /ws/events WebSocket).',
       labelNames: ['stream'],
       registers,
     });

@@ -1,0 +1,35 @@
+import { EventsSocketAccess } from './events-socket-access';
+
+const upgrade = (url: string, headers: Record<string, string> = {}) => ({ method: 'GET', url, headers: { host: '192.168.1.5:8080', ...headers } });
+
+describe('EventsSocketAccess', () => {
+  const access = new EventsSocketAccess({ apiToken: 'api-token-0123456789', allowedOrigins: ['app.example.com', 'https://tools.example.org:8443'] });
+
+  it('takes the API token as a Bearer header or the access_token parameter', () => {
+    expect(access.refusal(upgrade('/ws/events', { authorization: 'Bearer api-token-0123456789' }))).toBeUndefined();
+    expect(access.refusal(upgrade('/ws/events?access_token=api-token-0123456789'))).toBeUndefined();
+    expect(access.refusal(upgrade('/ws/events'))).toEqual({ code: 4401, reason: 'unauthorized: missing API token (Bearer header or access_token)' });
+    expect(access.refusal(upgrade('/ws/events?access_token=nope'))).toEqual({ code: 4401, reason: 'unauthorized: invalid API token' });
+    expect(new EventsSocketAccess({}).refusal(upgrade('/ws/events'))).toBeUndefined();
+  });
+
+  it.each([
+    ['http://192.168.1.5:8080', true],
+    ['http://192.168.1.5:8081', false],
+    ['http://localhost:5173', true],
+    ['http://127.0.0.1', true],
+    ['http://[::1]:3000', true],
+    ['http://app.example.com:9000', true],
+    ['https://tools.example.org:8443', true],
+    ['https://tools.example.org', false],
+    ['https://evil.example', false],
+    ['null', false],
+  ])('a page of origin %s: allowed %s', (origin, allowed) => {
+    const refusal = access.refusal(upgrade('/ws/events?access_token=api-token-0123456789', { origin }));
+    expect(refusal).toEqual(allowed ? undefined : { code: 4403, reason: 'origin not allowed (MOBILECLAW_CORS_ORIGINS)' });
+  });
+
+  it('checks the origin before the token', () => {
+    expect(access.refusal(upgrade('/ws/events', { origin: 'https://evil.example' }))?.code).toBe(4403);
+  });
+});

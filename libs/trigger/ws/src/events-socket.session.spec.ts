@@ -1,0 +1,130 @@
+import { EventEmitter } from 'node:events';
+import { Subject } from 'rxjs';
+import type { WebSocket } from 'ws';
+import type { LiveScreenFrame, LiveScreenService } from '@mobileclaw/case-device-control';
+import type { TaskService } from '@mobileclaw/case-tasks';
+import type { DeviceEvent, MobileClawService, TaskEvent } from '@mobileclaw/domain';
+import { CLOSE_TOO_SLOW, EventsSocketSession } from './events-socket.session';
+
+/** The parts of a `ws` socket a session uses; `sent` holds every message, parsed. */
+class FakeSocket extends EventEmitter {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- messages that tests index freely
+  readonly sent: any[] = [];
+  closedWith?: { code: number; reason: string };
+
+  send(text: string): void {
+    this.sent.push(JSON.parse(text));
+    this.emit('sent');
+  }
+
+  /** Resolves with the first message sent (or still to be sent) that matches. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `sent`
+  until(predicate: (message: any) => boolean): Promise<any> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = this.sent.find(predicate);
+        if (found === undefined) return;
+        this.off('sent', check);
+        resolve(found);
+      };
+      this.on('sent', check);
+      check();
+    });
+  }
+
+  close(code: number, reason: string): void {
+    this.closedWith = { code, reason };
+    this.readyState = 3;
+  }
+
+  /** A client text message. */
+  receive(message: unknown): void {
+    this.emit('message', Buffer.from(JSON.stringify(message)), false);
+  }
+}
+
+const frame = (deviceId: string, seq: number): LiveScreenFrame => ({ deviceId, seq, at: '2026-12-01T00:00:00.000Z', mime: 'image/jpeg', base64: 'AAAA', width: 324, height: 720, deviceWidth: 1080, deviceHeight: 2400, bytes: 3 });
+
+function setUp() {
+  const socket = new FakeSocket();
+  const screens = new Map<string, Subject<LiveScreenFrame>>();
+  const taskEvents = new Map<string, Subject<TaskEvent>>();
+  const deps = {
+    tasks: {
+      find: async (taskId: string) => ({ taskId }),
+      events: (taskId: string) => {
+        const events = new Subject<TaskEvent>();
+        taskEvents.set(taskId, events);
+        return events;
+      },
+    } as unknown as TaskService,
+    phones: { events$: new Subject<DeviceEvent>(), listDevices: async () => [] } as unknown as MobileClawService,
+    screens: {
+      watch: (deviceId: string) => {
+        const stream = new Subject<LiveScreenFrame>();
+        screens.set(deviceId, stream);
+        return stream;
+      },
+    } as unknown as LiveScreenService,
+  };
+  const session = new EventsSocketSession(socket as unknown as WebSocket, deps, { maxMessageBytes: 65536, maxBufferedBytes: 4000, frameRetryMs: 10 });
+  const replied = (id: string) => socket.until((m) => m.type === 'reply' && m.id === id);
+  return { socket, session, screens, taskEvents, replied, phones: deps.phones as unknown as { events$: Subject<DeviceEvent>; listDevices: () => Promise<unknown[]> } };
+}
+
+describe('EventsSocketSession', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('closes a client that leaves more than maxBufferedBytes unsent (1013), and stops its subscriptions', async () => {
+    const { socket, screens, taskEvents, replied } = setUp();
+    socket.receive({ type: 'subscribe', id: 's', tasks: [{ taskId: 't1' }], screens: ['p1'] });
+    await replied('s');
+    socket.bufferedAmount = 4001;
+    taskEvents.get('t1')!.next({ taskId: 't1', id: 1, type: 'task.started', at: '2026-12-01T00:00:00.000Z', data: {} });
+    expect(socket.closedWith).toEqual({ code: CLOSE_TOO_SLOW, reason: 'too slow: messages not read; reconnect and resubscribe with since' });
+    expect(taskEvents.get('t1')!.observed).toBe(false);
+    expect(screens.get('p1')!.observed).toBe(false);
+  });
+
+  it('holds back screen frames while the socket is backed up, and sends only the newest once it drains', async () => {
+    jest.useFakeTimers();
+    const { socket, screens, replied } = setUp();
+    socket.receive({ type: 'subscribe', id: 's', screens: ['p1'] });
+    await replied('s');
+    socket.bufferedAmount = 1001;
+    for (const seq of [1, 2, 3]) screens.get('p1')!.next(frame('p1', seq));
+    expect(socket.sent.filter((m) => m.type === 'screen.frame')).toEqual([]);
+    jest.advanceTimersByTime(10);
+    expect(socket.sent.filter((m) => m.type === 'screen.frame')).toEqual([]);
+    socket.bufferedAmount = 0;
+    jest.advanceTimersByTime(10);
+    expect(socket.sent.filter((m) => m.type === 'screen.frame').map((m) => m.seq)).toEqual([3]);
+    expect(socket.closedWith).toBeUndefined();
+  });
+
+  it('refuses to follow more than 100 tasks or screens at once, keeping what it follows', async () => {
+    const { socket, replied } = setUp();
+    socket.receive({ type: 'subscribe', id: 'a', screens: Array.from({ length: 60 }, (_, i) => `p${i}`) });
+    expect(await replied('a')).toEqual({ type: 'reply', id: 'a', ok: true });
+    socket.receive({ type: 'subscribe', id: 'b', screens: Array.from({ length: 41 }, (_, i) => `q${i}`) });
+    expect(await replied('b')).toEqual({ type: 'reply', id: 'b', ok: false, error: { code: 'VALIDATION_FAILED', message: 'a socket follows at most 100 tasks and 100 screens at once: unsubscribe some first' } });
+    socket.receive({ type: 'subscribe', id: 'c', screens: ['p0', 'p1', ...Array.from({ length: 40 }, (_, i) => `q${i}`)] });
+    expect(await replied('c')).toEqual({ type: 'reply', id: 'c', ok: true });
+  });
+
+  it('sends the subscribed phones\' list filtered to them, and their events only', async () => {
+    const { socket, phones } = setUp();
+    phones.listDevices = async () => [{ deviceId: 'p1' }, { deviceId: 'p2' }];
+    socket.receive({ type: 'subscribe', id: 'd', devices: ['p2'] });
+    // Sent while the list is read: held, then sent after it.
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'p1', rttMs: 3, at: 'x' });
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'p2', rttMs: 4, at: 'x' });
+    await socket.until((m) => m.type === 'device.heartbeat');
+    expect(socket.sent.map((m) => m.type)).toEqual(['welcome', 'reply', 'devices', 'device.heartbeat']);
+    expect(socket.sent[2]).toEqual({ type: 'devices', devices: [{ deviceId: 'p2' }] });
+    expect(socket.sent[3]).toMatchObject({ deviceId: 'p2', rttMs: 4 });
+  });
+});
