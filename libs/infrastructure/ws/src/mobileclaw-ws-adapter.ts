@@ -1,25 +1,14 @@
-<<<<<<< HEAD
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
-=======
-import { createServer, type Server } from 'node:http';
->>>>>>> ws-events
 import type { Duplex } from 'node:stream';
 import type { MessageMappingProperties } from '@nestjs/websockets';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { ERROR_CATALOG, type ErrorCode } from '@mobileclaw/domain';
 import type { Observable } from 'rxjs';
 import type { WebSocket, WebSocketServer } from 'ws';
-<<<<<<< HEAD
-=======
-
-/** What an upgrade request for a path no gateway serves is answered: a plain 404, as Express answers an unknown route. */
-const NOT_FOUND = 'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
->>>>>>> ws-events
 
 /**
  * Nest's `ws` adapter (`WsAdapter` of `@nestjs/platform-ws`: every gateway on the application's HTTP
  * server, told apart by path) for the MobileClaw gateway. Two changes:
-<<<<<<< HEAD
  *
  * - A gateway without `@SubscribeMessage` handlers reads its sockets itself, and its messages are not
  *   also parsed by the adapter. The plain `WsAdapter` runs `JSON.parse` on every message of the
@@ -30,13 +19,6 @@ const NOT_FOUND = 'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length
  *   `404` (problem details, `NOT_FOUND`), a malformed request target `400`, and any other upgrade
  *   (`Upgrade: h2c`, which Java's `HttpClient` sends by default) is served by the application as the
  *   HTTP/1.1 request it also is: a server may ignore `Upgrade` (RFC 9110 §7.8).
-=======
- * - a gateway without `@SubscribeMessage` handlers reads its sockets itself, and its messages are not
- *   also parsed by the adapter. The plain `WsAdapter` works too, but runs `JSON.parse` on every
- *   message of the device socket for handlers that do not exist — a second parse of every screenshot reply;
- * - an upgrade request for a path no gateway serves (e.g. `/ws/device` with the phones' socket
- *   turned off) is answered 404 instead of having its connection dropped, so a client learns why.
->>>>>>> ws-events
  */
 export class MobileClawWsAdapter extends WsAdapter {
   override bindMessageHandlers(client: WebSocket, handlers: MessageMappingProperties[], transform: (data: unknown) => Observable<unknown>): void {
@@ -47,7 +29,6 @@ export class MobileClawWsAdapter extends WsAdapter {
   protected override ensureHttpServerExists(port: number, httpServer: Server = createServer()): Server | undefined {
     if (this.httpServersRegistry.has(port)) return undefined;
     this.httpServersRegistry.set(port, httpServer);
-<<<<<<< HEAD
     httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.routeUpgrade(httpServer, port, request, socket, head));
     return httpServer;
   }
@@ -114,24 +95,4 @@ function refuseUpgrade(socket: Duplex, status: number, code: ErrorCode, detail: 
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
-=======
-    httpServer.on('upgrade', (request, socket: Duplex, head: Buffer) => {
-      let pathname: string;
-      try {
-        pathname = new URL(request.url ?? '/', 'ws://localhost/').pathname;
-      } catch {
-        socket.end(NOT_FOUND);
-        return;
-      }
-      const servers = (this.wsServersRegistry.get(port) ?? []) as (WebSocketServer & { path: string })[];
-      const server = servers.find((s) => s.path === pathname);
-      if (!server) {
-        socket.end(NOT_FOUND);
-        return;
-      }
-      server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));
-    });
-    return httpServer;
-  }
->>>>>>> ws-events
 }
