@@ -88,4 +88,10 @@ export interface ExecuteOptions {
    * `STALE_FRAME` when the screen size or rotation changed since.
    */
   frameId?: string;
+  /**
+   * A read nobody waits on in person (the live screen's screenshots): it queues and runs like any
+   * command, but the phone's status stays `online` while it runs, so watching a phone never makes it
+   * look `busy` nor floods `device.status` events. Default false.
+   */
+  background?: boolean;
 }

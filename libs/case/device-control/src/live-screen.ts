@@ -205,7 +205,7 @@ export class LiveScreenService {
   private async screenshot(device: DeviceInfo, limits: ScreenImageLimits, signal: AbortSignal): Promise<ScreenshotData> {
     const screen = device.screen;
     const maxWidth = screen && screen.width > 0 && screen.height > 0 ? Math.max(1, Math.round((limits.maxLongSidePx * screen.width) / Math.max(screen.width, screen.height))) : limits.maxLongSidePx;
-    const result = await this.phones.execute<ScreenshotData>(device.deviceId, { command: 'screenshot', format: 'png', maxWidth }, { timeoutMs: this.options.screenshotTimeoutMs, signal });
+    const result = await this.phones.execute<ScreenshotData>(device.deviceId, { command: 'screenshot', format: 'png', maxWidth }, { timeoutMs: this.options.screenshotTimeoutMs, signal, background: true });
     return result.data;
   }
 

@@ -394,6 +394,40 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       expect(events).toEqual([{ type: 'device.disconnected', deviceId: 'p1', reason: 'connection closed', at }]);
     });
 
+    it('keeps a phone online through background reads: no busy status, no status events for them alone', async () => {
+      const phone = connectPhone(hub, 'p1');
+      const at = new Date().toISOString();
+      events.length = 0;
+      const read = hub.execute('p1', { command: 'screenshot' }, { background: true });
+      expect((await hub.getDevice('p1')).status).toBe('online');
+      phone.succeedLast();
+      await read;
+      expect(events).toEqual([]);
+
+      // A background read, then a command behind it: busy when the command starts, online when it ends.
+      const watch = hub.execute('p1', { command: 'screenshot' }, { background: true });
+      const tap = hub.execute('p1', { command: 'home' });
+      phone.succeedLast();
+      await watch;
+      expect((await hub.getDevice('p1')).status).toBe('busy');
+      phone.succeedLast();
+      await tap;
+      // A command, then a background read behind it: online as soon as the command ends.
+      const back = hub.execute('p1', { command: 'back' });
+      const later = hub.execute('p1', { command: 'screenshot' }, { background: true });
+      phone.succeedLast();
+      await back;
+      expect((await hub.getDevice('p1')).status).toBe('online');
+      phone.succeedLast();
+      await later;
+      expect(events).toEqual([
+        { type: 'device.status', deviceId: 'p1', status: 'busy', queueLength: 0, at },
+        { type: 'device.status', deviceId: 'p1', status: 'online', queueLength: 0, at },
+        { type: 'device.status', deviceId: 'p1', status: 'busy', queueLength: 0, at },
+        { type: 'device.status', deviceId: 'p1', status: 'online', queueLength: 0, at },
+      ]);
+    });
+
     it('emits no status events while nobody listens', () => {
       hub.shutdown();
       hub = new DeviceHub({ deviceToken: TEST_DEVICE_TOKEN }, { logger: quietLogger });

@@ -190,6 +190,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
         },
         (aborted) => session.withdraw(aborted, 'ABORTED', 'aborted by the caller'),
       );
+      request.background = options.background === true;
       submitted.request = request;
       session.enqueue(request);
     });

@@ -78,7 +78,7 @@ export class DeviceSession {
   }
 
   get status(): DeviceStatus {
-    return this.state !== 'open' ? 'offline' : this.inFlight ? 'busy' : 'online';
+    return this.state !== 'open' ? 'offline' : this.inFlight && !this.inFlight.background ? 'busy' : 'online';
   }
 
   /** Commands waiting behind the one in flight. */
@@ -210,7 +210,7 @@ export class DeviceSession {
   enqueue(request: PendingRequest): void {
     if (this.inFlight === null) {
       this.dispatch(request);
-      this.host.statusChanged(this);
+      if (!request.background) this.host.statusChanged(this);
     } else {
       this.queue.push(request);
     }
@@ -366,8 +366,11 @@ export class DeviceSession {
     settle(request);
     let next = this.queue.shift();
     while (next !== undefined && next.settled) next = this.queue.shift();
-    if (next !== undefined) this.dispatch(next);
-    else this.host.statusChanged(this);
+    // Only commands that are not background reads make the phone busy: report a change between the two kinds.
+    if (next !== undefined) {
+      this.dispatch(next);
+      if (request.background !== next.background) this.host.statusChanged(this);
+    } else if (!request.background) this.host.statusChanged(this);
   }
 
   private dispatch(request: PendingRequest): void {
