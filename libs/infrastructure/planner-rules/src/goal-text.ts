@@ -108,6 +108,54 @@ export function quotedSpans(folded: string): Array<[number, number]> {
   return spans;
 }
 
+/** A goal as read for matching, see {@link normalizeGoal}. */
+export interface NormalizedGoal {
+  /** The goal without format characters, each run of white space one ASCII space, trimmed. */
+  text: string;
+  /** For each UTF-16 unit of `text`, its index in the goal as written. */
+  origin: number[];
+}
+
+/** One character of white space of any kind (JavaScript's `\s`, which covers U+00A0, U+2000–U+200A, U+3000…, and NEL). */
+const GOAL_SPACE = /^[\s\u0085]$/u;
+/** One invisible format character (category Cf: bidi controls and isolates, zero-width space and joiners, BOM, soft hyphen…). */
+const FORMAT_CHAR = /^\p{Cf}$/u;
+
+/**
+ * The goal as the rules read it: every format character dropped (U+202E, U+200E/F, U+2066–U+2069,
+ * U+200B–U+200D, U+FEFF, U+00AD: they never change which words a goal says), every run of white
+ * space of any kind (tabs, newlines, U+00A0, U+3000, …) one ASCII space, leading and trailing space
+ * removed. With no run of spaces left, no rule can try a run in quadratically many ways.
+ *
+ * `origin` maps each unit of `text` back to the goal, so that text the user asked to type or send
+ * is sliced from the goal as written, inner spaces and format characters included
+ * (`normalizeGoal("type  a\u200bb")` → `{ text: "type ab", origin: [0, 1, 2, 3, 4, 6, 8] }`).
+ * A goal made only of spaces and format characters gives `text: ""`.
+ */
+export function normalizeGoal(goal: string): NormalizedGoal {
+  let text = '';
+  const origin: number[] = [];
+  let space = -1;
+  let at = 0;
+  for (const ch of goal) {
+    const index = at;
+    at += ch.length;
+    if (FORMAT_CHAR.test(ch)) continue;
+    if (GOAL_SPACE.test(ch)) {
+      if (space < 0) space = index;
+      continue;
+    }
+    if (space >= 0 && text !== '') {
+      text += ' ';
+      origin.push(space);
+    }
+    space = -1;
+    text += ch;
+    for (let unit = 0; unit < ch.length; unit++) origin.push(index + unit);
+  }
+  return { text, origin };
+}
+
 /**
  * Invisible format characters (Unicode category Cf): zero-width space, joiners and non-joiner, word
  * joiner, BOM, soft hyphen, bidi marks and isolates (Android wraps times and names in them). They
@@ -171,8 +219,30 @@ function memo(cache: Map<string, string>, text: string, compute: (text: string) 
   return value;
 }
 
+/** Spaces and the sentence punctuation a label or goal clause may start or end with (after {@link foldPunctuation}). */
+const SENTENCE_EDGE = /[\s.,;:!?]/;
+
+/**
+ * `text` without leading and trailing characters that `edge` accepts (one character tested at a
+ * time), so that a long run of them costs time in proportion to its length (a pattern such as
+ * `[\s.]+$` is retried from every position of a run that does not reach the end).
+ */
+export function trimWhile(text: string, edge: RegExp): string {
+  const [start, end] = trimmedBounds(text, edge);
+  return text.slice(start, end);
+}
+
+/** `[start, end)` of what {@link trimWhile} keeps of `text`. */
+export function trimmedBounds(text: string, edge: RegExp): [number, number] {
+  let start = 0;
+  let end = text.length;
+  while (start < end && edge.test(text[start] as string)) start++;
+  while (end > start && edge.test(text[end - 1] as string)) end--;
+  return [start, end];
+}
+
 function stripSentencePunctuation(text: string): string {
-  return text.replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '');
+  return trimWhile(text, SENTENCE_EDGE);
 }
 
 /**
