@@ -1,7 +1,7 @@
-import { findKnownApp } from './app-catalog';
+import { KNOWN_APPS, findKnownApp } from './app-catalog';
 import { compactLabel, foldPunctuation, normalizeLabel, quotedSpans, unquote } from './goal-text';
 import { KNOWN_SETTINGS, findKnownSetting } from './setting-catalog';
-import { equivalentLabels } from './ui-glossary';
+import { UI_GLOSSARY, equivalentLabels } from './ui-glossary';
 
 /**
  * Words that join a list of objects: ",", ", and", " and ", "&", "、" (folded to ","), "和", "与",
@@ -22,22 +22,44 @@ const OBJECT_ARTICLE = /^(?:the|my) /i;
 /** Every pattern run on goal text here, for the backtracking check of the goal parser's spec. */
 export const COORDINATION_PATTERNS: readonly RegExp[] = [COORDINATOR, AND_WORD, AMPERSAND, OBJECT_ARTICLE];
 
+/**
+ * Longest name (UTF-16 units) the app and setting catalogs and the glossary may know: twice their
+ * longest term plus 16, so that extra spaces and punctuation between its words still count. A
+ * longer name is no known thing and is not looked up: a lookup normalizes the whole name, and a goal
+ * of 2,000 characters is read as a name by many rules.
+ */
+const MAX_KNOWN_NAME_LENGTH =
+  2 *
+    Math.max(
+      ...[
+        ...KNOWN_APPS.flatMap((app) => [app.label, app.package, ...app.aliases]),
+        ...KNOWN_SETTINGS.flatMap((setting) => [setting.label, ...setting.aliases, ...setting.path]),
+        ...UI_GLOSSARY.flatMap((entry) => [...entry.en, ...entry.zh]),
+      ].map((term) => term.length),
+    ) +
+  16;
+
+function mayBeKnown(name: string): boolean {
+  return name.length <= MAX_KNOWN_NAME_LENGTH;
+}
+
 /** True when `name` (or a glossary equivalent) is a setting with a switch whose place is known. */
 export function isKnownSetting(name: string): boolean {
-  return equivalentLabels(name).some((label) => findKnownSetting(label) !== undefined);
+  return mayBeKnown(name) && equivalentLabels(name).some((label) => findKnownSetting(label) !== undefined);
 }
 
 /** True when `name` (or a glossary equivalent) is an app of the built-in catalog. */
 export function isKnownApp(name: string): boolean {
-  return equivalentLabels(name).some((label) => findKnownApp(label) !== undefined);
+  return mayBeKnown(name) && equivalentLabels(name).some((label) => findKnownApp(label) !== undefined);
 }
 
 /** True when the bilingual glossary has `name` as a term. */
 export function isGlossaryTerm(name: string): boolean {
-  return equivalentLabels(name).length > 1;
+  return mayBeKnown(name) && equivalentLabels(name).length > 1;
 }
 
 function isSettingsRow(name: string): boolean {
+  if (!mayBeKnown(name)) return false;
   const key = compactLabel(name);
   return key !== '' && KNOWN_SETTINGS.some((s) => s.path.some((row) => compactLabel(row) === key));
 }

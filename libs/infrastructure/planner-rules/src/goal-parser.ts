@@ -21,8 +21,8 @@ export const SUPPORTED_GOAL_FORMS: readonly string[] = [
   'send a message: "send \'Hello 世界 👋\' to Alice", "send a message to Bob saying see you", "text Bob: see you", "给 Alice 发消息 你好", "发消息给 Bob：明天见", "发送 你好 给 张伟"',
   'open a web address in the browser: "open example.com in browser", "visit https://example.org", "在浏览器打开 example.com", "访问 example.com"',
   'go back or home: "go back", "press back", "go home", "返回", "回到主屏幕", "回到桌面"',
-  'one verb on a list of known settings or apps: "turn on Bluetooth and Wi-Fi", "enable Wi-Fi, Bluetooth and NFC", "open Settings and Browser", "关闭蓝牙和WLAN", "打开蓝牙、WLAN 和 NFC"',
-  'several of these in order, joined by "and", "then", ",", "然后", "接着", "，" or, in Chinese, written one after the other: "open Settings and turn on Wi-Fi", "打开设置，然后打开蓝牙", "打开浏览器访问 example.com", "进入设置关闭WLAN"',
+  'one verb on a list of known settings or apps, or of quoted labels (a list of other labels is one label: "tap Terms and Conditions"): "turn on Bluetooth and Wi-Fi", "turn on Bluetooth & Wi-Fi", "enable Wi-Fi, Bluetooth and NFC", "open Settings and Browser", "tap \'Alarm\', \'Timer\' and \'Stopwatch\'", "关闭蓝牙和WLAN", "打开蓝牙、WLAN 和 NFC"',
+  'several of these in order, joined by "and", "&", "then", ",", "然后", "接着", "，" or, in Chinese, written one after the other: "open Settings and turn on Wi-Fi", "打开设置，然后打开蓝牙", "打开浏览器访问 example.com", "进入设置关闭WLAN"',
 ];
 
 /**
@@ -514,15 +514,25 @@ function joinsOneLabel(first: readonly GoalIntent[], joiner: string, second: str
   return first.at(-1)?.kind === 'tap' && ONE_LABEL_JOINER.test(joiner) && isBareButtonVerb(second);
 }
 
+/** Most Chinese clauses read one after the other without a separator; the rest of a longer run is one clause. */
+const MAX_SERIAL_CLAUSES = 12;
+/** Longest first clause (UTF-16 units) tried before a serial verb: a clause is a verb and what it names, a web address at most. */
+const MAX_SERIAL_CLAUSE_LENGTH = 200;
+
 /**
  * Two or more Chinese clauses written one after the other without a separator: split before a
  * {@link SERIAL_VERB} (not right after "的", where the verb belongs to a noun phrase) where the first
- * part is understood alone and the rest, recursively, too. The leftmost such split wins.
+ * part is understood alone and the rest, recursively, too. The leftmost such split wins. `depth`
+ * clauses are already read before `span`; with {@link MAX_SERIAL_CLAUSES} and
+ * {@link MAX_SERIAL_CLAUSE_LENGTH}, a goal of n characters is read with O(n) rule matches, each
+ * linear, whatever it repeats ("打开设置" 500 times).
  */
-function parseSerial(span: GoalSpan): GoalIntent[] | undefined {
+function parseSerial(span: GoalSpan, depth: number): GoalIntent[] | undefined {
+  if (depth + 1 >= MAX_SERIAL_CLAUSES) return undefined;
   const hidden = masked(span.folded);
   for (const m of hidden.matchAll(SERIAL_VERB)) {
     const at = m.index ?? 0;
+    if (at > MAX_SERIAL_CLAUSE_LENGTH) break;
     const before = span.folded.slice(0, at);
     if (before.trim() === '' || NOUN_PHRASE_END.test(before)) continue;
     const joiner = SERIAL_JOINER.exec(before)?.[0] ?? '';
@@ -530,7 +540,7 @@ function parseSerial(span: GoalSpan): GoalIntent[] | undefined {
     if (!left || hasPayload(left)) continue;
     const rest = sliceSpan(span, at, span.text.length);
     if (joinsOneLabel(left, joiner, rest.folded)) continue;
-    const right = parseClause(rest);
+    const right = parseClause(rest, depth + 1);
     if (right) return [...left, ...right];
   }
   return undefined;
@@ -538,13 +548,13 @@ function parseSerial(span: GoalSpan): GoalIntent[] | undefined {
 
 /**
  * One clause (no separator inside, or only ones that belong to it): Chinese serial verbs first
- * (unless the whole clause is a message or typed text, whose payload runs to its end), then the
- * clause as a whole.
+ * (unless the whole clause is a message or typed text, whose payload runs to its end, or `serial`
+ * is false), then the clause as a whole. `depth`: clauses read before it (see {@link parseSerial}).
  */
-function parseClause(span: GoalSpan): GoalIntent[] | undefined {
+function parseClause(span: GoalSpan, depth = 0, serial = true): GoalIntent[] | undefined {
   const whole = parseSingle(span);
   if (whole && hasPayload(whole)) return whole;
-  return (hasCjk(span.folded) ? parseSerial(span) : undefined) ?? whole;
+  return (serial && hasCjk(span.folded) ? parseSerial(span, depth) : undefined) ?? whole;
 }
 
 /** A part of a compound goal between separators: `[start, end)` in the goal, and the separator before it. */
@@ -614,6 +624,12 @@ function segment(goal: GoalSpan, parts: readonly Part[], clause: (i: number, j: 
  * Parses a goal (English or Chinese, any case, full-width letters, typographic quotes and Unicode
  * hyphens and spaces allowed) into the intents it asks for, in order.
  *
+ * The rules read the goal {@link normalizeGoal normalized}: invisible format characters (bidi
+ * controls, zero-width spaces and joiners, BOM) dropped and every run of white space one space, so
+ * that "turn on\u202e  Wi-Fi" is "turn on Wi-Fi" and every rule runs in time linear in the goal's
+ * length. Text to type or send is taken from the goal as written, between its first and last
+ * visible character: its inner spaces, line breaks and format characters stay as they are.
+ *
  * A compound goal is cut at "and"/"then"/","/"然后"… into clauses, each understood on its own, as
  * many as possible: "open Settings and turn on Wi-Fi" is two, while "tap Terms and Conditions" and
  * "send … saying see you, and thanks!" stay one (their second part means nothing alone), and
@@ -634,7 +650,9 @@ export function parseGoal(goal: string): GoalIntent[] | undefined {
     if (!clauses.has(key)) {
       const start = (parts[i] as Part).start;
       const end = (parts[j] as Part).end;
-      clauses.set(key, parseClause(sliceSpan(whole, start, end)));
+      // Serial verbs are read within one part: parts joined across a separator make one clause only
+      // when the separator belongs to it (a label with a comma), never to cut it again elsewhere.
+      clauses.set(key, parseClause(sliceSpan(whole, start, end), 0, i === j));
     }
     return clauses.get(key);
   };

@@ -45,6 +45,9 @@ const CHAR_MAP: Record<string, string> = {
   '\uff07': "'",
 };
 
+/** Characters that {@link foldPunctuation} leaves as they are: printable ASCII and the CJK unified ideographs (the common case, checked without normalizing). */
+const UNCHANGED_BY_FOLDING = /^[\u0020-\u007e\u3400-\u4dbf\u4e00-\u9fff]$/;
+
 /**
  * Maps every character to its NFKC form where that is a single character of the same length
  * (full-width "ｏｐｅｎ" → "open", U+2000–U+200A, U+205F and the other compatibility spaces → " "),
@@ -55,6 +58,10 @@ const CHAR_MAP: Record<string, string> = {
 export function foldPunctuation(text: string): string {
   let out = '';
   for (const ch of text) {
+    if (UNCHANGED_BY_FOLDING.test(ch)) {
+      out += ch;
+      continue;
+    }
     const nfkc = ch.normalize('NFKC');
     const one = nfkc.length === ch.length ? nfkc : ch;
     out += one.length === 1 ? (CHAR_MAP[one] ?? one) : one;
