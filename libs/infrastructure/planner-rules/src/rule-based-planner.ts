@@ -1,5 +1,6 @@
 import { MobileClawError, Planner, type PlanDecision, type PlanningContext } from '@mobileclaw/domain';
 import { parseGoal } from './goal-parser';
+import { normalizeGoal } from './goal-text';
 import { Screen } from './screen';
 import { decideStep } from './step-decision';
 import { taskMemoryFrom } from './task-memory';
@@ -34,6 +35,13 @@ export class RuleBasedPlanner extends Planner {
   /** @throws MobileClawError `ABORTED` when `ctx.signal` has fired. */
   async plan(ctx: PlanningContext): Promise<PlanDecision> {
     if (ctx.signal.aborted) throw new MobileClawError('ABORTED', 'planning was canceled');
+    if (normalizeGoal(ctx.goal).text === '') {
+      return {
+        type: 'fail',
+        reason: 'The goal has no visible text: it is only spaces and invisible format characters (such as U+202E, U+200B or U+FEFF).',
+        reasoning: 'Nothing is left of the goal once invisible format characters and spaces are removed.',
+      };
+    }
     const intents = parseGoal(ctx.goal);
     if (!intents) {
       return {
