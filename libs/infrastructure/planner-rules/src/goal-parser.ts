@@ -1,7 +1,7 @@
 import { COORDINATION_PATTERNS, coordinatedObjects, isKnownApp, isKnownSetting } from './coordinated-objects';
 import { DIALOG_VERBS, DIALOG_VERB_PATTERNS, addNames } from './dialog-verbs';
 import type { GoalIntent } from './goal-intent';
-import { foldPunctuation, hasCjk, normalizeGoal, normalizeLabel, quotedSpans, trimmedBounds, unquote } from './goal-text';
+import { LABEL_PATTERNS, foldPunctuation, hasCjk, normalizeGoal, normalizeLabel, quotedSpans, trimmedBounds, unquote } from './goal-text';
 
 /**
  * The goal forms the rule-based planner understands (its declared scope), one line each with
@@ -455,6 +455,7 @@ export const GOAL_PATTERNS: readonly RegExp[] = [
   APP_WORD,
   VAGUE_QUERY,
   ...COORDINATION_PATTERNS,
+  ...LABEL_PATTERNS,
 ];
 
 function trimSpan(span: GoalSpan): GoalSpan {

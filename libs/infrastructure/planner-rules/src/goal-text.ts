@@ -177,6 +177,14 @@ const FORMAT_CHARS = /\p{Cf}/gu;
  */
 const CLOCK_TIME =
   /(?<![\p{N}:.])(?:(?<before>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|午前|午後|오전|오후)\s?)?(?<h>\d{1,2}):(?<m>[0-5]\d)(?::(?<s>[0-5]\d))?(?![\p{N}:])(?:\s?(?<after>a\.?\s?m\.?|p\.?\s?m\.?)(?![\p{L}\p{N}]))?/gu;
+/** A 24-hour time key ({@link timeKey}) inside a normalized label. */
+const TIME_KEY = /(?<![\p{N}:])(\d{2}):\d{2}(?::\d{2})?(?![\p{N}:])/gu;
+const SPACE_RUN = /\s+/g;
+const NOT_LETTERS_OR_DIGITS = /[^\p{L}\p{N}]+/gu;
+
+/** Every pattern run here on goal text and labels, for the backtracking check of the goal parser's spec. */
+export const LABEL_PATTERNS: readonly RegExp[] = [FORMAT_CHARS, CLOCK_TIME, TIME_KEY, SPACE_RUN, NOT_LETTERS_OR_DIGITS];
+
 const MORNING = new Set(['上午', '早上', '早晨', '凌晨', '午前', '오전', 'am']);
 
 /**
@@ -262,7 +270,7 @@ export function normalizeLabel(text: string): string {
   return memo(NORMALIZED, text, (raw) => {
     const plain = unquote(stripSentencePunctuation(foldPunctuation(raw.normalize('NFKC').replace(FORMAT_CHARS, ''))))
       .toLowerCase()
-      .replace(/\s+/g, ' ');
+      .replace(SPACE_RUN, ' ');
     return stripSentencePunctuation(canonicalTimes(plain));
   });
 }
@@ -286,14 +294,14 @@ export function timeKey(text: string): string | undefined {
 
 /** The 24-hour keys ({@link timeKey}) of every clock time in `text`, in order: `"Alarm 8:30 AM, 6:00 PM"` → `["08:30", "18:00"]`. */
 export function timesIn(text: string): string[] {
-  return Array.from(normalizeLabel(text).matchAll(/(?<![\p{N}:])(\d{2}):\d{2}(?::\d{2})?(?![\p{N}:])/gu))
+  return Array.from(normalizeLabel(text).matchAll(TIME_KEY))
     .filter((m) => Number(m[1]) <= 24)
     .map((m) => m[0]);
 }
 
 /** {@link normalizeLabel} without anything but letters and digits: `"Wi-Fi"` and `"wifi"` both give `"wifi"`. */
 export function compactLabel(text: string): string {
-  return memo(COMPACTED, text, (raw) => normalizeLabel(raw).replace(/[^\p{L}\p{N}]+/gu, ''));
+  return memo(COMPACTED, text, (raw) => normalizeLabel(raw).replace(NOT_LETTERS_OR_DIGITS, ''));
 }
 
 /** True when `text` contains CJK ideographs (used to answer in the goal's language). */
