@@ -85,6 +85,16 @@ describe('one verb on a list of things', () => {
   });
 });
 
+describe('"&" between clauses', () => {
+  it.each([
+    ['open Settings & turn on Wi-Fi', [{ kind: 'open', name: 'Settings' }, { kind: 'toggle', setting: 'Wi-Fi', on: true }]],
+    ['tap Save & continue', [{ kind: 'tap', target: 'Save & continue' }]],
+    ['tap Terms & Conditions', [{ kind: 'tap', target: 'Terms & Conditions' }]],
+  ])('%s', (goal, intents) => {
+    expect(parseGoal(goal)).toEqual(intents);
+  });
+});
+
 describe('a tap on a list of items on the screen', () => {
   // A tap names one element. A list is one tap per item, in order, only when the goal delimits the
   // items itself (each quoted) or each is a known setting or app; otherwise the text is one label,
