@@ -35,6 +35,11 @@ android {
 
     testOptions {
         unitTests.isIncludeAndroidResources = true
+        unitTests.all {
+            // The pairing links the gateway builds (its tests run the same file), and the manifest whose intent filter takes them.
+            it.systemProperty("mobileclaw.pairingVectors", rootProject.file("../docs/pairing-link-vectors.json").absolutePath)
+            it.systemProperty("mobileclaw.manifest", file("src/main/AndroidManifest.xml").absolutePath)
+        }
     }
 }
 

@@ -22,4 +22,6 @@ tasks.test {
     useJUnitPlatform()
     // The shared protocol vectors, the same file the gateway's tests run.
     systemProperty("mobileclaw.protocolVectors", rootProject.file("../docs/protocol-vectors.json").absolutePath)
+    // The pairing links the gateway builds (GET /api/pairing), the same file its tests run.
+    systemProperty("mobileclaw.pairingVectors", rootProject.file("../docs/pairing-link-vectors.json").absolutePath)
 }

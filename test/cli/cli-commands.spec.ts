@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -89,6 +89,34 @@ describe('mobileclaw commands against a gateway (as processes)', () => {
     expect((await cli.run(['devices', '--url', 'localhost:3000'])).stderr).toBe('mobileclaw devices: --url: not an http:// or https:// URL: "localhost:3000"\n');
   });
 
+  it('says in one line that a command or an option does not exist, and where the usage is: exit 2', async () => {
+    expect(await cli.run(['bogus'])).toEqual({ code: 2, stdout: '', stderr: "mobileclaw: unknown command 'bogus' (run `mobileclaw --help` for usage)\n" });
+    expect(await cli.run(['devices', '--bogus'])).toEqual({ code: 2, stdout: '', stderr: "mobileclaw devices: unknown option '--bogus' (run `mobileclaw devices --help` for usage)\n" });
+    expect(await cli.run(['tasks', '--limit', '0'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "mobileclaw tasks: option '--limit <n>' argument '0' is invalid. --limit must be an integer from 1 to 200 (run `mobileclaw tasks --help` for usage)\n",
+    });
+  });
+
+  it('finds the gateway of this environment by MOBILECLAW_HTTP_PORT and MOBILECLAW_HTTP_HOST without --url', async () => {
+    const gw = await start();
+    const devices = await cli.run(['devices', '--json'], { MOBILECLAW_HTTP_PORT: String(gw.httpPort), MOBILECLAW_HTTP_HOST: '0.0.0.0' });
+    expect(devices.code).toBe(0);
+    expect((JSON.parse(devices.stdout) as Json).devices.map((d: Json) => d.deviceId)).toEqual(['sim-1']);
+    expect(await cli.run(['devices'], { MOBILECLAW_HTTP_PORT: 'web' })).toEqual({ code: 2, stdout: '', stderr: 'mobileclaw devices: MOBILECLAW_HTTP_PORT: not a port number (0-65535): "web"\n' });
+  });
+
+  it('says a screenshot could not be saved, and why: exit 9 (a local file), the phone and gateway being fine', async () => {
+    const gw = await start();
+    const missing = join(cli.configHome(), 'no-such-dir');
+    expect(await cli.run(['screenshot', 'sim-1', '-o', join(missing, 'x.png'), '--url', base(gw)])).toEqual({
+      code: 9,
+      stdout: '',
+      stderr: `mobileclaw screenshot: cannot write ${join(missing, 'x.png')}: the directory ${missing} does not exist\n`,
+    });
+  });
+
   it('types any text with do … input, exactly', async () => {
     const gw = await start();
     const env = { MOBILECLAW_URL: base(gw) };
@@ -162,9 +190,22 @@ describe('mobileclaw commands against a gateway (as processes)', () => {
     expect(await cli.run(['login', '--url', url, '--token-stdin'], {}, 'a-wrong-token-0123456789\n')).toEqual({
       code: 3,
       stdout: '',
-      stderr: `mobileclaw login: the gateway at ${url} refused the API token (invalid API token); check --token, MOBILECLAW_API_TOKEN or run \`mobileclaw login\`\n`,
+      stderr: `mobileclaw login: the gateway at ${url} refused the API token (invalid API token): log in with the token it was started with (its MOBILECLAW_API_TOKEN), given by --token-stdin, --token or MOBILECLAW_API_TOKEN\n`,
+    });
+    expect(await cli.run(['login', '--url', url])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `mobileclaw login: the gateway at ${url} needs an API token: log in with the token it was started with (its MOBILECLAW_API_TOKEN), given by --token-stdin, --token or MOBILECLAW_API_TOKEN\n`,
     });
     expect(() => statSync(file)).toThrow(/ENOENT/);
+    // A config directory that cannot be made: a local file failure (exit 9), the gateway having accepted the token.
+    const notADirectory = join(cli.configHome(), '..', 'plain-file');
+    writeFileSync(notADirectory, '');
+    expect(await cli.run(['login', '--url', url, '--token-stdin'], { XDG_CONFIG_HOME: notADirectory }, `${API_TOKEN}\n`)).toEqual({
+      code: 9,
+      stdout: '',
+      stderr: `mobileclaw login: cannot save the login to ${join(notADirectory, 'mobileclaw', 'config.json')}: a part of ${notADirectory} is not a directory\n`,
+    });
 
     expect(await cli.run(['login', '--url', url, '--token-stdin'], {}, `${API_TOKEN}\n`)).toEqual({ code: 0, stdout: `logged in to ${url} (1 phone, with an API token); saved to ${file}\n`, stderr: '' });
     expect(statSync(file).mode & 0o777).toBe(0o600);

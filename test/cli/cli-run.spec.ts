@@ -74,6 +74,35 @@ async function streamCuttingProxy(gw: RunningGateway): Promise<{ server: Server;
   return { server, port: (server.address() as { port: number }).port };
 }
 
+/**
+ * A TCP proxy to the gateway that holds back the request starting a task (`POST /api/tasks`) until
+ * `release()`, as a slow gateway would: `held` resolves once the request has come.
+ */
+async function taskStartHoldingProxy(gw: RunningGateway): Promise<{ server: Server; port: number; held: Promise<void>; release(): void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let onHeld!: () => void;
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  const server = createServer((client) => {
+    const upstream = connect(gw.httpPort, '127.0.0.1');
+    // From the task's request on, everything this client sends waits, in order.
+    let holding = false;
+    client.on('data', (chunk: Buffer) => {
+      if (!holding && !chunk.toString('latin1').startsWith('POST /api/tasks ')) return void upstream.write(chunk);
+      if (!holding) onHeld();
+      holding = true;
+      void released.then(() => upstream.write(chunk));
+    });
+    upstream.pipe(client);
+    client.on('end', () => upstream.end());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as { port: number }).port, held, release };
+}
+
 function expectLines(actual: string[], patterns: RegExp[]): void {
   expect(actual).toHaveLength(patterns.length);
   actual.forEach((line, i) => expect({ line, matches: patterns[i].test(line) }).toEqual({ line, matches: true }));
@@ -102,7 +131,10 @@ describe('mobileclaw run (a process, against a real gateway and simulated phone)
     const run = await cli.run(['run', 'sim-1', 'Fly to the moon', ...urlOf(gw)]);
     expect(run.code).toBe(6);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toMatch(/^✗ failed \(GOAL_FAILED\) after 1 step, \d+(\.\d)? m?s: .+$/);
+    expect(lines.at(-1)).toMatch(/^✗ failed \(GOAL_FAILED\) after 1 step, \d+(\.\d)? m?s: I do not understand the goal "Fly to the moon"\. The rule-based planner can: .+\.$/);
+    // The reason (long: every goal form) is shown once, whole; the give-up step shows the planner's reasoning.
+    expect(run.stdout.split('I do not understand the goal').length - 1).toBe(1);
+    expect(lines.slice(1, 3)).toEqual([expect.stringMatching(/^✗ step 1 · give up · /), '    The goal matches none of the supported goal forms.']);
     expect((await restTask(gw, await onlyTaskId(gw))).status).toBe('failed');
   });
 
@@ -199,6 +231,46 @@ describe('mobileclaw run (a process, against a real gateway and simulated phone)
     expect(await restTask(gw, events[0].taskId)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
   });
 
+  it('cancels the task on SIGTERM as on Ctrl-C, and exits 130', async () => {
+    const gw = await start();
+    gw.simulator!.faults.neverReply = true;
+    const run = cli.spawn(['run', 'sim-1', 'Turn on Wi-Fi', ...urlOf(gw)]);
+    await run.shown(/^• task [0-9a-f-]{36} on sim-1/);
+    // The task is running (its first step waits on the phone) before the signal.
+    const taskId = await onlyTaskId(gw);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(130);
+    expect(await restTask(gw, taskId)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    expect(run.stdout()).toContain(`\n• canceling task ${taskId} (SIGTERM again to stop waiting)\n`);
+    expect(run.stdout().trimEnd().split('\n').at(-1)).toMatch(/^✗ canceled \(CANCELED\) after \d+ steps?, [\d.]+ m?s: /);
+  });
+
+  it('cancels the task it was starting when SIGTERM comes before the gateway accepted it', async () => {
+    const gw = await start();
+    gw.simulator!.faults.neverReply = true;
+    const proxy = await taskStartHoldingProxy(gw);
+    try {
+      const run = cli.spawn(['run', 'sim-1', 'Turn on Wi-Fi', '--url', `http://127.0.0.1:${proxy.port}`]);
+      await proxy.held;
+      run.child.kill('SIGTERM');
+      proxy.release();
+      expect(await run.exited).toBe(130);
+      expect(await restTask(gw, await onlyTaskId(gw))).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    } finally {
+      proxy.server.close();
+    }
+  });
+
+  it('shows why a task was interrupted when the gateway shuts down under it: exit 6', async () => {
+    const gw = await start();
+    gw.simulator!.faults.neverReply = true;
+    const run = cli.spawn(['run', 'sim-1', 'Turn on Wi-Fi', ...urlOf(gw)]);
+    await run.shown(/^• task [0-9a-f-]{36} on sim-1/);
+    await gw.close();
+    expect(await run.exited).toBe(6);
+    expect(run.stdout().trimEnd().split('\n').at(-1)).toMatch(/^✗ interrupted \(INTERRUPTED\) after \d+ steps?, [\d.]+ m?s: the gateway shut down while the task was unfinished$/);
+  });
+
   it('resumes a dropped event stream after the last event received (Last-Event-ID): every event once, in order', async () => {
     const gw = await start();
     // Steps slow enough that the task is still running when the stream drops.
@@ -229,5 +301,17 @@ describe('mobileclaw run (a process, against a real gateway and simulated phone)
     expect(approve).toEqual({ code: 0, stdout: `task ${taskId}: running\n`, stderr: '' });
     expect(await run.exited).toBe(0);
     expect(run.stdout().trimEnd().split('\n').map((line) => (JSON.parse(line) as Json).type).slice(-4)).toEqual(['step.observed', 'step.planned', 'step.acted', 'task.completed']);
+  });
+
+  it('says how to answer an approval on stderr, not among the step lines on stdout, when stdin is not a terminal', async () => {
+    const gw = await start();
+    const run = cli.spawn(['run', 'sim-1', "send 'hi there' to Nina", ...urlOf(gw)]);
+    await run.shown(/or deny with .*\n/, 'stderr');
+    const taskId = await onlyTaskId(gw);
+    expect(run.stderr()).toBe(`mobileclaw run: approve with \`mobileclaw approve ${taskId}\` or deny with \`mobileclaw deny ${taskId}\` (or in the live view)\n`);
+    expect(run.stdout()).toContain('? step 8 · click (938, 2179) needs approval: sending a message to "Nina", who is not an existing contact or conversation\n');
+    expect(run.stdout()).not.toContain('approve with');
+    expect((await cli.run(['deny', taskId, ...urlOf(gw)])).code).toBe(0);
+    expect(await run.exited).toBe(7);
   });
 });

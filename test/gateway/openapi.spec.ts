@@ -29,6 +29,7 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'get', path: '/api/tasks/{taskId}/events', ok: [200, SSE], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/steps/{index}/screenshot', ok: [200, { 'image/png': BINARY, 'image/jpeg': BINARY }], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/health', ok: [200, json('HealthCheckResult')], errors: [401] },
+  { method: 'get', path: '/api/pairing', ok: [200, json('PairingInfo')], errors: [401] },
 ];
 
 describe('OpenAPI document and Swagger UI', () => {

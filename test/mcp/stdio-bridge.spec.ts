@@ -235,7 +235,7 @@ describe('mobileclaw mcp: the command line', () => {
     const { code, stdout, stderr } = await runMobileclaw(['mcp', '--url', 'ftp://claw.example']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain(`error: option '--url <url>' argument 'ftp://claw.example' is invalid. not an http:// or https:// URL: "ftp://claw.example"`);
+    expect(stderr).toBe(`mobileclaw mcp: option '--url <url>' argument 'ftp://claw.example' is invalid. not an http:// or https:// URL: "ftp://claw.example" (run \`mobileclaw mcp --help\` for usage)\n`);
   });
 });
 

@@ -4,13 +4,13 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseHostPort, type HostPort } from './host-port';
 import { mcpEndpointUrl } from './mcp-endpoint';
 import { addClientCommands } from './cli/client-commands';
-import { CLI_EXIT_CODES_HELP } from './cli/exit-codes';
-import { DEFAULT_GATEWAY_URL } from './cli/gateway-target';
+import { CLI_EXIT_CODES_HELP, CliError } from './cli/exit-codes';
+import { DEFAULT_GATEWAY_URL, defaultGatewayUrl, HTTP_HOST_ENV, HTTP_PORT_ENV } from './cli/gateway-target';
 
 /** Exit code of an invalid command line (unknown command or option, bad `--url`). */
 export const CLI_USAGE_EXIT = 2;
 
-/** The address `mobileclaw mcp` and the other client commands use without `--url`: the gateway's own default. */
+/** The address `mobileclaw mcp` and the other client commands use without `--url` (and MOBILECLAW_HTTP_HOST/PORT): the gateway's own default. */
 export { DEFAULT_GATEWAY_URL };
 
 /**
@@ -32,7 +32,8 @@ Exit codes:
   0  the client closed stdin: the session was ended on the gateway
   1  no gateway answers at the URL (connection refused, no answer within 5 s,
      no MCP endpoint there), or it went away during the session
-  2  invalid command line
+  2  invalid command line, or an invalid MOBILECLAW_HTTP_HOST or
+     MOBILECLAW_HTTP_PORT (without --url)
   3  the gateway rejected the token (HTTP 401/403): missing or wrong
 
 stdout carries only MCP messages; diagnostics go to stderr. A request the
@@ -103,14 +104,23 @@ MOBILECLAW_ADB=auto (see the README).
  * `devices`, `screenshot`, `do`, `tasks`, `task`, `run`, `approve`, `deny`, `cancel`, `login`: a
  * running gateway through its REST API (`addClientCommands`). The gateway's and the simulator's
  * actions load their modules when they run, so `mobileclaw mcp` starts without the gateway's stack.
- * Usage errors exit with {@link CLI_USAGE_EXIT}.
+ * Usage errors are one line on stderr (`mobileclaw <command>: <what is wrong> (run … --help for usage)`)
+ * and exit with {@link CLI_USAGE_EXIT}; a first word that names no command is an unknown command
+ * (not an argument of the default `start`).
  */
 export function mobileclawCli(env: Record<string, string | undefined> = process.env): Command {
   const program = new Command('mobileclaw')
     .description('MobileClaw: a gateway that lets AI agents operate Android phones.')
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : CLI_USAGE_EXIT))
-    .showHelpAfterError('(run with --help for usage)')
-    .addHelpText('after', PROGRAM_HELP_AFTER);
+    .addHelpText('after', PROGRAM_HELP_AFTER)
+    .hook('preSubcommand', (command, subcommand) => {
+      // Without a command name `start` runs, and commander would hand it the first word as an
+      // argument: a first word that is not an option names a command that does not exist.
+      const [first] = command.args;
+      if (subcommand.name() === 'start' && first !== undefined && first !== 'start' && !first.startsWith('-')) {
+        command.error(`unknown command '${first}'`, { code: 'commander.unknownCommand', exitCode: CLI_USAGE_EXIT });
+      }
+    });
 
   program
     .command('start', { isDefault: true })
@@ -139,15 +149,23 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
   program
     .command('mcp')
     .description("connect an MCP client that speaks stdio (Claude Desktop, Cursor, …) to a running gateway's MCP endpoint")
-    .addOption(new Option('--url <url>', "the gateway's base URL, or its MCP endpoint (…/mcp)").default(mcpEndpointUrl(DEFAULT_GATEWAY_URL), DEFAULT_GATEWAY_URL).argParser(parseGatewayUrl))
+    .addOption(new Option('--url <url>', `the gateway's base URL, or its MCP endpoint (…/mcp); without it, host and port come from ${HTTP_HOST_ENV} and ${HTTP_PORT_ENV} when set (default: ${DEFAULT_GATEWAY_URL})`).argParser(parseGatewayUrl))
     .addOption(new Option('--token <token>', "the API token set in the gateway's MOBILECLAW_API_TOKEN (not the device token), sent as Authorization: Bearer").env('MOBILECLAW_API_TOKEN'))
     .addHelpText('after', MCP_HELP_AFTER)
     .addHelpText('after', '\nExample:\n  $ mobileclaw mcp --url http://127.0.0.1:3000\n')
-    .action(async (options: { url: URL; token?: string }) => {
+    .action(async (options: { url?: URL; token?: string }) => {
+      let endpoint: URL;
+      try {
+        endpoint = options.url ?? mcpEndpointUrl(defaultGatewayUrl(env).href);
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        process.stderr.write(`mobileclaw mcp: ${error.message}\n`);
+        process.exit(CLI_USAGE_EXIT);
+      }
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       process.once('SIGINT', () => stop.abort());
-      const code = await loadMcpStdioBridge().runMcpStdioBridge({ endpoint: options.url, token: options.token || undefined, signal: stop.signal });
+      const code = await loadMcpStdioBridge().runMcpStdioBridge({ endpoint, token: options.token || undefined, signal: stop.signal });
       // stdin may still be open (the gateway went away): leave once stdout has been flushed.
       process.stdout.write('', () => process.exit(code));
     });
@@ -183,7 +201,21 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
     });
 
   addClientCommands(program, env);
+  for (const command of [program, ...program.commands]) command.configureOutput({ outputError: (text, write) => write(usageErrorLine(command, text)) });
   return program;
+}
+
+/**
+ * commander's message (`error: unknown option '--bogus'`, sometimes with a second line such as
+ * `(Did you mean devices?)`) as one line that names the command and where its usage is.
+ */
+function usageErrorLine(command: Command, text: string): string {
+  const name = command.parent ? `${command.parent.name()} ${command.name()}` : command.name();
+  const message = text
+    .trim()
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ');
+  return `${name}: ${message} (run \`${name} --help\` for usage)\n`;
 }
 
 /** `--sim <n>`: 0 to 1000 phones. */

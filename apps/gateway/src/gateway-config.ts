@@ -7,6 +7,7 @@ import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
 import type { LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { DEFAULT_TCP_DEVICE_PORT } from '@mobileclaw/transport-tcp';
 import { adbServerAddress } from '@mobileclaw/adb-bridge';
+import { parsePairingAddress, type PairingAddress } from '@mobileclaw/trigger-rest';
 import { parseHostPort, type HostPort } from './host-port';
 import { resolveLlmPlannerOptions } from './llm-environment';
 
@@ -23,6 +24,7 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(65535) MOBILECLAW_DEVICE_PORT?: number;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DEVICE_HOST?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_DEVICE_WS?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_PAIRING_ADDRESS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) MOBILECLAW_DEVICE_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
@@ -63,6 +65,11 @@ export interface GatewayConfig {
   deviceHost?: string;
   /** Phones may also connect over WebSocket at `/ws/device` on the HTTP port (`MOBILECLAW_DEVICE_WS`, default on). */
   deviceWs: boolean;
+  /**
+   * Where phones reach the device port, as the pairing link names it (`MOBILECLAW_PAIRING_ADDRESS`:
+   * `host`, `host:port`, `tls://host:port`); undefined = guessed per request (see `GET /api/pairing`).
+   */
+  pairingAddress?: PairingAddress;
   /** undefined = generate/load one from the data directory. */
   deviceToken?: string;
   apiToken?: string;
@@ -151,6 +158,11 @@ export function validateGatewayEnvironment(env: Record<string, unknown>): Record
     throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
+    if (parsed.MOBILECLAW_PAIRING_ADDRESS !== undefined) parsePairingAddress(parsed.MOBILECLAW_PAIRING_ADDRESS);
+  } catch (err) {
+    throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
     // adb's own ADB_SERVER_SOCKET matters only when the gateway follows adb.
     if (parsed.MOBILECLAW_ADB === 'auto' || parsed.MOBILECLAW_ADB_SERVER !== undefined) resolveAdbServer(env);
   } catch (err) {
@@ -188,6 +200,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     devicePort: v.MOBILECLAW_DEVICE_PORT ?? DEFAULT_TCP_DEVICE_PORT,
     deviceHost: v.MOBILECLAW_DEVICE_HOST,
     deviceWs: !['off', 'false', '0'].includes(v.MOBILECLAW_DEVICE_WS ?? 'on'),
+    pairingAddress: v.MOBILECLAW_PAIRING_ADDRESS === undefined ? undefined : parsePairingAddress(v.MOBILECLAW_PAIRING_ADDRESS),
     deviceToken: v.MOBILECLAW_DEVICE_TOKEN,
     apiToken: v.MOBILECLAW_API_TOKEN,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),

@@ -77,7 +77,22 @@ export class GatewayModule {
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs } }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
-        GatewayApiModule.forRoot({ apiToken: config.apiToken }),
+        GatewayApiModule.forRoot({
+          apiToken: config.apiToken,
+          pairing: {
+            deviceToken,
+            // The bound port (port 0 = any), or the configured one while it cannot be bound.
+            devicePort: () => {
+              try {
+                return phones.tcp.port;
+              } catch {
+                return config.devicePort;
+              }
+            },
+            deviceListenerHost: config.deviceHost,
+            address: config.pairingAddress,
+          },
+        }),
         McpModule.forRoot({
           options: {
             apiToken: config.apiToken,

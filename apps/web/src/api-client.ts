@@ -1,4 +1,4 @@
-import type { DeviceInfo, Problem, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps } from './api-types.js';
+import type { DeviceInfo, PairingInfo, Problem, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps } from './api-types.js';
 
 /** localStorage key of the API token the user typed (only needed when the gateway has one). */
 const TOKEN_KEY = 'mobileclaw.apiToken';
@@ -82,6 +82,11 @@ export class ApiClient {
 
   cancelTask(taskId: string): Promise<Task> {
     return this.request('POST', `/api/tasks/${encodeURIComponent(taskId)}/cancel`);
+  }
+
+  /** The pairing link and QR code for a new phone (it holds the device token). */
+  getPairing(): Promise<PairingInfo> {
+    return this.request('GET', '/api/pairing');
   }
 
   /** Answers a task waiting in `input_required`. */

@@ -109,3 +109,20 @@ export interface Problem {
   code?: string;
   errors?: { field: string; message: string }[];
 }
+
+/** `GET /api/pairing` answer: how a new phone connects (the link holds the device token). */
+export interface PairingInfo {
+  /** `mobileclaw://pair?host=…&port=…&token=…` (+ `&tls=1`). */
+  link: string;
+  host: string;
+  port: number;
+  transport: 'tcp';
+  tls: boolean;
+  deviceToken: string;
+  hostSource: 'configured' | 'device-listener' | 'request' | 'interface' | 'loopback';
+  hostGuessed: boolean;
+  /** Sentences to show beside the code, e.g. that the host is a guess. */
+  warnings: string[];
+  /** The link as a QR code, an SVG document. */
+  qrSvg: string;
+}

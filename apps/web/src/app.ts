@@ -3,6 +3,7 @@ import { DEVICE_EVENT_TYPES, TASK_EVENT_TYPES, TERMINAL_TASK_EVENT_TYPES, type D
 import { DeviceDirectory, renderDevices } from './device-list.js';
 import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
+import { PairingPanel } from './pairing-panel.js';
 import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
 import { TaskTimeline } from './task-timeline.js';
 import { TaskView } from './task-view.js';
@@ -146,6 +147,10 @@ function watchDevices(): void {
   deviceStream = stream;
   stream.open();
 }
+
+// ---- Add a phone ------------------------------------------------------------------------------
+
+const pairingPanel = new PairingPanel(byId<HTMLDetailsElement>('pairing'), { load: () => client.getPairing(), onError: reportAccessRefusal });
 
 // ---- History ------------------------------------------------------------------------------------
 
@@ -355,6 +360,7 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
   tokenNotice.textContent = '';
   watchDevices();
   void loadHistory();
+  void pairingPanel.reload();
   const taskId = current?.timeline.taskId;
   closeTask();
   if (taskId) void openTask(taskId);

@@ -183,7 +183,12 @@ const NETWORK = {
 const CONNECTED_DEVICES = { connectionPreferences: [0, 549, 1080, 749] } satisfies Record<string, ScreenBounds>;
 const SECURITY = { findMyDevice: [0, 549, 1080, 749], screenLock: [0, 1278, 1080, 1478], smartLock: [0, 1678, 1080, 1825] } satisfies Record<string, ScreenBounds>;
 const LANGUAGES = { addLanguage: [0, 1024, 1080, 1222] } satisfies Record<string, ScreenBounds>;
-const SIGNUP = { email: [44, 352, 1036, 493], firstName: [44, 1697, 529, 1838], lastName: [551, 1697, 1036, 1838] } satisfies Record<string, ScreenBounds>;
+const SIGNUP = {
+  email: [44, 352, 1036, 493],
+  showConfirmPassword: [904, 906, 1036, 1038],
+  firstName: [44, 1697, 529, 1838],
+  lastName: [551, 1697, 1036, 1838],
+} satisfies Record<string, ScreenBounds>;
 
 /** A tap on the app's icon, or launching its package. */
 function launch(icon: ScreenBounds, app: string): RealScreenExpectation {
@@ -222,6 +227,9 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   },
   { id: 'clock-world-clock', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'show me the world clock', expect: tapAny(CLOCK.clockTab), ruleBasedOutOfScope: `${PARAPHRASE}: the world clock is the tab labelled "Clock", and "Clock" names the Clock app, so the glossary cannot make it "World clock"` },
   { id: 'clock-open-alarm-done', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'already-done', goal: 'open Alarm', expect: NO_ACTION },
+  // "the Clock app" is the application, and it is in front (com.google.android.deskclock); "open Clock" alone may be its Clock tab.
+  { id: 'clock-open-clock-app-done', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'already-done', goal: 'open the Clock app', expect: NO_ACTION },
+  { id: 'clock-open-clock-tab', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'open-visible', goal: 'open Clock', expect: tapAny(CLOCK.clockTab) },
   { id: 'clock-expand-9', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'expand the 9:00 AM alarm', expect: tapAny(CLOCK.expand900) },
   { id: 'clock-timer-5-min', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'own-words', goal: 'set a timer for 5 minutes', expect: tapAny(CLOCK.timerTab), ruleBasedOutOfScope: 'setting a timer to a duration is several steps with a value (open Timer, enter 5:00, start it), not one of its goal forms' },
   { id: 'clock-delete-7', screen: 'clock-alarm-list.xml', lang: 'en', kind: 'out-of-scope', goal: 'delete the 7:00 alarm', expect: failsSafely('there is no 7:00 alarm') },
@@ -317,6 +325,8 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'gmail-skip-tour', screen: 'gmail-welcome-tour.xml', lang: 'en', kind: 'dialog-verb', goal: 'skip the tour', expect: tapAny(GMAIL_TOUR.gotIt) },
   { id: 'gmail-got-it-zh', screen: 'gmail-welcome-tour.xml', lang: 'zh', kind: 'dialog-verb', goal: '知道了', expect: tapAny(GMAIL_TOUR.gotIt) },
   { id: 'gmail-skip-zh', screen: 'gmail-welcome-tour.xml', lang: 'zh', kind: 'dialog-verb', goal: '跳过', expect: tapAny(GMAIL_TOUR.gotIt) },
+  // Gmail is the app in front: its package (com.google.android.gm) and the tour's own title "New in Gmail".
+  { id: 'gmail-open-gmail-done', screen: 'gmail-welcome-tour.xml', lang: 'en', kind: 'already-done', goal: 'open Gmail', expect: NO_ACTION },
   { id: 'gmail-book-flight', screen: 'gmail-welcome-tour.xml', lang: 'zh', kind: 'out-of-scope', goal: '帮我订一张去北京的机票', expect: failsSafely('no app on this screen books flights, and booking means paying') },
 
   // A Flutter app's welcome screen: every label is a content description.
@@ -421,6 +431,8 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'settings-display', screen: 'settings-top.xml', lang: 'en', kind: 'open-visible', goal: 'open Display settings', expect: tapAny(SETTINGS_TOP.display) },
   { id: 'settings-volume-own-words', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'change the ringtone volume', expect: tapAny(SETTINGS_TOP.sound), ruleBasedOutOfScope: 'changing a volume to an unstated level is not one of its goal forms (on/off, open, tap, type, search); that ringtone volume is under Sound is knowledge of Settings it does not declare' },
   { id: 'settings-search-nfc', screen: 'settings-top.xml', lang: 'en', kind: 'own-words', goal: 'search settings for NFC', expect: tapAny(SETTINGS_TOP.search) },
+  // No row is labelled Settings (this is the Settings app); "Search settings" only contains the word: the list may still hold one further down.
+  { id: 'settings-tap-settings-not-search', screen: 'settings-top.xml', lang: 'en', kind: 'not-on-screen', goal: 'tap settings', expect: firstAction({ command: 'swipe' }) },
   {
     id: 'connected-open-preferences',
     screen: 'settings-connected-devices-bluetooth.xml',
@@ -448,5 +460,8 @@ export const REAL_SCREEN_GOALS: readonly RealScreenGoal[] = [
   { id: 'signup-last-name', screen: 'signup-form-textfields.xml', lang: 'en', kind: 'own-words', goal: 'enter Yamada as my last name', expect: tapAny(SIGNUP.lastName) },
   { id: 'signup-email', screen: 'signup-form-textfields.xml', lang: 'en', kind: 'quoted-label', goal: 'type test@example.org into Mail Address', expect: tapAny(SIGNUP.email) },
   { id: 'signup-show-password-ambiguous', screen: 'signup-form-textfields.xml', lang: 'en', kind: 'ambiguous', goal: 'tap Show password', expect: failsSafely('two password fields each have a "Show password" button') },
+  // The words are a button's whole label ("Show password"), not the Password field's.
+  { id: 'signup-show-password-words-ambiguous', screen: 'signup-form-textfields.xml', lang: 'en', kind: 'ambiguous', goal: 'show password', expect: failsSafely('two password fields each have a "Show password" button') },
+  { id: 'signup-show-confirm-password', screen: 'signup-form-textfields.xml', lang: 'en', kind: 'own-words', goal: 'show password for Confirm Password', expect: tapAny(SIGNUP.showConfirmPassword) },
   { id: 'signup-coffee', screen: 'signup-form-textfields.xml', lang: 'en', kind: 'out-of-scope', goal: 'make me a coffee', expect: failsSafely(OUT_OF_SCOPE) },
 ];

@@ -1,14 +1,14 @@
-import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import picocolors from 'picocolors';
 import { TASK_STATUSES } from '@mobileclaw/domain';
 import { commandUsageLines, parseCommandArguments } from './command-arguments';
 import { CLI_EXIT, CLI_EXIT_CODES_HELP, CliError, type CliExitCode } from './exit-codes';
 import { GatewayClient, GatewayRequestError } from './gateway-client';
-import { describeGatewayFailure, shownUrl, type RequestSubject } from './gateway-failure';
-import { API_TOKEN_ENV, configFilePath, DEFAULT_GATEWAY_URL, GATEWAY_URL_ENV, resolveGatewayTarget, writeStoredLogin, type GatewayTarget } from './gateway-target';
+import { describeGatewayFailure, describeLoginFailure, shownUrl, type RequestSubject } from './gateway-failure';
+import { API_TOKEN_ENV, configFilePath, DEFAULT_GATEWAY_URL, GATEWAY_URL_ENV, HTTP_HOST_ENV, HTTP_PORT_ENV, resolveGatewayTarget, writeStoredLogin, type GatewayTarget } from './gateway-target';
 import { formatCommandResult, formatDevices, formatTasks } from './listing-format';
-import { followTask } from './task-follower';
+import { fileWriteFailure, writeLocalFile } from './local-file';
+import { followTask, STOP_SIGNALS, type StopSignal } from './task-follower';
 import { colorsFor } from './terminal';
 
 /** Options every command that talks to a gateway takes. */
@@ -20,7 +20,8 @@ interface ConnectionOptions {
 
 const CONNECTION_HELP = `
 The gateway: --url, else ${GATEWAY_URL_ENV}, else the one \`mobileclaw login\` saved, else
-${DEFAULT_GATEWAY_URL}. The API token (the gateway's MOBILECLAW_API_TOKEN; none by default):
+${DEFAULT_GATEWAY_URL} (host and port from ${HTTP_HOST_ENV} and ${HTTP_PORT_ENV} when set, as the
+gateway reads them). The API token (the gateway's MOBILECLAW_API_TOKEN; none by default):
 --token, else ${API_TOKEN_ENV}, else the saved one (sent only to the gateway it was saved for).
 
 ${CLI_EXIT_CODES_HELP}`;
@@ -39,17 +40,17 @@ function positiveInteger(name: string, max: number): (value: string) => number {
 /** Adds `--url`, `--token` and `--json` to a command that talks to a gateway. */
 function connecting(command: Command, json = 'print JSON (the gateway\'s answer) instead of text'): Command {
   return command
-    .addOption(new Option('--url <url>', `the gateway's base URL (default: ${GATEWAY_URL_ENV}, the saved login, or ${DEFAULT_GATEWAY_URL})`))
+    .addOption(new Option('--url <url>', `the gateway's base URL (default: ${GATEWAY_URL_ENV}, the saved login, or ${DEFAULT_GATEWAY_URL} with ${HTTP_HOST_ENV} and ${HTTP_PORT_ENV})`))
     .addOption(new Option('--token <token>', `the gateway's API token (default: ${API_TOKEN_ENV}, or the saved login)`))
     .option('--json', json);
 }
 
-/** The gateway call's failure as the command's one-line message and exit code. */
-async function call<T>(target: GatewayTarget, request: Promise<T>, subject: RequestSubject = {}): Promise<T> {
+/** The gateway call's failure as the command's one-line message and exit code (`describe` words it). */
+async function call<T>(target: GatewayTarget, request: Promise<T>, subject: RequestSubject = {}, describe: typeof describeGatewayFailure = describeGatewayFailure): Promise<T> {
   try {
     return await request;
   } catch (error) {
-    if (error instanceof GatewayRequestError) throw describeGatewayFailure(error, target, subject);
+    if (error instanceof GatewayRequestError) throw describe(error, target, subject);
     throw error;
   }
 }
@@ -105,11 +106,7 @@ export function addClientCommands(program: Command, env: Record<string, string |
         const gateway = target(options);
         const shot = await call(gateway, new GatewayClient(gateway).screenshot(deviceId, { format: options.format, quality: options.quality, maxWidth: options.maxWidth }), { deviceId });
         const file = options.output ?? `${deviceId}.${options.format === 'jpeg' ? 'jpg' : 'png'}`;
-        try {
-          writeFileSync(file, shot.bytes);
-        } catch (error) {
-          throw new CliError(`cannot write ${file}: ${(error as Error).message}`, CLI_EXIT.usage);
-        }
+        writeLocalFile(file, shot.bytes);
         const saved = { file, mime: shot.mime, width: shot.width, height: shot.height, bytes: shot.bytes.byteLength, ...(shot.frameId ? { frameId: shot.frameId } : {}) };
         print(options.json ? JSON.stringify(saved) : `saved ${deviceId}'s screen to ${file} (${shot.width}×${shot.height} px, ${shot.mime}, ${shot.bytes.byteLength} bytes)`);
       }),
@@ -169,7 +166,7 @@ export function addClientCommands(program: Command, env: Record<string, string |
   connecting(
     program
       .command('run')
-      .description("run a goal on a phone and show its steps live; asks y/n when a step needs approval; Ctrl-C cancels the task")
+      .description("run a goal on a phone and show its steps live; asks y/n when a step needs approval; Ctrl-C (or SIGTERM) cancels the task")
       .argument('<device>', 'the device id (see `mobileclaw devices`)')
       .argument('<goal>', 'what to achieve, e.g. "Turn on Wi-Fi" (at most 2000 characters)'),
     'print the task\'s events, one JSON object per line (approvals are then answered elsewhere)',
@@ -181,8 +178,26 @@ export function addClientCommands(program: Command, env: Record<string, string |
       action('run', async (deviceId: string, goal: string, options: ConnectionOptions & { maxSteps?: number; queue: boolean }) => {
         const gateway = target(options);
         const client = new GatewayClient(gateway);
-        const accepted = await call(gateway, client.startTask({ deviceId, goal, maxSteps: options.maxSteps, onBusy: options.queue ? 'queue' : 'reject' }), { deviceId });
-        return followTask({ command: 'mobileclaw run', client, taskId: accepted.taskId, json: options.json === true, onInterrupt: 'cancel', stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env });
+        // A signal before the follower listens (while the task is being started) is kept until it
+        // does, so that the task is canceled rather than left running by a process that just ended;
+        // a second one leaves at once (the gateway may not answer).
+        let earlier: StopSignal | undefined;
+        const remember = (signal: StopSignal) => {
+          if (earlier === undefined) return void (earlier = signal);
+          process.stderr.write(`mobileclaw run: stopped while the task was being started; \`mobileclaw tasks --device ${deviceId}\` shows whether it was\n`);
+          process.exit(CLI_EXIT.interrupted);
+        };
+        const handOver = () => {
+          for (const signal of STOP_SIGNALS) process.off(signal, remember);
+          return earlier;
+        };
+        for (const signal of STOP_SIGNALS) process.on(signal, remember);
+        try {
+          const accepted = await call(gateway, client.startTask({ deviceId, goal, maxSteps: options.maxSteps, onBusy: options.queue ? 'queue' : 'reject' }), { deviceId });
+          return await followTask({ command: 'mobileclaw run', client, taskId: accepted.taskId, json: options.json === true, onInterrupt: 'cancel', earlierSignal: handOver, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env });
+        } finally {
+          handOver();
+        }
       }),
     );
 
@@ -206,7 +221,7 @@ export function addClientCommands(program: Command, env: Record<string, string |
   program
     .command('login')
     .description('save the gateway URL and API token for the other commands, in a file only you can read')
-    .addOption(new Option('--url <url>', `the gateway's base URL (default: ${GATEWAY_URL_ENV}, or ${DEFAULT_GATEWAY_URL})`))
+    .addOption(new Option('--url <url>', `the gateway's base URL (default: ${GATEWAY_URL_ENV}, or ${DEFAULT_GATEWAY_URL} with ${HTTP_HOST_ENV} and ${HTTP_PORT_ENV})`))
     .addOption(new Option('--token <token>', `the API token (default: ${API_TOKEN_ENV}); visible to other users in the process list, prefer --token-stdin`))
     .option('--token-stdin', 'read the API token from stdin (e.g. from a password manager)')
     .addHelpText(
@@ -227,8 +242,12 @@ export function addClientCommands(program: Command, env: Record<string, string |
         const file = configFilePath(env);
         // The token comes from the flags or the environment only: a saved one belongs to the saved URL.
         const gateway = resolveGatewayTarget({ url: options.url, token }, env, null);
-        const devices = await call(gateway, new GatewayClient(gateway).listDevices());
-        writeStoredLogin(file, { url: shownUrl(gateway), ...(gateway.token ? { token: gateway.token } : {}) });
+        const devices = await call(gateway, new GatewayClient(gateway).listDevices(), {}, describeLoginFailure);
+        try {
+          writeStoredLogin(file, { url: shownUrl(gateway), ...(gateway.token ? { token: gateway.token } : {}) });
+        } catch (error) {
+          throw new CliError(`cannot save the login to ${file}: ${fileWriteFailure(error, (error as NodeJS.ErrnoException).path ?? file)}`, CLI_EXIT.localFile);
+        }
         print(`logged in to ${shownUrl(gateway)} (${devices.length} phone${devices.length === 1 ? '' : 's'}${gateway.token ? ', with an API token' : ', no API token needed'}); saved to ${file}`);
       }),
     );

@@ -2,7 +2,8 @@
  * Exit codes of the `mobileclaw` commands that talk to a gateway over its REST API (`devices`, `do`,
  * `run`, …): one code per kind of failure, so that a script can tell "start the gateway" from "wrong
  * token" from "the phone is offline". 1, 2 and 3 mean what they mean for `mobileclaw mcp` and
- * `mobileclaw adb`; 130 is the shell's code for a process ended by Ctrl-C (128 + SIGINT).
+ * `mobileclaw adb`; 130 is the shell's code for a process ended by Ctrl-C (128 + SIGINT);
+ * a SIGTERM ends the same way (the same cleanup, the same code), so that a script sees one code for "stopped".
  */
 export const CLI_EXIT = {
   /** The command did what it was asked; for `run` and `task`: the task completed. */
@@ -23,7 +24,9 @@ export const CLI_EXIT = {
   taskCanceled: 7,
   /** The gateway or the phone answered another error (busy, timeout, the phone's own error, …). */
   requestFailed: 8,
-  /** Stopped by Ctrl-C (SIGINT); `run` first cancels its task on the gateway. */
+  /** A local file could not be written (`screenshot -o`, the login's config file): a missing directory, no permission, a full disk. */
+  localFile: 9,
+  /** Stopped by Ctrl-C (SIGINT) or SIGTERM; `run` first cancels its task on the gateway. */
   interrupted: 130,
 } as const;
 
@@ -40,7 +43,8 @@ export const CLI_EXIT_CODES_HELP = `Exit codes:
   6    the task failed or was interrupted
   7    the task was canceled (approval denied, or canceled elsewhere)
   8    another error from the gateway or the phone (busy, timeout, …)
-  130  Ctrl-C (run cancels its task on the gateway first)`;
+  9    a local file could not be written (screenshot -o, login's config file)
+  130  Ctrl-C or SIGTERM (run cancels its task on the gateway first)`;
 
 /**
  * A failure the command reports as one line on stderr (`mobileclaw <command>: <message>`) and ends

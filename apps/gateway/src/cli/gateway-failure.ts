@@ -40,3 +40,16 @@ export function describeGatewayFailure(error: GatewayRequestError, target: Gatew
       return new CliError(error.message, CLI_EXIT.requestFailed);
   }
 }
+
+/**
+ * {@link describeGatewayFailure} for `mobileclaw login` itself: a refused or missing token says
+ * which token to log in with (the one the gateway was started with), not to run `mobileclaw login`.
+ */
+export function describeLoginFailure(error: GatewayRequestError, target: GatewayTarget): CliError {
+  if (error.kind === 'unreachable' || error.code !== 'UNAUTHORIZED') return describeGatewayFailure(error, target);
+  const refusal = target.token ? `refused the API token (${error.detail})` : 'needs an API token';
+  return new CliError(
+    `the gateway at ${shownUrl(target)} ${refusal}: log in with the token it was started with (its ${API_TOKEN_ENV}), given by --token-stdin, --token or ${API_TOKEN_ENV}`,
+    CLI_EXIT.unauthorized,
+  );
+}

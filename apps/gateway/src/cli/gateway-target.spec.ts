@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './exit-codes';
-import { configFilePath, readStoredLogin, resolveGatewayTarget, writeStoredLogin } from './gateway-target';
+import { configFilePath, defaultGatewayUrl, readStoredLogin, resolveGatewayTarget, writeStoredLogin } from './gateway-target';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mobileclaw-login-'))));
@@ -42,6 +42,35 @@ describe('where the CLI finds its gateway and token', () => {
     expect(resolved({}, {}, file)).toEqual({ url: 'http://10.0.0.5:3000/', token: 'saved-token-0123456789' });
     expect(resolved({}, { MOBILECLAW_URL: 'http://127.0.0.1:4000' }, file).url).toBe('http://127.0.0.1:4000/');
     expect(resolved({ url: 'https://gw.example.com/claw/?x=1#y' }, { MOBILECLAW_URL: 'http://127.0.0.1:4000' }, file).url).toBe('https://gw.example.com/claw');
+  });
+
+  it('finds a gateway of this environment by MOBILECLAW_HTTP_HOST and MOBILECLAW_HTTP_PORT, as the gateway reads them', () => {
+    expect(defaultGatewayUrl({}).href).toBe('http://127.0.0.1:3000/');
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_PORT: '4123' }).href).toBe('http://127.0.0.1:4123/');
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_PORT: ' ', MOBILECLAW_HTTP_HOST: '' }).href).toBe('http://127.0.0.1:3000/');
+    // Port 0 (any free port) names nothing to find.
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_PORT: '0' }).href).toBe('http://127.0.0.1:3000/');
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: '192.168.1.20', MOBILECLAW_HTTP_PORT: '8080' }).href).toBe('http://192.168.1.20:8080/');
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: 'gw.lan' }).href).toBe('http://gw.lan:3000/');
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: '::1' }).href).toBe('http://[::1]:3000/');
+    // Every interface: reached on loopback.
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: '0.0.0.0' }).href).toBe('http://127.0.0.1:3000/');
+    expect(defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: '::', MOBILECLAW_HTTP_PORT: '3100' }).href).toBe('http://127.0.0.1:3100/');
+
+    const file = join(dir, 'config.json');
+    expect(resolved({}, { MOBILECLAW_HTTP_PORT: '4123' }, file)).toEqual({ url: 'http://127.0.0.1:4123/', token: undefined });
+    // --url, MOBILECLAW_URL and a saved login name a gateway explicitly: they come first.
+    expect(resolved({}, { MOBILECLAW_HTTP_PORT: '4123', MOBILECLAW_URL: 'http://127.0.0.1:4000' }, file).url).toBe('http://127.0.0.1:4000/');
+    writeStoredLogin(file, { url: 'http://10.0.0.5:3000' });
+    expect(resolved({}, { MOBILECLAW_HTTP_PORT: '4123' }, file).url).toBe('http://10.0.0.5:3000/');
+  });
+
+  it('refuses a MOBILECLAW_HTTP_PORT or MOBILECLAW_HTTP_HOST the gateway could not listen on, as usage errors', () => {
+    expect(() => defaultGatewayUrl({ MOBILECLAW_HTTP_PORT: '70000' })).toThrow(new CliError('MOBILECLAW_HTTP_PORT: not a port number (0-65535): "70000"', 2));
+    expect(() => defaultGatewayUrl({ MOBILECLAW_HTTP_PORT: '3000x' })).toThrow('MOBILECLAW_HTTP_PORT: not a port number (0-65535): "3000x"');
+    expect(() => defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: 'gw.lan/claw' })).toThrow(new CliError('MOBILECLAW_HTTP_HOST: not a host name or IP address: "gw.lan/claw"', 2));
+    expect(() => defaultGatewayUrl({ MOBILECLAW_HTTP_HOST: 'a b' })).toThrow('MOBILECLAW_HTTP_HOST: not a host name or IP address: "a b"');
+    expect(() => resolveGatewayTarget({}, { MOBILECLAW_HTTP_PORT: 'http' }, null)).toThrow('MOBILECLAW_HTTP_PORT: not a port number (0-65535): "http"');
   });
 
   it('sends the saved token only to the gateway it was saved for; --token and MOBILECLAW_API_TOKEN win', () => {

@@ -1,10 +1,18 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CLI_EXIT, CliError } from './exit-codes';
 
-/** The gateway the commands talk to without `--url`, `MOBILECLAW_URL` or a login: the gateway's own default address. */
+/** The gateway's own default address (`MOBILECLAW_HTTP_HOST` and `MOBILECLAW_HTTP_PORT` unset). */
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:3000';
+
+/** The gateway's HTTP port and interface variables, which the commands follow to find a gateway on this machine. */
+export const HTTP_PORT_ENV = 'MOBILECLAW_HTTP_PORT';
+export const HTTP_HOST_ENV = 'MOBILECLAW_HTTP_HOST';
+
+/** Interfaces a server binds to mean "every address": a client reaches it on loopback. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /** The environment variable of the gateway URL. */
 export const GATEWAY_URL_ENV = 'MOBILECLAW_URL';
@@ -94,12 +102,39 @@ export function writeStoredLogin(path: string, login: StoredLogin): void {
 }
 
 /**
+ * Where a gateway started in the same environment listens: `http://<MOBILECLAW_HTTP_HOST>:<MOBILECLAW_HTTP_PORT>`,
+ * each as the gateway reads it (unset or blank: 127.0.0.1 and 3000); a wildcard interface (`0.0.0.0`,
+ * `::`) is reached on 127.0.0.1, an IPv6 address in brackets. `MOBILECLAW_HTTP_PORT=0` (any free
+ * port) names no port to find, so it counts as unset.
+ * @throws CliError (usage) when MOBILECLAW_HTTP_PORT is not a port number (0–65535), or MOBILECLAW_HTTP_HOST not a host.
+ */
+export function defaultGatewayUrl(env: Record<string, string | undefined>): URL {
+  const portText = env[HTTP_PORT_ENV]?.trim() || '';
+  const port = portText === '' ? 0 : /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new CliError(`${HTTP_PORT_ENV}: not a port number (0-65535): ${JSON.stringify(env[HTTP_PORT_ENV])}`, CLI_EXIT.usage);
+  const configured = env[HTTP_HOST_ENV]?.trim() || '';
+  const host = configured === '' || WILDCARD_HOSTS.has(configured) ? '127.0.0.1' : isIPv6(configured) ? `[${configured}]` : configured;
+  let url: URL | undefined;
+  try {
+    url = new URL(`http://${host}/`);
+  } catch {
+    url = undefined;
+  }
+  // `host/path` or `user@host` would parse as a URL of another host or with more than a host.
+  if (!url || url.pathname !== '/' || url.username !== '' || url.port !== '') {
+    throw new CliError(`${HTTP_HOST_ENV}: not a host name or IP address: ${JSON.stringify(env[HTTP_HOST_ENV])}`, CLI_EXIT.usage);
+  }
+  url.port = String(port === 0 ? new URL(DEFAULT_GATEWAY_URL).port : port);
+  return gatewayBaseUrl(url.href, 'default');
+}
+
+/**
  * The gateway and token a command uses. The URL: `--url`, else `MOBILECLAW_URL`, else the stored
- * login's, else {@link DEFAULT_GATEWAY_URL}. The token: `--token`, else `MOBILECLAW_API_TOKEN`, else
+ * login's, else where a gateway of this environment listens ({@link defaultGatewayUrl}). The token: `--token`, else `MOBILECLAW_API_TOKEN`, else
  * the stored login's — only when the URL is the stored login's, so that a token is never sent to
  * a gateway it was not given for.
  * @param loginFile the stored login to fall back on; null: none (`mobileclaw login` itself).
- * @throws CliError (usage) for an invalid URL or config file.
+ * @throws CliError (usage) for an invalid URL, config file, MOBILECLAW_HTTP_PORT or MOBILECLAW_HTTP_HOST.
  */
 export function resolveGatewayTarget(flags: { url?: string; token?: string }, env: Record<string, string | undefined>, loginFile: string | null = configFilePath(env)): GatewayTarget {
   const stored = loginFile === null ? undefined : readStoredLogin(loginFile);
@@ -109,7 +144,7 @@ export function resolveGatewayTarget(flags: { url?: string; token?: string }, en
       ? gatewayBaseUrl(env[GATEWAY_URL_ENV], GATEWAY_URL_ENV)
       : stored
         ? gatewayBaseUrl(stored.url, loginFile as string)
-        : gatewayBaseUrl(DEFAULT_GATEWAY_URL, 'default');
+        : defaultGatewayUrl(env);
   const storedToken = stored && gatewayBaseUrl(stored.url, loginFile as string).href === url.href ? stored.token : undefined;
   const token = flags.token || env[API_TOKEN_ENV] || storedToken || undefined;
   return token === undefined ? { url } : { url, token };

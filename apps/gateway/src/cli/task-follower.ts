@@ -23,9 +23,18 @@ export interface FollowTaskOptions extends FollowerStreams {
   taskId: string;
   /** One JSON object per line on stdout for each event (as the gateway sends it), nothing else; messages go to stderr. */
   json: boolean;
-  /** What Ctrl-C does: cancel the task on the gateway (`run`), or only stop following it (`task`). */
+  /** What Ctrl-C (SIGINT) and SIGTERM do: cancel the task on the gateway (`run`), or only stop following it (`task`). */
   onInterrupt: 'cancel' | 'detach';
+  /**
+   * The signal that came before the follower listened for signals (e.g. while the task was being
+   * started), if any: read once, as soon as it listens, and handled then.
+   */
+  earlierSignal?: () => StopSignal | undefined;
 }
+
+/** The signals that stop a follower: Ctrl-C, and a process manager's stop. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** The exit code of a task that ended: 0 completed, 6 failed or interrupted, 7 canceled. */
 export function exitCodeOf(outcome: TaskOutcome): CliExitCode {
@@ -38,9 +47,9 @@ export function exitCodeOf(outcome: TaskOutcome): CliExitCode {
  * on a terminal, a spinner per step and a line per finished step (TaskProgress); without one,
  * the same lines without the spinner; with `json`, the events themselves. When the task waits for
  * approval and stdin is a terminal (not with `json`), it asks y/n and answers the gateway; otherwise
- * it says how to answer elsewhere and goes on following. Ctrl-C (SIGINT) cancels the task on the
- * gateway and waits for its `task.canceled` (exit 130), or only stops following; a second Ctrl-C
- * stops waiting.
+ * it says on stderr how to answer elsewhere and goes on following. Ctrl-C (SIGINT) or SIGTERM cancels
+ * the task on the gateway and waits for its `task.canceled` (exit 130), or only stops following; a
+ * second signal stops waiting.
  */
 export async function followTask(options: FollowTaskOptions): Promise<CliExitCode> {
   const { client, taskId, json, stdout, stderr, stdin, env, command } = options;
@@ -49,6 +58,11 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
   const askInTerminal = !json && stdin.isTTY === true;
   const progress = new TaskProgress(taskId);
   const say = (text: string) => (json ? stderr.write(`${command}: ${text}\n`) : line.persist(colors.cyan('•'), text));
+  // What a person must do elsewhere is a message, not output: stderr, also without --json.
+  const tell = (text: string) => {
+    line.clear();
+    stderr.write(`${command}: ${text}\n`);
+  };
 
   return new Promise<CliExitCode>((resolve) => {
     let interrupted = false;
@@ -57,7 +71,7 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
     const finish = (code: CliExitCode) => {
       if (ended) return;
       ended = true;
-      process.off('SIGINT', onInterrupt);
+      for (const signal of STOP_SIGNALS) process.off(signal, onInterrupt);
       question?.abort();
       stream.close();
       line.clear();
@@ -86,7 +100,7 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
           if (json) stderr.write(`${command}: ${what}\n`);
           else line.persist(colors.yellow('?'), what);
           if (askInTerminal && !interrupted) void askApproval();
-          else say(`approve with \`mobileclaw approve ${taskId}\` or deny with \`mobileclaw deny ${taskId}\` (or in the live view)`);
+          else tell(`approve with \`mobileclaw approve ${taskId}\` or deny with \`mobileclaw deny ${taskId}\` (or in the live view)`);
           return;
         }
         case 'finished':
@@ -104,7 +118,7 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
         for (;;) {
           const answer = await Promise.race([reader.question(`Approve? [y/N] `, { signal: question.signal }), closed]);
           if (answer === undefined) {
-            say(`no answer (stdin closed); the task waits: approve with \`mobileclaw approve ${taskId}\` or deny with \`mobileclaw deny ${taskId}\``);
+            tell(`no answer (stdin closed); the task waits: approve with \`mobileclaw approve ${taskId}\` or deny with \`mobileclaw deny ${taskId}\``);
             return;
           }
           const word = answer.trim().toLowerCase();
@@ -126,7 +140,7 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
       }
     };
 
-    const onInterrupt = () => {
+    const onInterrupt = (signal: StopSignal) => {
       if (interrupted) return finish(CLI_EXIT.interrupted);
       interrupted = true;
       question?.abort();
@@ -134,13 +148,14 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
         say(`stopped following task ${taskId}; it goes on on the gateway`);
         return finish(CLI_EXIT.interrupted);
       }
-      say(`canceling task ${taskId} (Ctrl-C again to stop waiting)`);
+      say(`canceling task ${taskId} (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop waiting)`);
       client.cancelTask(taskId).catch((error: unknown) => {
         // Already over: its terminal event is on its way.
         if (!(error instanceof GatewayRequestError && error.code === 'TASK_STATE_CONFLICT')) fail(error);
       });
     };
-    process.on('SIGINT', onInterrupt);
+    for (const signal of STOP_SIGNALS) process.on(signal, onInterrupt);
+    const earlier = options.earlierSignal?.();
 
     const stream = client.followTaskEvents(taskId, {
       event: (event: TaskEvent) => {
@@ -153,5 +168,6 @@ export async function followTask(options: FollowTaskOptions): Promise<CliExitCod
       },
       failed: fail,
     });
+    if (earlier) onInterrupt(earlier);
   });
 }

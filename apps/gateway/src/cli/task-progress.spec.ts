@@ -136,7 +136,7 @@ describe('TaskProgress: a task event stream as terminal lines', () => {
     ]);
   });
 
-  it('shows a failed command and the planner giving up', () => {
+  it('shows a failed command and the planner giving up, its reason once: on the outcome line', () => {
     const updates = applyAll(
       events(
         accepted,
@@ -154,9 +154,38 @@ describe('TaskProgress: a task event stream as terminal lines', () => {
     );
     expect(lines(updates).slice(1)).toEqual([
       '✗ step 1 · open com.example.none · DEVICE_ERROR: app not found · 325 ms (settle 216, capture 100, transfer 6, planning 2, action 1)\n    Open it.',
-      '✗ step 2 · give up · 324 ms (settle 216, capture 100, transfer 6, planning 1, action 1)\n    The app is not installed.',
+      '✗ step 2 · give up · 324 ms (settle 216, capture 100, transfer 6, planning 1, action 1)\n    Opening failed.',
       'failed (GOAL_FAILED) after 2 steps, 900 ms: The app is not installed.',
     ]);
+  });
+
+  it('keeps a give-up\'s reason on its step when the task ended for another reason', () => {
+    const updates = applyAll(
+      events(
+        accepted,
+        ['task.started', {}],
+        ['step.started', { index: 0 }],
+        observed(0),
+        ['step.planned', { index: 0, plan: { type: 'fail', reason: 'The app is not installed.', reasoning: 'Opening failed.' }, planningMs: 1 }],
+        acted(0, { status: 'success' }, 1),
+        ['task.canceled', { status: 'canceled', error: { code: 'CANCELED', message: 'canceled by a caller' } }],
+      ),
+    );
+    expect(lines(updates).slice(1)).toEqual([
+      '✗ step 1 · give up · 324 ms (settle 216, capture 100, transfer 6, planning 1, action 1)\n    The app is not installed.',
+      'canceled (CANCELED) after 1 step, 500 ms: canceled by a caller',
+    ]);
+  });
+
+  it('shows why a task was interrupted (task.interrupted carries only its reason)', () => {
+    const updates = applyAll(
+      events(accepted, ['task.started', {}], ['step.started', { index: 0 }], observed(0), ['task.interrupted', { status: 'interrupted', reason: 'the gateway shut down while the task was unfinished' }]),
+    );
+    expect(lines(updates).slice(1)).toEqual(['interrupted (INTERRUPTED) after 1 step, 300 ms: the gateway shut down while the task was unfinished']);
+    expect(updates.at(-1)).toEqual({
+      kind: 'finished',
+      outcome: { taskId: TASK_ID, status: 'interrupted', error: { code: 'INTERRUPTED', message: 'the gateway shut down while the task was unfinished' }, steps: 1, durationMs: 300 },
+    });
   });
 
   it('words every action as the live view does, and formats timings in ms', () => {

@@ -152,6 +152,9 @@ export class TaskProgress {
           current.awaitingVerdict = true;
           return [{ kind: 'activity', text: `step ${index + 1} · ${describeAction(current.plan.action)} · checking the next screen` }];
         }
+        // A give-up's reason is also the task's failure message: its line waits for the task's end,
+        // so that the reason is shown once.
+        if (current.plan?.type === 'fail') return [];
         return [this.show(current, undefined)];
       }
       case 'task.completed':
@@ -159,9 +162,11 @@ export class TaskProgress {
       case 'task.canceled':
       case 'task.interrupted': {
         this.finished = true;
-        const updates: ProgressUpdate[] = [...this.steps.values()].filter((s) => !s.shown && (s.awaitingVerdict || s.result || s.plan)).map((s) => this.show(s, undefined));
         const status = (data['status'] as TaskStatus | undefined) ?? (event.type.slice('task.'.length) as TaskStatus);
-        const error = data['error'] as TaskOutcome['error'];
+        // `task.interrupted` carries its reason alone; the task's error is INTERRUPTED with it.
+        const reason = data['reason'];
+        const error = (data['error'] as TaskOutcome['error']) ?? (event.type === 'task.interrupted' && typeof reason === 'string' ? { code: 'INTERRUPTED', message: reason } : undefined);
+        const updates: ProgressUpdate[] = [...this.steps.values()].filter((s) => !s.shown && (s.awaitingVerdict || s.result || s.plan)).map((s) => this.show(s, undefined, error?.message));
         const summary = data['summary'] as string | undefined;
         const durationMs = this.startedAt ? Date.parse(event.at) - Date.parse(this.startedAt) : undefined;
         updates.push({
@@ -189,8 +194,12 @@ export class TaskProgress {
     return state;
   }
 
-  /** The line of a step that is over. */
-  private show(state: StepState, verified: boolean | undefined): ProgressUpdate {
+  /**
+   * The line of a step that is over.
+   * @param told the task's failure message when the task has ended: a give-up whose reason it is
+   *   shows the planner's reasoning instead, so that the reason is shown once (on the outcome line).
+   */
+  private show(state: StepState, verified: boolean | undefined, told?: string): ProgressUpdate {
     state.shown = true;
     state.awaitingVerdict = false;
     const { plan, result } = state;
@@ -207,7 +216,7 @@ export class TaskProgress {
             ? `canceled${result.message ? `: ${result.message}` : ''}`
             : 'denied';
     const description = !plan ? 'no decision' : plan.type === 'action' ? describeAction(plan.action) : plan.type === 'done' ? 'done' : 'give up';
-    const reasoning = !plan ? undefined : plan.type === 'fail' ? plan.reason : plan.reasoning;
+    const reasoning = !plan ? undefined : plan.type === 'fail' && plan.reason !== told ? plan.reason : plan.reasoning;
     const failed = problem !== undefined || verified === false || plan?.type === 'fail';
     return {
       kind: 'step',

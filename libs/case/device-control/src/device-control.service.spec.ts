@@ -514,6 +514,16 @@ describe('DeviceControlService.tap', () => {
       expect(phone.actions()).toEqual([]);
     });
 
+    it('checks the label an icon-only button borrows (its resource id names it), not only its own words', async () => {
+      const { phone, control } = setUp();
+      node(phone.nodes, 'row').children = [{ id: 'trash', class: 'android.widget.ImageButton', resourceId: 'com.shop:id/delete_item', package: SHOP, bounds: [440, 1150, 640, 1250], clickable: true }];
+      const { elements } = await control.observe('phone-1');
+      expect(elements.find((e) => e.resourceId === 'com.shop:id/delete_item')?.label).toBe('delete item');
+      const err = await domainRejection(control.tap('phone-1', { x: 540, y: 1200 }));
+      expect(err.message).toBe('"delete item" looks like a sensitive action (payment, deletion or similar): it runs only once a human approves it');
+      expect(phone.actions()).toEqual([]);
+    });
+
     it('taps a point of an old frame on no element when nothing is there now either', async () => {
       const { phone, control } = setUp();
       const { frameId } = await control.observe('phone-1');

@@ -381,9 +381,10 @@ export class DeviceControlService {
       located = { point, element: under };
     }
     if (now.deviceFrameId !== undefined) located.deviceFrameId = now.deviceFrameId;
-    // Both the element aimed at and the one the finger lands on count (a row and the "Delete" inside it).
+    // Both the element aimed at and the one the finger lands on count (a row and the "Delete" inside it),
+    // each by its own words and by the label it borrows (an icon-only button named by its row or card).
     const labels = [located.element, under].filter((e, i, all): e is UiElement => e !== undefined && all.indexOf(e) === i);
-    const label = labels.map((e) => sensitiveLabel([[e.text, e.desc].filter(Boolean).join(' ')])).find((l) => l !== undefined);
+    const label = labels.map((e) => sensitiveLabel([[e.text, e.desc].filter(Boolean).join(' '), e.label])).find((l) => l !== undefined);
     if (label !== undefined && !options.approved) {
       throw new MobileClawError(
         'APPROVAL_REQUIRED',

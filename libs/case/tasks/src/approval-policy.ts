@@ -2,15 +2,18 @@ import { SENSITIVE_ACTION_PATTERN, boundsContain, type AgentAction, type Approva
 
 /**
  * Decides whether an action needs a human's approval before it runs. The planner's own request wins;
- * otherwise a tap or long press on an element (or a point inside one) whose text or description
- * matches {@link SENSITIVE_ACTION_PATTERN} needs approval. Returns the reason, or undefined.
+ * otherwise a tap or long press on an element (or a point inside one) whose text, description or
+ * borrowed label ({@link UiElement.label}: an icon-only button named by its row or card) matches
+ * {@link SENSITIVE_ACTION_PATTERN} needs approval. Returns the reason, or undefined.
  */
 export function approvalFor(decision: PlanDecision, elements: UiElement[], pattern = SENSITIVE_ACTION_PATTERN): ApprovalRequest | undefined {
   if (decision.type !== 'action') return undefined;
   if (decision.approval) return decision.approval;
   const target = targetOf(decision.action, decision.elementIndex, elements);
-  const label = target ? [target.text, target.desc].filter(Boolean).join(' ') : '';
-  if (label && pattern.test(label)) return { reason: `"${label}" looks like a sensitive action (payment, deletion or similar)` };
+  if (!target) return undefined;
+  const own = [target.text, target.desc].filter(Boolean).join(' ');
+  const label = own && pattern.test(own) ? own : target.label && pattern.test(target.label) ? target.label : undefined;
+  if (label) return { reason: `"${label}" looks like a sensitive action (payment, deletion or similar)` };
   return undefined;
 }
 
@@ -18,6 +21,6 @@ function targetOf(action: AgentAction, elementIndex: number | undefined, element
   if (elementIndex !== undefined && elements[elementIndex]) return elements[elementIndex];
   if (action.command !== 'click' && action.command !== 'long_press') return undefined;
   // The innermost labelled element under the point (later elements are deeper in document order).
-  const hits = elements.filter((e) => (e.text || e.desc) && boundsContain(e.bounds, action.x, action.y));
+  const hits = elements.filter((e) => (e.text || e.desc || e.label) && boundsContain(e.bounds, action.x, action.y));
   return hits[hits.length - 1];
 }

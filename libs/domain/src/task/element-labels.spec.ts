@@ -341,6 +341,73 @@ describe('element labels: preceding caption', () => {
   });
 });
 
+describe('element labels: following caption', () => {
+  const box = (bounds: Bounds, props: Partial<UiNode> = {}): UiNode => n({ class: 'android.widget.CheckBox', checkable: true, clickable: true, bounds, ...props });
+  const radio = (bounds: Bounds): UiNode => n({ class: 'androidx.appcompat.widget.AppCompatRadioButton', checkable: true, clickable: true, bounds });
+
+  it('labels a checkbox without text by the caption after it on its line ("☐ Remember me")', () => {
+    const remember = box([44, 900, 140, 996], { resourceId: 'com.example:id/remember' });
+    const form = n({ class: 'android.widget.LinearLayout', bounds: [0, 880, 1080, 1016] }, [remember, text('Remember me', [160, 920, 500, 976])]);
+    expect(labelOf([form], remember)).toEqual(['Remember me', 'following']);
+    expect(describeUiElement(toUiElements([form]).find((e) => e.nodeId === remember.id) as UiElement)).toBe(
+      '[0] CheckBox id=com.example:id/remember clickable unchecked label="Remember me" (following)',
+    );
+  });
+
+  it('labels each radio button of a line by its own caption after it, not by the one before it', () => {
+    const male = radio([200, 20, 260, 80]);
+    const female = radio([520, 20, 580, 80]);
+    const line = n({ bounds: [0, 0, 1080, 100] }, [text('Gender', [20, 30, 180, 70]), male, text('Male', [270, 30, 400, 70]), female, text('Female', [590, 30, 760, 70])]);
+    expect(labelOf([line], male)).toEqual(['Male', 'following']);
+    expect(labelOf([line], female)).toEqual(['Female', 'following']);
+  });
+
+  it('labels a switch by the caption before it first, by the one after it only when none precedes it', () => {
+    const before = switchAt([600, 20, 740, 100]);
+    const both = n({ bounds: [0, 0, 1080, 120] }, [text('Vibrate', [20, 30, 300, 90]), before, text('Only while ringing', [760, 30, 1060, 90])]);
+    expect(labelOf([both], before)).toEqual(['Vibrate', 'preceding']);
+    const first = switchAt([20, 220, 160, 300]);
+    const after = n({ bounds: [0, 200, 1080, 320] }, [first, text('Use dark theme', [180, 230, 600, 290])]);
+    expect(labelOf([after], first)).toEqual(['Use dark theme', 'following']);
+  });
+
+  it('labels a checkbox of a right-to-left screen by the caption at its left, after it in document order', () => {
+    const agree = box([960, 900, 1036, 976]);
+    const line = n({ bounds: [0, 880, 1080, 1000] }, [agree, text('أوافق على الشروط', [300, 910, 940, 966])]);
+    expect(labelOf([line], agree)).toEqual(['أوافق على الشروط', 'following']);
+  });
+
+  it('never takes a text on another line, after the next checkbox, a value, a state text, or one inside another control or list item', () => {
+    const alone = box([44, 20, 140, 116]);
+    const below = n({ bounds: [0, 0, 1080, 300] }, [alone, text('Below it', [160, 160, 500, 220])]);
+    expect(labelOf([below], alone)).toEqual([null, null]);
+
+    const unnamed = box([44, 20, 140, 116]);
+    const second = box([300, 20, 396, 116]);
+    const pair = n({ bounds: [0, 0, 1080, 140] }, [unnamed, second, text('Second', [420, 40, 700, 100])]);
+    expect(labelOf([pair], unnamed)).toEqual([null, null]);
+    expect(labelOf([pair], second)).toEqual(['Second', 'following']);
+
+    const counted = box([44, 20, 140, 116]);
+    const values = n({ bounds: [0, 0, 1080, 140] }, [counted, text('12', [160, 40, 220, 100]), text('(optional)', [240, 40, 400, 100]), text('OFF', [420, 40, 520, 100])]);
+    expect(labelOf([values], counted)).toEqual([null, null]);
+
+    const inButton = box([44, 20, 140, 116]);
+    const button = n({ bounds: [0, 0, 1080, 140] }, [inButton, n({ class: 'android.widget.Button', clickable: true, bounds: [200, 20, 600, 116] }, [text('Details', [220, 40, 580, 100])])]);
+    expect(labelOf([button], inButton)).toEqual([null, null]);
+
+    const item = box([44, 20, 140, 116]);
+    const list = n({ class: 'androidx.recyclerview.widget.RecyclerView', bounds: [0, 0, 1080, 400] }, [n({ bounds: [0, 0, 1080, 140] }, [item]), n({ bounds: [0, 0, 1080, 140] }, [text('Next item', [160, 40, 600, 100])])]);
+    expect(labelOf([list], item)).toEqual([null, null]);
+  });
+
+  it('takes no following caption for an element that is not checkable', () => {
+    const icon = n({ class: 'android.widget.ImageButton', clickable: true, bounds: [44, 20, 140, 116] });
+    const line = n({ bounds: [0, 0, 1080, 140] }, [icon, text('Share', [160, 40, 500, 100])]);
+    expect(labelOf([line], icon)).toEqual([null, null]);
+  });
+});
+
 describe('element labels: resource id, and what takes no label', () => {
   it('humanises the resource id when nothing on screen names the element', () => {
     const fab = n({ class: 'android.widget.ImageButton', clickable: true, resourceId: 'com.google.android.deskclock:id/fab_add_alarm', bounds: [400, 2000, 680, 2200] });

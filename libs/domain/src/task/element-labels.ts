@@ -154,12 +154,40 @@ const DESCRIPTION_FIRST_ORDER: readonly UiLabelSource[] = ['desc', 'text', 'labe
 const FIELD_ORDER: readonly UiLabelSource[] = ['desc', 'labeled-by', 'row', 'card', 'preceding', 'hint', 'text', 'resource-id'];
 const SCROLL_REGION_ORDER: readonly UiLabelSource[] = ['text', 'desc', 'labeled-by'];
 
+/**
+ * A checkbox or radio button by its class (`CheckBox`, `AppCompatCheckBox`, `MaterialRadioButton`, …):
+ * its caption conventionally follows it ("☐ Remember me"), where a switch's precedes it ("Wi‑Fi ◯").
+ */
+function isBox(n: UiNode): boolean {
+  return /(CheckBox|RadioButton)$/u.test(n.class ?? '');
+}
+
+/**
+ * `order` with the `following` source of a checkable element: right before `preceding` for a
+ * checkbox or radio button ({@link isBox}), right after it for any other (a switch).
+ */
+function withFollowing(order: readonly UiLabelSource[], n: UiNode): readonly UiLabelSource[] {
+  const at = order.indexOf('preceding') + (isBox(n) ? 0 : 1);
+  return [...order.slice(0, at), 'following', ...order.slice(at)];
+}
+
 /** The sources an element's label is looked for in, best first (see {@link ElementLabels}). */
 function sourceOrder(n: UiNode): readonly UiLabelSource[] {
   if (isScrollRegion(n)) return SCROLL_REGION_ORDER;
   if (n.editable) return FIELD_ORDER;
   const text = trimmed(n.text);
-  return drawsNoText(n) || (text !== undefined && isSymbols(text) && trimmed(n.desc) !== undefined) ? DESCRIPTION_FIRST_ORDER : TAP_TARGET_ORDER;
+  const order = drawsNoText(n) || (text !== undefined && isSymbols(text) && trimmed(n.desc) !== undefined) ? DESCRIPTION_FIRST_ORDER : TAP_TARGET_ORDER;
+  return n.checkable ? withFollowing(order, n) : order;
+}
+
+/**
+ * True when the text `text` and the element `el` (both `[left, top, right, bottom]`, px) sit on one
+ * line: the vertical centre of either lies within the other's vertical span.
+ */
+function onSameLine(text: UiNode['bounds'], el: UiNode['bounds']): boolean {
+  const textMiddle = (text[1] + text[3]) / 2;
+  const elMiddle = (el[1] + el[3]) / 2;
+  return (textMiddle >= el[1] && textMiddle <= el[3]) || (elMiddle >= text[1] && elMiddle <= text[3]);
 }
 
 /**
@@ -172,7 +200,9 @@ function sourceOrder(n: UiNode): readonly UiLabelSource[] {
  * ancestor with a content description: its description, or, when the card is a tap target, its title,
  * the first text inside it before the element — an alarm card described "Alarm" is told from the next
  * one by its time), the nearest preceding caption in the same container, and last the humanised
- * resource id. A description that joins a title with a state or summary (`互联网,zxgj_5G`) names its
+ * resource id. A checkable element may also take the caption that follows it on its line
+ * ({@link following}): before the preceding one for a checkbox or radio button ("☐ Remember me",
+ * "◉ Male ◯ Female"), after it for a switch ({@link withFollowing}). A description that joins a title with a state or summary (`互联网,zxgj_5G`) names its
  * element by that title once a text inside the element confirms it ({@link startsWithTitle}); every
  * label drops a sentence's final full stop ({@link asName}). Exceptions to that order
  * ({@link sourceOrder}): an image view, and an element whose text is only symbols (`+`, `⋮`, an icon
@@ -289,6 +319,8 @@ export class ElementLabels {
           return accept(this.card(ancestors));
         case 'preceding':
           return accept(this.preceding(node, scope));
+        case 'following':
+          return accept(this.following(node, scope));
         case 'hint':
           return trimmed(node.hint);
         case 'resource-id':
@@ -345,6 +377,42 @@ export class ElementLabels {
     const caption = (node.checkable ? this.lastNonStateCaption : this.lastCaption).get(scope);
     return caption && isNearCaption(caption.bounds, node.bounds) ? trimmed(caption.text) : undefined;
   }
+
+  /**
+   * The caption after a checkable element: the first text after it in document order, in its own
+   * container (see {@link childScope}), on its line ({@link onSameLine}), that could be a caption (as
+   * {@link see} takes them: not actionable, not in brackets, not a value, not a state text, not in an
+   * app bar), before the next checkable element (whose caption it would be). Looks ahead of the walk,
+   * within the container only.
+   */
+  private following(node: UiNode, scope: UiNode | null): string | undefined {
+    if (scope === null || isAppBar(scope)) return undefined;
+    let passed = false;
+    let found: string | undefined;
+    /** Walks `n` (in container `within`, below `parent`); true once the search is over. */
+    const walk = (n: UiNode, parent: UiNode, within: UiNode | null): boolean => {
+      if (n === node) {
+        passed = true;
+        return false;
+      }
+      if (passed && n.checkable) return true;
+      if (passed && within === scope && isCaptionText(n) && onSameLine(n.bounds, node.bounds)) {
+        found = trimmed(n.text);
+        return true;
+      }
+      const inner = this.childScope(n, parent, within);
+      return (n.children ?? []).some((child) => walk(child, n, inner));
+    };
+    (scope.children ?? []).some((child) => walk(child, scope, scope));
+    return found;
+  }
+}
+
+/** A text node that may caption the element beside it: see {@link ElementLabels.see}. */
+function isCaptionText(n: UiNode): boolean {
+  if (n.password || isActionable(n) || n.bounds[2] <= n.bounds[0] || n.bounds[3] <= n.bounds[1]) return false;
+  const text = trimmed(n.text);
+  return text !== undefined && !isAnnotation(text) && !isValue(text) && !isStateText(text);
 }
 
 /** Every node of the tree by its `id` (the first in document order, should a phone repeat an id). */

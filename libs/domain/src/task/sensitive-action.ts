@@ -1,3 +1,5 @@
+import type { UiElement } from './ui-elements';
+
 /**
  * Words that mark an action as needing a human's approval: deleting data, spending money,
  * subscribing (English and Chinese). Matched on the label of the element an action targets; one list
@@ -9,4 +11,14 @@ export const SENSITIVE_ACTION_PATTERN =
 /** The first label that names a sensitive action (see {@link SENSITIVE_ACTION_PATTERN}), or undefined. */
 export function sensitiveLabel(labels: readonly (string | undefined)[]): string | undefined {
   return labels.find((label): label is string => !!label && SENSITIVE_ACTION_PATTERN.test(label));
+}
+
+/**
+ * The first of an element's labels that names a sensitive action: its text, its content description,
+ * then its `label` from wherever it came ({@link UiElement.labelSource}: an icon-only "Delete" button
+ * is named only by its row, its card or its resource id, and tapping it deletes all the same).
+ * `undefined` when none does.
+ */
+export function sensitiveElementLabel(element: Pick<UiElement, 'text' | 'desc' | 'label'>): string | undefined {
+  return sensitiveLabel([element.text, element.desc, element.label]);
 }

@@ -10,11 +10,13 @@ import { ElementLabels, type ElementLabel } from './element-labels';
  * - `card`: the card or container that holds it: its content description, or, for a card the user taps,
  *   its title (first text), e.g. an alarm card's time for the alarm's switch;
  * - `preceding`: the nearest text before it in the same container, e.g. a form field's caption;
+ * - `following`: for a checkbox, radio button or switch, the first text after it on its line in the
+ *   same container, e.g. "Remember me" after its checkbox;
  * - `hint`: a field's hint (placeholder) text, when nothing around the field names it;
  * - `resource-id`: last resort, nothing on screen names it: its resource id's entry name in words
  *   (`com.example:id/fab_add_alarm` → `fab add alarm`); never a framework (`android:`) or obfuscated id.
  */
-export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding' | 'hint' | 'resource-id';
+export type UiLabelSource = 'text' | 'desc' | 'labeled-by' | 'row' | 'card' | 'preceding' | 'following' | 'hint' | 'resource-id';
 
 /**
  * One entry of the compact element list a planner reads (droidrun/mobile-mcp style): the actionable

@@ -424,3 +424,55 @@ describe('RuleBasedPlanner: search, questions about a page, typing "as" a field'
     expect(await plan('type Taro as my first name', form)).toMatchObject({ action: { command: 'click', x: 286, y: 1767 }, elementIndex: 16 });
   });
 });
+
+describe('RuleBasedPlanner: the goal’s whole words as a label, the app in front, exact before partial', () => {
+  const form = recorded('signup-form-textfields.xml');
+  const gmail = recorded('gmail-welcome-tour.xml');
+  const clock = recorded('clock-alarm-list.xml');
+  const launcher = recorded('launcher-home-pixel.xml');
+  const top = recorded('settings-top.xml');
+
+  it('"show password" names the two "Show password" buttons, not the Password field: fails naming both', async () => {
+    expect(await plan('show password', form)).toMatchObject({
+      type: 'fail',
+      reason: 'Goal understood as: open "password". "show password" matches 2 elements: [9] "Show password" and [13] "Show password".',
+    });
+  });
+
+  it('"show password for Confirm Password" takes the button inside that field; "…for the Password field" the other one', async () => {
+    expect(await plan('show password for Confirm Password', form)).toMatchObject({ type: 'action', action: { command: 'click', x: 970, y: 972 }, elementIndex: 13 });
+    expect(element(form, 13)).toMatchObject({ desc: 'Show password', bounds: [904, 906, 1036, 1038] });
+    expect(await plan('please show the password for the Password field', form)).toMatchObject({ type: 'action', action: { command: 'click', x: 970, y: 697 }, elementIndex: 9 });
+  });
+
+  it('"tap password" still taps the Password field: the goal’s words name no button', async () => {
+    expect(await plan('tap password', form)).toMatchObject({ action: { command: 'click', x: 540, y: 697 }, elementIndex: 8 });
+  });
+
+  it('"open Gmail" in Gmail’s welcome tour is done at once: its package and its own title "New in Gmail"', async () => {
+    const done = { type: 'done', summary: '"Gmail" is open: com.google.android.gm is in front, titled "New in Gmail".' };
+    expect(await plan('open Gmail', gmail)).toMatchObject(done);
+    expect(await plan('open the Gmail app', gmail)).toMatchObject(done);
+  });
+
+  it('"open Gmail" on the launcher taps the Gmail icon: a screen showing the name is not the app', async () => {
+    expect(await plan('open Gmail', launcher)).toMatchObject({ action: { command: 'click', x: 414, y: 1615 }, elementIndex: 2 });
+    expect(await plan('open the Gmail app', launcher)).toMatchObject({ action: { command: 'click', x: 414, y: 1615 }, elementIndex: 2 });
+  });
+
+  it('"open the Clock app" in the Clock app is done at once; "open Clock" still taps its Clock tab', async () => {
+    const done = { type: 'done', summary: 'The Clock app is open (com.google.android.deskclock is in front).' };
+    expect(await plan('open the Clock app', clock)).toMatchObject(done);
+    expect(await plan('open Clock app', clock)).toMatchObject(done);
+    expect(await plan('打开时钟应用', clock)).toMatchObject({ type: 'done', summary: 'The 时钟 app is open (com.google.android.deskclock is in front).' });
+    expect(await plan('open Clock', clock)).toMatchObject({ action: { command: 'click', x: 324, y: 1978 }, elementIndex: 15 });
+  });
+
+  it('"open the Timer app" in the Clock app goes Home for the app’s icon instead of tapping the Timer tab', async () => {
+    expect(await plan('open the Timer app', clock)).toMatchObject({ type: 'action', action: { command: 'home' }, reasoning: 'Go to the home screen to look for "Timer".' });
+  });
+
+  it('"tap settings" never takes "Search settings" (a label merely containing the name of the Settings app): it scrolls for one', async () => {
+    expect(await plan('tap settings', top)).toMatchObject({ type: 'action', action: { command: 'swipe', x1: 540, y1: 1582, x2: 540, y2: 571, durationMs: 300 }, elementIndex: 2 });
+  });
+});

@@ -112,6 +112,35 @@ describe('matching labels', () => {
     expect(await first('tap Wi-Fi', { elements: screen, pkg: SETTINGS })).toMatchObject({ action: { command: 'click', x: 540, y: 400 }, elementIndex: 0 });
   });
 
+  it('"tap settings" takes the row labelled Settings over "Search settings"; with only that label it fails naming it', async () => {
+    const both = [row(0, 0, { text: 'Search settings' }), row(1, 1, { text: 'Settings' })];
+    expect(await first('tap settings', { elements: both, pkg: 'com.example.mail' })).toMatchObject({ action: { command: 'click', x: 540, y: 600 }, elementIndex: 1 });
+    expect(reasonOf(await first('tap settings', { elements: [row(0, 0, { text: 'Search settings' })], pkg: 'com.example.mail' }))).toBe(
+      'Goal understood as: tap "settings". Nothing labelled "settings" is on the screen ([0] "Search settings" only contains it, and a known app\'s or setting\'s name must be a label whole).',
+    );
+    // A label that is the name and a word pointing at it still names it.
+    expect(await first('tap Bluetooth', { elements: [row(0, 0, { text: 'Bluetooth settings' })], pkg: 'com.example.car' })).toMatchObject({ elementIndex: 0 });
+  });
+
+  it('asks approval for an icon-only button whose label from around it deletes data', async () => {
+    const card: Shown = {
+      pkg: 'com.example.accounts',
+      elements: [el(0, { type: 'ImageButton', clickable: true, resourceId: 'com.example.accounts:id/action', label: 'Delete account', labelSource: 'card', bounds: [900, 500, 1040, 640] })],
+    };
+    expect(await first('tap account', card)).toMatchObject({ type: 'action', action: { command: 'click', x: 970, y: 570 }, approval: { reason: 'tapping "Delete account" may delete data or spend money' } });
+  });
+
+  it('turns on a checkbox named by the caption after it (its `following` label)', async () => {
+    const form: Shown = {
+      pkg: 'com.example.login',
+      elements: [
+        el(0, { type: 'CheckBox', clickable: true, checkable: true, checked: false, label: 'Remember me', labelSource: 'following', bounds: [44, 900, 140, 996] }),
+        el(1, { type: 'TextView', text: 'Remember me', bounds: [160, 920, 500, 976] }),
+      ],
+    };
+    expect(await first('turn on Remember me', form)).toMatchObject({ type: 'action', action: { command: 'click', x: 92, y: 948 }, elementIndex: 0 });
+  });
+
   it('reads an element\'s `label` (an icon button labelled by the screen reader)', async () => {
     const screen = [
       el(0, { type: 'TextView', text: 'Alarms', bounds: [48, 150, 600, 260] }),
@@ -426,6 +455,54 @@ describe('"open X"', () => {
     expect(reasonOf(decisions[2])).toBe(
       'Goal understood as: open "Weather". No app is known as "Weather", and nothing labelled so is on the home screen or in the app drawer (scrolled 1 time(s)).',
     );
+  });
+});
+
+describe('"open X": the app in front, "the X app", the goal\'s words as a label', () => {
+  const GMAIL = 'com.google.android.gm';
+  const home: Shown = { pkg: LAUNCHER, elements: [el(0, { type: 'TextView', text: 'Gmail', clickable: true, bounds: [0, 1900, 270, 2150] }), el(1, { type: 'TextView', text: 'Clock', clickable: true, bounds: [270, 1900, 540, 2150] })] };
+
+  it('is done at once in an app whose package abbreviates X and whose own title holds X as a word', async () => {
+    const tour: Shown = { pkg: GMAIL, elements: [el(0, { type: 'TextView', text: 'Welcome to Gmail', resourceId: `${GMAIL}:id/setup_title`, bounds: [100, 1100, 980, 1200] }), el(1, { type: 'Button', text: 'Next', clickable: true, bounds: [0, 2200, 1080, 2340] })] };
+    expect(await first('open Gmail', tour)).toMatchObject({ type: 'done', summary: '"Gmail" is open: com.google.android.gm is in front, titled "Welcome to Gmail".' });
+  });
+
+  it('needs both: the abbreviating package without such a title, or such a title in another app, is not X in front', async () => {
+    const inbox: Shown = { pkg: GMAIL, elements: [el(0, { type: 'TextView', text: 'Primary', resourceId: `${GMAIL}:id/toolbar_title`, bounds: [198, 106, 651, 180] })] };
+    expect(await first('open Gmail', inbox)).toMatchObject({ type: 'action', action: { command: 'home' } });
+    const appInfo: Shown = { pkg: SETTINGS, elements: [el(0, { type: 'TextView', text: 'Gmail notifications', resourceId: `${SETTINGS}:id/entity_header_title`, bounds: [198, 106, 900, 180] })] };
+    expect(await first('open Gmail', appInfo)).toMatchObject({ type: 'action', action: { command: 'home' } });
+  });
+
+  it('"open the Clock app" from another app goes Home for the icon, never its "Clock" tab, then is done once the Clock app is in front', async () => {
+    const worldTime: Shown = { pkg: 'com.example.worldtime', elements: [el(0, { type: 'TextView', text: 'Clock', clickable: true, bounds: [0, 2200, 540, 2340] }), el(1, { type: 'TextView', text: 'Cities', clickable: true, bounds: [540, 2200, 1080, 2340] })] };
+    const clock: Shown = { pkg: CLOCK, elements: [el(0, { type: 'TextView', text: 'Alarm', resourceId: `${CLOCK}:id/action_bar_title`, bounds: [66, 116, 228, 191] })] };
+    const decisions = await run('open the Clock app', [worldTime, home, clock]);
+    expect(decisions.map((d) => (d.type === 'action' ? d.action : d.type))).toEqual([{ command: 'home' }, { command: 'click', x: 405, y: 2025 }, 'done']);
+    expect(decisions[2]).toMatchObject({ summary: 'The Clock app is open (com.google.android.deskclock is in front).' });
+    // Without "app", the tab is the Clock the goal names.
+    expect(await first('open Clock', worldTime)).toMatchObject({ action: { command: 'click', x: 270, y: 2270 }, elementIndex: 0 });
+  });
+
+  it('a package part merely ending in a shorter word names no app: "lock" is not "deskclock"\'s', async () => {
+    const clock: Shown = { pkg: CLOCK, elements: [el(0, { type: 'TextView', text: 'Alarm', resourceId: `${CLOCK}:id/action_bar_title`, bounds: [66, 116, 228, 191] })] };
+    expect(await first('open the Lock app', clock)).toMatchObject({ type: 'action', action: { command: 'home' } });
+  });
+
+  it('a plain text reading the goal\'s words is no button: "open settings" under a help sentence "Open settings" still launches Settings', async () => {
+    const help: Shown = { pkg: 'com.example.notes', elements: [el(0, { type: 'TextView', text: 'Open settings', bounds: [48, 600, 1032, 700] }), el(1, { type: 'TextView', text: 'to allow notifications.', bounds: [48, 700, 1032, 800] })] };
+    expect(await first('open settings', help)).toMatchObject({ type: 'action', action: { command: 'open', app: 'com.android.settings' } });
+  });
+
+  it('"show more" taps the "Show more" button over a "More" tab, and is done once the tap had an effect whatever the button reads then', async () => {
+    const list: Shown = {
+      pkg: 'com.example.shop',
+      elements: [el(0, { type: 'Button', text: 'Show more', clickable: true, bounds: [0, 1500, 1080, 1640] }), el(1, { type: 'TextView', text: 'More', clickable: true, bounds: [810, 2200, 1080, 2340] })],
+    };
+    const after: Shown = { pkg: list.pkg, elements: [el(0, { type: 'Button', text: 'Show less', clickable: true, bounds: [0, 1900, 1080, 2040] }), list.elements[1] as UiElement] };
+    const decisions = await run('show more', [list, after]);
+    expect(decisions[0]).toMatchObject({ type: 'action', action: { command: 'click', x: 540, y: 1570 }, elementIndex: 0 });
+    expect(decisions[1]).toMatchObject({ type: 'done', summary: 'Tapped "show more".' });
   });
 });
 

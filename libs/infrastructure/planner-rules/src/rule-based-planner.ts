@@ -50,8 +50,8 @@ export class RuleBasedPlanner extends Planner {
         reasoning: 'The goal matches none of the supported goal forms.',
       };
     }
-    const memory = taskMemoryFrom(ctx.history, intents);
+    const memory = taskMemoryFrom(ctx.history, intents, ctx.goal);
     const screen = new Screen(ctx.observation.elements, ctx.observation.package);
-    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history: ctx.history });
+    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history: ctx.history, goal: ctx.goal });
   }
 }

@@ -208,10 +208,14 @@ export class Screen {
     );
   }
 
-  /** What names `holder` for {@link findTargetWithin}: its title, then its texts and those of everything inside it but `control`. */
+  /**
+   * What names `holder` for {@link findTargetWithin}: its title (else its `label` from around it: a
+   * field holding its "Show password" button is named by its caption), then its texts and those of
+   * everything inside it but `control`.
+   */
   private holderLabels(holder: UiElement, control: UiElement): ElementLabel[] {
     const labels: ElementLabel[] = [];
-    const title = titleOf(holder);
+    const title = titleOf(holder) ?? holder.label;
     if (title !== undefined) labels.push({ text: title, own: false, cap: LabelMatch.Exact });
     const texts = this.elements.filter((e) => containsBounds(holder, e) && !containsBounds(control, e)).flatMap((e) => labelsOf(e));
     if (texts.length > 0) labels.push({ text: texts.join(UI_TEXT_SEPARATOR), own: false, cap: LabelMatch.Words });
@@ -281,6 +285,30 @@ export class Screen {
       if (!best || hit.level > best.hit.level) best = { element: e, hit };
     }
     return best;
+  }
+
+  /**
+   * A title of the app in front that holds `wanted` as a word or more (e.g. "New in Gmail" for
+   * "Gmail", a welcome tour's heading): a non-actionable text outside every scrollable list that
+   * belongs to the foreground package by its resource id and whose id entry names a title
+   * (`…:id/welcome_tour_title`, `…:id/toolbar_title`), or that sits near the top of the screen as
+   * {@link screenName} reads titles. Only the text's own labels count. `undefined` when none does.
+   */
+  appTitle(wanted: WantedLabels): ScreenName | undefined {
+    const pkg = this.package;
+    if (pkg === undefined) return undefined;
+    const [, top, , bottom] = this.extent();
+    const limit = top + (bottom - top) * TITLE_REGION;
+    const lists = this.elements.filter((e) => e.scrollable);
+    for (const e of this.elements) {
+      if (isActionable(e) || lists.some((list) => containsBounds(list, e))) continue;
+      const id = e.resourceId ?? '';
+      const ownTitle = id.startsWith(`${pkg}:id/`) && /title/i.test(id.slice(id.indexOf('/') + 1));
+      if (!ownTitle && !isTitleBar(e) && e.bounds[3] > limit) continue;
+      const hit = bestHit(elementLabels(e).filter((l) => l.own), wanted);
+      if (hit && hit.level >= LabelMatch.Contains) return { element: e, hit };
+    }
+    return undefined;
   }
 
   /** The bounds `[left, top, right, bottom]` (px) all elements together cover; zeros when there are none. */

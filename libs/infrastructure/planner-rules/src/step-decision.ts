@@ -23,16 +23,21 @@ export interface StepContext {
   screen: Screen;
   /** The task's earlier steps, oldest first. */
   history: readonly PlannerHistoryEntry[];
+  /**
+   * The goal as the user wrote it, when known: the words an intent's parse leaves out (the verb of
+   * "show password", the "app" of "open Clock app") may still name the target (see `planOpen`).
+   */
+  goal?: string;
 }
 
 function newIntentMemory(): IntentMemory {
   return { opened: new Set(), tapped: new Set(), scrolls: 0, facts: new Map() };
 }
 
-function planIntent(intent: GoalIntent, input: StepInput): StepOutcome {
+function planIntent(intent: GoalIntent, input: StepInput, goal: string | undefined): StepOutcome {
   switch (intent.kind) {
     case 'open':
-      return planOpen(intent.name, input, intent.orSwitchOn === true);
+      return planOpen(intent.name, input, intent.orSwitchOn === true, goal);
     case 'tap':
       return planTap(intent, input);
     case 'type':
@@ -69,7 +74,7 @@ export function decideStep(intents: readonly GoalIntent[], memory: TaskMemory, s
   while (memory.intentIndex < intents.length) {
     const intent = intents[memory.intentIndex] as GoalIntent;
     const intentMemory = (memory.intents[memory.intentIndex] ??= newIntentMemory());
-    const outcome = planIntent(intent, { screen: step.screen, memory: intentMemory, last });
+    const outcome = planIntent(intent, { screen: step.screen, memory: intentMemory, last }, step.goal);
     if (outcome.kind === 'done') {
       summaries.push(outcome.summary);
       memory.intentIndex++;

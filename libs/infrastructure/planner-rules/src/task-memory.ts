@@ -38,20 +38,20 @@ export interface TaskMemory {
 }
 
 /**
- * The memory of a task working on `intents`, derived from its history alone: every earlier step is
+ * The memory of a task working on `intents` (parsed from `goal`, which the steps may read too), derived from its history alone: every earlier step is
  * planned again, in order, on the observation it was planned on (the planner is deterministic), and
  * what that taught is kept when it yields the action the step took. A step without an observation,
  * or one this planner would not have taken, teaches nothing; the loop guard then falls back to the
  * bare actions of the history. No state outlives the call, so a task can move between planner
  * instances (or a restart) at any step, and a finished task leaves nothing behind.
  */
-export function taskMemoryFrom(history: readonly PlannerHistoryEntry[], intents: readonly GoalIntent[]): TaskMemory {
+export function taskMemoryFrom(history: readonly PlannerHistoryEntry[], intents: readonly GoalIntent[], goal?: string): TaskMemory {
   let memory: TaskMemory = { intentIndex: 0, intents: [], steps: new Map(), once: new Map() };
   history.forEach((entry, position) => {
     if (entry.observation === undefined || entry.decision.type !== 'action') return;
     const replayed = structuredClone(memory);
     const screen = new Screen(entry.observation.elements, entry.observation.package);
-    const decision = decideStep(intents, replayed, { index: entry.index, screen, history: history.slice(0, position) });
+    const decision = decideStep(intents, replayed, { index: entry.index, screen, history: history.slice(0, position), ...(goal === undefined ? {} : { goal }) });
     if (decision.type === 'action' && actionKey(decision.action) === actionKey(entry.decision.action)) memory = replayed;
   });
   return memory;

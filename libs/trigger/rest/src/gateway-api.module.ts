@@ -10,12 +10,16 @@ import { HealthController } from './http/health.controller';
 import { MetricsController } from './http/metrics.controller';
 import { ProbesController } from './http/probes.controller';
 import { REST_ROUTE_METHODS, RouteMethods } from './http/route-methods';
+import { PairingController } from './pairing/pairing.controller';
+import { PairingService } from './pairing/pairing.service';
+import { PAIRING_OPTIONS } from './pairing/pairing.options';
 import { TasksController } from './tasks/tasks.controller';
 
 /**
  * The REST trigger layer: controllers, bearer guard, problem-details errors, health checks, the
  * probes (`/health/live`, `/health/ready`, see {@link ProbesController}) and `/metrics` (the host's
- * `MetricsExposition`, see {@link MetricsController}). Needs a
+ * `MetricsExposition`, see {@link MetricsController}), `/api/pairing` (a new phone's pairing link and
+ * QR code, see {@link PairingController}, given `options.pairing`). Needs a
  * `MobileClawService` provider in scope (import `MobileClawModule` with `isGlobal: true`) and, for
  * `/api/tasks` and `/api/health`, the case layer's `TaskService` and the `TaskRepository` port
  * (import `TaskCaseModule` and the store's module globally). The OpenAPI document is served by
@@ -29,7 +33,7 @@ import { TasksController } from './tasks/tasks.controller';
  * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
  * token is checked before a body is read; the guard applies the same check to the controllers.
  */
-const CONTROLLERS = [DevicesController, TasksController, HealthController, ProbesController, MetricsController];
+const CONTROLLERS = [DevicesController, TasksController, HealthController, ProbesController, MetricsController, PairingController];
 
 @Module({})
 export class GatewayApiModule {
@@ -40,6 +44,8 @@ export class GatewayApiModule {
       controllers: CONTROLLERS,
       providers: [
         { provide: GATEWAY_API_OPTIONS, useValue: options },
+        ...(options.pairing ? [{ provide: PAIRING_OPTIONS, useValue: options.pairing }] : []),
+        PairingService,
         { provide: REST_ROUTE_METHODS, useValue: RouteMethods.fromControllers(CONTROLLERS) },
         ApiTokenGuard,
         DevicesHealthIndicator,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
+import type { PairingOptions } from '../pairing/pairing.options';
 import { ApiTokenCheck } from './api-token';
 
 /** DI token of the API's settings. */
@@ -8,6 +9,8 @@ export const GATEWAY_API_OPTIONS = Symbol('GATEWAY_API_OPTIONS');
 export interface GatewayApiOptions {
   /** When set, every `/api` request needs `Authorization: Bearer <apiToken>`. */
   apiToken?: string;
+  /** What `GET /api/pairing` shows a new phone; undefined = that route answers 404. */
+  pairing?: PairingOptions;
 }
 
 /**

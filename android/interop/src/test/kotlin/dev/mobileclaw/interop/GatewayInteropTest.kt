@@ -250,7 +250,7 @@ class GatewayInteropTest {
         assertEquals(202, created.status, created.body.toString())
         val taskId = created.body["taskId"]!!.jsonPrimitive.content
         // The task's event stream ends when the task does.
-        val events = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+        val events = HttpClient.newHttpClient().send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:${gateway.httpPort}/api/tasks/$taskId/events")).GET().build(),
             HttpResponse.BodyHandlers.ofLines(),
         ).body().toList()

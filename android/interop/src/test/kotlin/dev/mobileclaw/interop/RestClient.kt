@@ -12,9 +12,7 @@ import java.time.Duration
 
 /** The gateway's REST API, as an outside agent calls it: JSON in, status and JSON out. */
 class RestClient(private val port: Int) {
-    // HTTP/1.1 only: Java's default first tries an `Upgrade: h2c` request, and the gateway's HTTP
-    // server hands every upgrade request to its WebSocket endpoint, which drops a non-WebSocket one.
-    private val http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build()
+    private val http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
 
     /** One answer: the HTTP [status] and the JSON [body]. */
     data class Answer(val status: Int, val body: JsonObject)

@@ -1,0 +1,109 @@
+import { BlockList, isIP } from 'node:net';
+import type { NetworkInterfaceInfo } from 'node:os';
+
+/**
+ * Where the pairing host came from: `configured` (`MOBILECLAW_PAIRING_ADDRESS`), `device-listener`
+ * (the one address the device port is bound to), `request` (the Host header the page was loaded
+ * with), `interface` (this machine's first LAN IPv4 address), `loopback` (nothing better: useless to a phone).
+ */
+export type PairingHostSource = 'configured' | 'device-listener' | 'request' | 'interface' | 'loopback';
+
+/** The host a phone should connect to, how it was found, and what the user should know about it. */
+export interface PairingHost {
+  host: string;
+  source: PairingHostSource;
+  /** True unless the host was configured: the gateway cannot know which of its addresses a phone reaches. */
+  guessed: boolean;
+  /** Plain sentences for the page, e.g. why 127.0.0.1 will not work; empty when there is nothing to say. */
+  warnings: string[];
+}
+
+/** What {@link resolvePairingHost} looks at. */
+export interface PairingHostInputs {
+  /** `MOBILECLAW_PAIRING_ADDRESS`'s host, when set. */
+  configured?: string;
+  /** The device port's bind address (`MOBILECLAW_DEVICE_HOST`); undefined = all interfaces. */
+  deviceListenerHost?: string;
+  /** The request's `Host` header (`name[:port]`, `[v6]:port`), when it has one. */
+  requestHost?: string;
+  /** This machine's network interfaces, as `os.networkInterfaces()` gives them. */
+  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>;
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** True for `localhost` (and its subdomains), 127.0.0.0/8 and `::1`: addresses that mean "this machine" to whoever uses them. */
+export function isLoopbackName(host: string): boolean {
+  const name = host.toLowerCase();
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** True for the wildcard addresses that bind every interface. */
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '';
+
+/** The host part of a `Host` header: `gw.local:3000` → `gw.local`, `[fe80::1]:3000` → `fe80::1`; undefined when malformed. */
+export function hostOfHostHeader(header: string): string | undefined {
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::\d{1,5})?$/.exec(header.trim());
+  if (!match) return undefined;
+  return match[1] ?? match[2];
+}
+
+/**
+ * This machine's first IPv4 address a phone on the same network could use: not internal (loopback),
+ * not link-local (169.254/16, self-assigned), in the order the operating system lists the interfaces.
+ * @returns the address and its interface's name, or undefined when there is none.
+ */
+export function firstLanIPv4(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): { address: string; name: string } | undefined {
+  for (const [name, infos] of Object.entries(interfaces)) {
+    for (const info of infos ?? []) {
+      if (info.family === 'IPv4' && !info.internal && !info.address.startsWith('169.254.')) return { address: info.address, name };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Decides which host the pairing link names, in this order: the configured address; the device port's
+ * own bind address when it is bound to one address; the host the page was loaded from, unless it is
+ * loopback; this machine's first LAN IPv4 address; else 127.0.0.1, with a warning that a phone cannot
+ * use it. Every guess says how to fix it (`MOBILECLAW_PAIRING_ADDRESS`).
+ */
+export function resolvePairingHost(inputs: PairingHostInputs): PairingHost {
+  if (inputs.configured) return { host: inputs.configured, source: 'configured', guessed: false, warnings: [] };
+  const fix = 'set MOBILECLAW_PAIRING_ADDRESS to the address phones reach this gateway at';
+  const listener = inputs.deviceListenerHost;
+  if (listener !== undefined && !isWildcard(listener)) {
+    if (isLoopbackName(listener)) {
+      return {
+        host: listener,
+        source: 'device-listener',
+        guessed: true,
+        warnings: [`The device port listens on ${listener} only (MOBILECLAW_DEVICE_HOST): no phone can connect. Bind it to a LAN address or leave MOBILECLAW_DEVICE_HOST unset.`],
+      };
+    }
+    return { host: listener, source: 'device-listener', guessed: true, warnings: [] };
+  }
+  const requested = inputs.requestHost === undefined ? undefined : hostOfHostHeader(inputs.requestHost);
+  if (requested !== undefined && !isLoopbackName(requested)) {
+    return { host: requested, source: 'request', guessed: true, warnings: [] };
+  }
+  const lan = firstLanIPv4(inputs.interfaces);
+  if (lan) {
+    return {
+      host: lan.address,
+      source: 'interface',
+      guessed: true,
+      warnings: [`${lan.address} is a guess (the first network address of this machine, interface ${lan.name}): the phone must be on that network; if it cannot connect, ${fix}.`],
+    };
+  }
+  return {
+    host: '127.0.0.1',
+    source: 'loopback',
+    guessed: true,
+    warnings: [`This machine has no network address a phone could use: 127.0.0.1 is the phone itself. Connect this machine to the phone's network, or ${fix}.`],
+  };
+}
