@@ -186,6 +186,17 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
   },
   { id: 'en-type-only-field', lang: 'en', form: 'type', goal: 'type see you soon', setup: start.conversation('Bob'), check: allOf(fieldShows(COMPOSE, 'see you soon'), dataUnchanged()), expect: 'complete' },
   { id: 'zh-type-address-bar', lang: 'zh', form: 'type', goal: '打开浏览器，在地址栏输入 你好', check: fieldShows(URL_BAR, '你好'), expect: 'complete' },
+  // Typed text keeps its inner spaces and invisible characters exactly; the goal around it is read with its spaces collapsed.
+  {
+    id: 'en-type-inner-spaces',
+    lang: 'en',
+    form: 'type',
+    goal: '\u2066type\u2069   "see  you\u200bsoon"\t\t',
+    setup: start.conversation('Bob'),
+    check: allOf(fieldShows(COMPOSE, 'see  you\u200bsoon'), dataUnchanged()),
+    expect: 'complete',
+  },
+  { id: 'zh-type-padded', lang: 'zh', form: 'type', goal: `在地址栏${'\u3000'.repeat(40)}输入 你  好`, check: fieldShows(URL_BAR, '你  好'), setup: start.inApp(BROWSER), expect: 'complete' },
 
   // Sending messages.
   { id: 'en-send-alice-unicode', lang: 'en', form: 'send_message', goal: "send 'Hello 世界 👋' to Alice", check: messageSent('Alice', 'Hello 世界 👋'), expect: 'complete' },
@@ -210,6 +221,8 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
   },
   { id: 'zh-send-alice', lang: 'zh', form: 'send_message', goal: '给 Alice 发消息 你好', setup: start.conversation('Bob'), check: messageSent('Alice', '你好'), expect: 'complete' },
   { id: 'zh-send-zhangwei', lang: 'zh', form: 'send_message', goal: '发消息给张伟：明天见', check: messageSent('张伟', '明天见'), expect: 'complete' },
+  // A goal padded with long runs of spaces and wrapped in bidi controls is read as the same goal.
+  { id: 'en-text-bob-padded', lang: 'en', form: 'send_message', goal: `\u2067text Bob:${' '.repeat(200)}see you at 8\u2069`, check: messageSent('Bob', 'see you at 8'), expect: 'complete' },
   {
     id: 'en-send-long-wrapping',
     lang: 'en',
@@ -317,6 +330,17 @@ export const EVAL_GOALS: readonly EvalGoal[] = [
   { id: 'zh-compound-settings', lang: 'zh', form: 'compound', goal: '打开设置，然后打开蓝牙', setup: start.inApp(BROWSER), check: switchesAre({ bluetooth: true }), expect: 'complete' },
   // One verb on a list of settings: one intent per object.
   { id: 'en-compound-bt-and-wifi', lang: 'en', form: 'compound', goal: 'Turn on Bluetooth and Wi-Fi', check: switchesAre({ bluetooth: true, wifi: true }), expect: 'complete' },
+  { id: 'en-compound-bt-amp-wifi', lang: 'en', form: 'compound', goal: 'Turn on Bluetooth & Wi-Fi', check: switchesAre({ bluetooth: true, wifi: true }), expect: 'complete' },
+  {
+    id: 'zh-compound-bt-amp-wlan-off',
+    lang: 'zh',
+    form: 'compound',
+    goal: '关闭蓝牙 & WLAN',
+    setup: start.switches({ wifi: true, bluetooth: true }),
+    check: switchesAre({ bluetooth: false, wifi: false }),
+    expect: 'complete',
+  },
+  { id: 'en-toggle-bidi-wifi', lang: 'en', form: 'toggle', goal: '\u202eturn\u202c\t\ton \u200bWi\u2011Fi\u00a0\u00a0', check: switchesAre({ wifi: true }), expect: 'complete' },
   {
     id: 'zh-compound-bt-and-wlan-off',
     lang: 'zh',

@@ -78,6 +78,7 @@ describe('the real-screen goal table', () => {
   it('marks the goals the rule-based planner declares outside its scope: each one a capable planner must act on, with its reason', () => {
     const marked = REAL_SCREEN_GOALS.filter((g) => g.ruleBasedOutOfScope !== undefined);
     expect(marked.map((g) => g.id)).toEqual([
+      'clock-tap-unquoted-list',
       'clock-world-clock',
       'clock-timer-5-min',
       'datetime-location-zone-own-words',

@@ -31,15 +31,19 @@ const OBJECTS: Record<ObjectKind, { en: readonly string[]; zh: readonly string[]
   awaited: { en: [], zh: [] },
 };
 
-/** The object of a wait in English: "for" and whatever follows ("wait for Settings", "keep waiting for it to load"). */
-const AWAITED = 'for\\s+\\S.*';
+/**
+ * The object of a wait in English: "for" and whatever follows, to the end ("wait for Settings", "keep
+ * waiting for it to load"). `[^]` (any character, line breaks too) makes it end the match at once, so
+ * nothing after it is tried in many ways.
+ */
+const AWAITED = 'for \\S[^]*';
 
 /**
  * One verb a goal may use on a dialog, a permission prompt or a tour, and the button labels that
  * carry it out. It is read as a tap whose `names` are {@link DialogVerb.names}.
  */
 export interface DialogVerb {
-  /** English phrases a goal may use (lower case; a space matches any spaces, `'` is optional). */
+  /** English phrases a goal may use (lower case; a space matches one space or none, `'` is optional). */
   en: readonly string[];
   /** Chinese phrases a goal may use. */
   zh: readonly string[];
@@ -151,11 +155,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A regex alternation of `phrases` (folded, longest first) for a folded goal, spaces matching any spaces and `'`, `,` optional. */
+/**
+ * A regex alternation of `phrases` (folded, longest first) for a folded, normalized goal (one space
+ * at most between words): a space matches one space or none, `'` and `,` are optional.
+ */
 function alternation(phrases: readonly string[]): string {
   return [...new Set(phrases.map(foldPunctuation))]
     .sort((a, b) => b.length - a.length)
-    .map((p) => escapeRegExp(p).replace(/ +/g, '\\s*').replace(/'/g, "'?").replace(/,/g, ',?'))
+    .map((p) => escapeRegExp(p).replace(/ +/g, ' ?').replace(/'/g, "'?").replace(/,/g, ',?'))
     .join('|');
 }
 
@@ -167,28 +174,28 @@ export interface DialogVerbPattern {
 
 /**
  * What may follow an English dialog verb: " button", " now", ", please", " for now", any number of
- * times. Each repetition starts with spaces or a comma and ends with a word, so a text splits into
+ * times. Each repetition starts with a space or a comma and ends with a word, so a text splits into
  * repetitions in exactly one way and matching stays linear (a tail whose separator could match an
- * empty string, such as `(?:\s*,?\s*now)*`, splits a run of spaces in exponentially many ways).
+ * empty string, such as `(?: ?,? ?now)*`, splits a text in exponentially many ways).
  */
-const POLITE_TAIL = '(?:(?:\\s*,\\s*|\\s+)(?:now|please|for\\s+now)|\\s+button)*';
+const POLITE_TAIL = '(?:(?: ?, ?| )(?:now|please|for now)| button)*';
 
 function patternsOf(verb: DialogVerb): DialogVerbPattern[] {
   const en = verb.objects.flatMap((o) => OBJECTS[o].en);
   const zh = verb.objects.flatMap((o) => OBJECTS[o].zh);
   const enObjects = [
-    ...(en.length === 0 ? [] : [`(?:(?:the|this|that|these|those|all|a|an|my)\\s+)?(?:${alternation(en)})`]),
+    ...(en.length === 0 ? [] : [`(?:(?:the|this|that|these|those|all|a|an|my) )?(?:${alternation(en)})`]),
     ...(verb.objects.includes('awaited') ? [AWAITED] : []),
   ];
-  const enObject = enObjects.length === 0 ? '' : `(?:\\s+(?<object>${enObjects.join('|')}))?`;
-  const zhObject = zh.length === 0 ? '' : `(?:\\s*(?:这个|那个|该|此|掉|一下)?\\s*(?<object>${alternation(zh)}))?`;
+  const enObject = enObjects.length === 0 ? '' : `(?: (?<object>${enObjects.join('|')}))?`;
+  const zhObject = zh.length === 0 ? '' : `(?: ?(?:这个|那个|该|此|掉|一下)? ?(?<object>${alternation(zh)}))?`;
   return [
-    { verb, pattern: new RegExp(`^(?:please\\s+)?(?:(?:just|now)\\s+)?(?<verb>${alternation(verb.en)})${enObject}${POLITE_TAIL}$`, 'i') },
-    { verb, pattern: new RegExp(`^(?:请|麻烦)?(?:帮我|给我)?(?<verb>${alternation(verb.zh)})${zhObject}\\s*(?:按钮|吧|一下)*$`) },
+    { verb, pattern: new RegExp(`^(?:please )?(?:(?:just|now) )?(?<verb>${alternation(verb.en)})${enObject}${POLITE_TAIL}$`, 'i') },
+    { verb, pattern: new RegExp(`^(?:请|麻烦)?(?:帮我|给我)?(?<verb>${alternation(verb.zh)})${zhObject} ?(?:按钮|吧|一下)*$`) },
   ];
 }
 
-/** The patterns of {@link DIALOG_VERBS}, tried in table order on a folded goal clause. */
+/** The patterns of {@link DIALOG_VERBS}, tried in table order on a folded clause of the normalized goal (see `normalizeGoal`). */
 export const DIALOG_VERB_PATTERNS: readonly DialogVerbPattern[] = DIALOG_VERBS.flatMap(patternsOf);
 
 /**

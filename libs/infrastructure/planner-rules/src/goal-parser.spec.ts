@@ -363,6 +363,43 @@ describe('parseGoal', () => {
   });
 });
 
+describe('parseGoal on spaces and invisible characters', () => {
+  it.each([
+    ['turn on\u202e Wi-Fi', [{ kind: 'toggle', setting: 'Wi-Fi', on: true }]],
+    ['\ufeffopen Settings', [{ kind: 'open', name: 'Settings' }]],
+    ['\u200etap\u200f OK', [{ kind: 'tap', target: 'OK' }]],
+    ['\u2066turn off\u2069 \u2067Blue\u200btooth\u2069', [{ kind: 'toggle', setting: 'Bluetooth', on: false }]],
+    ['open Set\u00adtings', [{ kind: 'open', name: 'Settings' }]],
+    ['关闭\u200b蓝牙', [{ kind: 'toggle', setting: '蓝牙', on: false }]],
+    ['turn\t\ton\u00a0\u00a0Wi-Fi', [{ kind: 'toggle', setting: 'Wi-Fi', on: true }]],
+    ['tap\n\nNetwork \u3000 & \u2003 internet', [{ kind: 'tap', target: 'Network & internet' }]],
+    ['open   Settings   and   turn on   Wi-Fi', [{ kind: 'open', name: 'Settings' }, { kind: 'toggle', setting: 'Wi-Fi', on: true }]],
+  ])('%j: format characters dropped, spaces collapsed', (goal, intents) => {
+    expect(parseGoal(goal)).toEqual(intents);
+  });
+
+  it.each([
+    ['type "a  b\u200bc" into Search', [{ kind: 'type', text: 'a  b\u200bc', field: 'Search' }]],
+    ['type   hello \t world   into the Search box', [{ kind: 'type', text: 'hello \t world', field: 'Search' }]],
+    ['type \u202eabc\u202c', [{ kind: 'type', text: 'abc' }]],
+    ['type "\u202eabc\u202c"', [{ kind: 'type', text: '\u202eabc\u202c' }]],
+    ['在 搜索框 输入   你 \u3000 好', [{ kind: 'type', text: '你 \u3000 好', field: '搜索框' }]],
+    ['text Bob:   see\nyou  at 8', [{ kind: 'send_message', recipient: 'Bob', text: 'see\nyou  at 8' }]],
+    ['send "👨\u200d👩\u200d👧 home!" to  Alice', [{ kind: 'send_message', recipient: 'Alice', text: '👨\u200d👩\u200d👧 home!' }]],
+    ['send 👍\u200d to Alice', [{ kind: 'send_message', recipient: 'Alice', text: '👍' }]],
+    ['search for "dark   mode"', [{ kind: 'type', text: 'dark   mode', field: 'Search' }]],
+  ])('%j: typed and sent text exactly as written between its first and last visible character', (goal, intents) => {
+    expect(parseGoal(goal)).toEqual(intents);
+  });
+
+  it.each(['\u202e', '\u200b\u200c\u200d\u2060', '\ufeff \u200e\u200f\t', '\u2066\u2067\u2068\u2069', ' \u3000\n'])(
+    '%j: nothing visible, nothing understood',
+    (goal) => {
+      expect(parseGoal(goal)).toBeUndefined();
+    },
+  );
+});
+
 describe('goal text', () => {
   it('folds Unicode hyphens, full-width punctuation and typographic quotes one unit for one', () => {
     const goal = '打开 “Wi\u2011Fi”，然后返回！';

@@ -1,7 +1,7 @@
-import { coordinatedObjects, isKnownApp, isKnownSetting } from './coordinated-objects';
+import { COORDINATION_PATTERNS, coordinatedObjects, isKnownApp, isKnownSetting } from './coordinated-objects';
 import { DIALOG_VERBS, DIALOG_VERB_PATTERNS, addNames } from './dialog-verbs';
 import type { GoalIntent } from './goal-intent';
-import { foldPunctuation, hasCjk, normalizeLabel, quotedSpans, unquote } from './goal-text';
+import { LABEL_PATTERNS, foldPunctuation, hasCjk, normalizeGoal, normalizeLabel, quotedSpans, trimmedBounds, unquote } from './goal-text';
 
 /**
  * The goal forms the rule-based planner understands (its declared scope), one line each with
@@ -21,15 +21,39 @@ export const SUPPORTED_GOAL_FORMS: readonly string[] = [
   'send a message: "send \'Hello 世界 👋\' to Alice", "send a message to Bob saying see you", "text Bob: see you", "给 Alice 发消息 你好", "发消息给 Bob：明天见", "发送 你好 给 张伟"',
   'open a web address in the browser: "open example.com in browser", "visit https://example.org", "在浏览器打开 example.com", "访问 example.com"',
   'go back or home: "go back", "press back", "go home", "返回", "回到主屏幕", "回到桌面"',
-  'one verb on a list of known settings or apps: "turn on Bluetooth and Wi-Fi", "enable Wi-Fi, Bluetooth and NFC", "open Settings and Browser", "关闭蓝牙和WLAN", "打开蓝牙、WLAN 和 NFC"',
-  'several of these in order, joined by "and", "then", ",", "然后", "接着", "，" or, in Chinese, written one after the other: "open Settings and turn on Wi-Fi", "打开设置，然后打开蓝牙", "打开浏览器访问 example.com", "进入设置关闭WLAN"',
+  'one verb on a list of known settings or apps, or of quoted labels (a list of other labels is one label: "tap Terms and Conditions"): "turn on Bluetooth and Wi-Fi", "turn on Bluetooth & Wi-Fi", "enable Wi-Fi, Bluetooth and NFC", "open Settings and Browser", "tap \'Alarm\', \'Timer\' and \'Stopwatch\'", "关闭蓝牙和WLAN", "打开蓝牙、WLAN 和 NFC"',
+  'several of these in order, joined by "and", "&", "then", ",", "然后", "接着", "，" or, in Chinese, written one after the other: "open Settings and turn on Wi-Fi", "打开设置，然后打开蓝牙", "打开浏览器访问 example.com", "进入设置关闭WLAN"',
 ];
 
-/** A substring of the goal: `text` as written, `folded` after {@link foldPunctuation} (same length). */
+/**
+ * A substring of the {@link normalizeGoal normalized} goal: `text` (format characters dropped, one
+ * space for each run of white space), `folded` after {@link foldPunctuation} (same length), and
+ * `origin`, the index in `source` (the goal as written) of each unit of `text`.
+ */
 interface GoalSpan {
   text: string;
   folded: string;
+  origin: readonly number[];
+  source: string;
 }
+
+/** `[start, end)` of `span`. */
+function sliceSpan(span: GoalSpan, start: number, end: number): GoalSpan {
+  return { text: span.text.slice(start, end), folded: span.folded.slice(start, end), origin: span.origin.slice(start, end), source: span.source };
+}
+
+/** `[start, end)` of `span` as the user wrote it: every space and format character between its first and last unit kept. */
+function asWritten(span: GoalSpan, start: number, end: number): string {
+  if (end <= start) return '';
+  return span.source.slice(span.origin[start] as number, (span.origin[end - 1] as number) + 1);
+}
+
+/**
+ * Capture groups whose text is typed or sent, taken from the goal as written (inner runs of spaces,
+ * tabs, line breaks and format characters such as a ZWJ inside an emoji stay exactly as the user
+ * wrote them). Every other group (a label, a recipient, a field) is taken from the normalized goal.
+ */
+const PAYLOAD_GROUPS: ReadonlySet<string> = new Set(['text']);
 
 type Captures = (name: string) => string | undefined;
 
@@ -44,12 +68,22 @@ interface GoalRule {
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|(?:www\.)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?::\d+)?(?:[/?#]\S*)?)$/iu;
 const ON_VERBS_ZH = /^(?:打开|开启|启用|开)$/;
 
+/** A trailing word that says a label is a switch ("Wi-Fi switch", "蓝牙开关"); labels come from the normalized goal, one space at most. */
+const SWITCH_WORD = / ?(?:switch|toggle|开关|功能)$/i;
+/** A trailing word that says a label is a text field ("the Search box"). */
+const FIELD_WORD = / (?:field|box|text ?box|text ?field|input)$/i;
+/** A trailing word that says a name is an app's ("联系人应用", "Browser app"). */
+const APP_WORD = / ?(?:应用|程序|app|application)$/i;
+
+/** Spaces and sentence punctuation (after {@link foldPunctuation}). */
+const SENTENCE_PUNCTUATION = /[\s.,;:!?]/;
+/** Spaces and the punctuation that ends a sentence (after {@link foldPunctuation}). */
+const SENTENCE_END = /[\s.!?]/;
+
 /** `text` without leading and trailing spaces and sentence punctuation, full-width "。" "，" included. */
 function trimPunctuation(text: string): string {
-  const folded = foldPunctuation(text);
-  const lead = /^[\s.,;:!?]*/.exec(folded)?.[0].length ?? 0;
-  const trail = /[\s.,;:!?]*$/.exec(folded.slice(lead))?.[0].length ?? 0;
-  return text.slice(lead, text.length - trail);
+  const [start, end] = trimmedBounds(foldPunctuation(text), SENTENCE_PUNCTUATION);
+  return text.slice(start, end);
 }
 
 /** A label named by the goal: punctuation around it and one pair of quotes enclosing it removed; `undefined` when nothing is left. */
@@ -72,7 +106,7 @@ function url(value: string | undefined): string | undefined {
 
 function settingName(value: string | undefined): string | undefined {
   const text = label(value);
-  return text?.replace(/\s*(?:switch|toggle|开关|功能)$/i, '').trim() || undefined;
+  return text?.replace(SWITCH_WORD, '').trim() || undefined;
 }
 
 function toggle(what: string | undefined, on: boolean): GoalIntent | undefined {
@@ -114,7 +148,7 @@ function typeText(text: string | undefined, field?: string): GoalIntent | undefi
   const value = payload(text);
   if (value === undefined) return undefined;
   if (field === undefined) return { kind: 'type', text: value };
-  const target = label(field.replace(/\s+(?:field|box|text ?box|text ?field|input)$/i, ''));
+  const target = label(field.replace(FIELD_WORD, ''));
   return target === undefined ? undefined : { kind: 'type', text: value, field: target };
 }
 
@@ -129,7 +163,7 @@ function opensAlone(name: string): boolean {
 
 /** A known app's name without a trailing "app"/"应用"/"程序" ("联系人应用" → "联系人"); other names as they are. */
 function appName(name: string): string {
-  return isKnownApp(name) ? name.replace(/\s*(?:应用|程序|app|application)$/i, '') : name;
+  return isKnownApp(name) ? name.replace(APP_WORD, '') : name;
 }
 
 /** Opens one thing, or each of a list of things that open on their own ("Settings and Browser"). */
@@ -216,40 +250,63 @@ function addThing(verb: string | undefined, what: string | undefined, cjk: boole
   return { kind: 'tap', target: cjk ? `${verb}${thing}` : `${verb} ${thing}`, names: addNames(thing) };
 }
 
+/** A text that starts with a CJK ideograph. */
+const HAN_START = /^\p{Script=Han}/u;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A pattern for words separated by single spaces, without quotes, none of which is `word` (case
+ * aside): `wordsOtherThan('to')` matches "Bob Smith" and "Tom" but not "Bob to Alice". A name that
+ * ends a goal after "… to <name>" is then found at one place only, the last " to ", so a goal with
+ * many " to " is read in linear time (a lazy `[^"']+?$` is retried to the end after each of them).
+ */
+function wordsOtherThan(word: string): string {
+  const letter = `[^"' ]`;
+  const other: string[] = [];
+  for (let k = 0; k < word.length; k++) other.push(`${escapeRegExp(word.slice(0, k))}[^"' ${escapeRegExp(word[k] as string)}]${letter}*`);
+  for (let k = 1; k < word.length; k++) other.push(escapeRegExp(word.slice(0, k)));
+  other.push(`${escapeRegExp(word)}${letter}+`);
+  const one = `(?:${other.join('|')})`;
+  return `${one}(?: ${one})*`;
+}
+
 /** Patterns on the folded goal, most specific first. Named groups are sliced from the goal as written. */
 const RULES: readonly GoalRule[] = [
   // back / home
-  { pattern: /^(?:please\s+)?(?:go|navigate|press(?:\s+the)?|tap(?:\s+the)?)?\s*back(?:\s+(?:button|key))?$/i, build: () => ({ kind: 'back' }) },
+  { pattern: /^(?:please )?(?:go|navigate|press(?: the)?|tap(?: the)?)? ?back(?: (?:button|key))?$/i, build: () => ({ kind: 'back' }) },
   { pattern: /^(?:请)?(?:返回|后退|回退|返回上一(?:页|级|步|屏)|回到上一(?:页|级|步|屏)|按返回键?)$/, build: () => ({ kind: 'back' }) },
   {
-    pattern: /^(?:please\s+)?(?:(?:go|return|navigate|get|head)\s+(?:back\s+)?(?:to\s+)?(?:the\s+)?home(?:\s+screen)?|press(?:\s+the)?\s+home(?:\s+(?:button|key))?|home(?:\s+screen)?)$/i,
+    pattern: /^(?:please )?(?:(?:go|return|navigate|get|head) (?:back )?(?:to )?(?:the )?home(?: screen)?|press(?: the)? home(?: (?:button|key))?|home(?: screen)?)$/i,
     build: () => ({ kind: 'home' }),
   },
-  { pattern: /^(?:请)?(?:回到|返回|回|去|进入|按)?\s*(?:主屏幕|主屏|桌面|主界面|主页键?|home\s*键)$/i, build: () => ({ kind: 'home' }) },
+  { pattern: /^(?:请)?(?:回到|返回|回|去|进入|按)? ?(?:主屏幕|主屏|桌面|主界面|主页键?|home ?键)$/i, build: () => ({ kind: 'home' }) },
   // web address
   {
-    pattern: /^(?:open|load|go\s+to|visit|browse(?:\s+to)?|navigate\s+to|show)\s+(?<url>\S+)\s+(?:in|with|using|on)\s+(?:the\s+|a\s+)?(?:web\s+)?(?:browser|chrome)$/i,
+    pattern: /^(?:open|load|go to|visit|browse(?: to)?|navigate to|show) (?<url>\S+) (?:in|with|using|on) (?:the |a )?(?:web )?(?:browser|chrome)$/i,
     build: (c) => {
       const u = url(c('url'));
       return u === undefined ? undefined : { kind: 'open_url', url: u };
     },
   },
   {
-    pattern: /^(?:open|load|visit|browse(?:\s+to)?|go\s+to|navigate\s+to)\s+(?:the\s+)?(?:url|website|web\s*page|web\s*site|site|page|address|link)?\s*(?<url>\S+)$/i,
+    pattern: /^(?:open|load|visit|browse(?: to)?|go to|navigate to) (?:the )?(?:url|website|web ?page|web ?site|site|page|address|link)? ?(?<url>\S+)$/i,
     build: (c) => {
       const u = url(c('url'));
       return u === undefined ? undefined : { kind: 'open_url', url: u };
     },
   },
   {
-    pattern: /^(?:请)?(?:在|用|使用|通过)\s*(?:浏览器|chrome)\s*(?:中|里|上)?\s*(?:打开|访问|浏览|进入)\s*(?:网址|网站|网页|链接)?\s*(?<url>\S+)$/i,
+    pattern: /^(?:请)?(?:在|用|使用|通过) ?(?:浏览器|chrome) ?(?:中|里|上)? ?(?:打开|访问|浏览|进入) ?(?:网址|网站|网页|链接)? ?(?<url>\S+)$/i,
     build: (c) => {
       const u = url(c('url'));
       return u === undefined ? undefined : { kind: 'open_url', url: u };
     },
   },
   {
-    pattern: /^(?:请)?(?:访问|浏览|打开网址|打开网站|打开网页|打开链接)\s*(?<url>\S+)$/,
+    pattern: /^(?:请)?(?:访问|浏览|打开网址|打开网站|打开网页|打开链接) ?(?<url>\S+)$/,
     build: (c) => {
       const u = url(c('url'));
       return u === undefined ? undefined : { kind: 'open_url', url: u };
@@ -257,101 +314,105 @@ const RULES: readonly GoalRule[] = [
   },
   // messages
   {
-    pattern: /^(?:please\s+)?(?:send|write)\s+(?:an?\s+)?(?:(?:text|sms)\s+)?(?:message|text|sms)\s+to\s+(?<to>.+?)\s*(?::|,|\s+saying|\s+that\s+says|\s+with(?:\s+the)?\s+text)\s*(?<text>.+)$/is,
+    pattern: /^(?:please )?(?:send|write) (?:an? )?(?:(?:text|sms) )?(?:message|text|sms) to (?<to>.+?) ?(?::|,| saying| that says| with(?: the)? text) ?(?<text>.+)$/is,
     build: (c) => sendMessage(c('to'), c('text')),
   },
-  { pattern: /^(?:please\s+)?(?:text|message|sms|tell)\s+(?<to>[^"':,]+?)\s*(?::|,|\s+saying|\s+that)\s*(?<text>.+)$/is, build: (c) => sendMessage(c('to'), c('text')) },
+  { pattern: /^(?:please )?(?:text|message|sms|tell) (?<to>[^"':,]+?) ?(?::|,| saying| that) ?(?<text>.+)$/is, build: (c) => sendMessage(c('to'), c('text')) },
   {
-    pattern: /^(?:please\s+)?(?:send|text|message|sms)\s+(?:an?\s+)?(?:(?:text|sms)\s+)?(?:message\s+)?(?<text>.+)\s+to\s+(?<to>[^"']+?)$/is,
+    pattern: new RegExp(`^(?:please )?(?:send|text|message|sms) (?:an? )?(?:(?:text|sms) )?(?:message )?(?<text>.+) to (?<to>${wordsOtherThan('to')})$`, 'is'),
     build: (c) => sendMessage(c('to'), c('text')),
   },
-  { pattern: /^(?:请)?(?:发送?|发)(?:一条)?(?:消息|短信|信息)给\s*(?<to>.+?)\s*(?:[:,]|\s|说)\s*(?<text>.+)$/s, build: (c) => sendMessage(c('to'), c('text')) },
+  { pattern: /^(?:请)?(?:发送?|发)(?:一条)?(?:消息|短信|信息)给 ?(?<to>.+?) ?(?:[:,]| |说) ?(?<text>.+)$/s, build: (c) => sendMessage(c('to'), c('text')) },
   {
-    pattern: /^(?:请)?(?:给|向|跟|和|对)\s*(?<to>.+?)\s*发送?(?:一条|一个)?(?:消息|短信|信息)?\s*(?:说)?\s*[:,]?\s*(?<text>.+)$/s,
+    pattern: /^(?:请)?(?:给|向|跟|和|对) ?(?<to>.+?) ?发送?(?:一条|一个)?(?:消息|短信|信息)? ?(?:说)? ?[:,]? ?(?<text>.+)$/s,
     build: (c) => sendMessage(c('to'), c('text')),
   },
-  { pattern: /^(?:请)?发送?(?:一条)?(?:消息|短信|信息)?\s*(?<text>.+?)\s*给\s*(?<to>.+)$/s, build: (c) => sendMessage(c('to'), c('text')) },
+  { pattern: /^(?:请)?发送?(?:一条)?(?:消息|短信|信息)? ?(?<text>.+?) ?给 ?(?<to>.+)$/s, build: (c) => sendMessage(c('to'), c('text')) },
   // dialogs, permission prompts and tours (before switches: "关闭弹窗" closes a pop-up, "关闭蓝牙" is a switch)
   ...DIALOG_VERB_PATTERNS.map(({ pattern, verb }): GoalRule => ({ pattern, build: (c) => dialogTap(c('verb'), verb.names, verb.fallback) })),
   // a control of something on the screen
-  { pattern: /^(?:please\s+)?(?<verb>expand)\s+(?:the\s+|my\s+)?(?<what>.+)$/i, build: (c) => controlOf(c('verb'), c('what'), EXPAND_NAMES) },
-  { pattern: /^(?:please\s+)?(?<verb>collapse)\s+(?:the\s+|my\s+)?(?<what>.+)$/i, build: (c) => controlOf(c('verb'), c('what'), COLLAPSE_NAMES) },
-  { pattern: /^(?:请)?(?<verb>展开)\s*(?<what>.+)$/, build: (c) => controlOf(c('verb'), c('what'), EXPAND_NAMES) },
-  { pattern: /^(?:请)?(?<verb>收起|折叠)\s*(?<what>.+)$/, build: (c) => controlOf(c('verb'), c('what'), COLLAPSE_NAMES) },
+  { pattern: /^(?:please )?(?<verb>expand) (?:the |my )?(?<what>.+)$/i, build: (c) => controlOf(c('verb'), c('what'), EXPAND_NAMES) },
+  { pattern: /^(?:please )?(?<verb>collapse) (?:the |my )?(?<what>.+)$/i, build: (c) => controlOf(c('verb'), c('what'), COLLAPSE_NAMES) },
+  { pattern: /^(?:请)?(?<verb>展开) ?(?<what>.+)$/, build: (c) => controlOf(c('verb'), c('what'), EXPAND_NAMES) },
+  { pattern: /^(?:请)?(?<verb>收起|折叠) ?(?<what>.+)$/, build: (c) => controlOf(c('verb'), c('what'), COLLAPSE_NAMES) },
   {
-    pattern: /^(?:please\s+)?(?:add|put)\s+(?<what>.+?)\s+(?:to|in|into)\s+(?:the\s+|my\s+)?(?:shopping\s+)?(?:cart|basket|bag|trolley)$/i,
+    pattern: /^(?:please )?(?:add|put) (?<what>.+?) (?:to|in|into) (?:the |my )?(?:shopping )?(?:cart|basket|bag|trolley)$/i,
     build: (c) => addToCart(c('what')),
   },
-  { pattern: /^(?:请)?(?:帮我)?(?:把|将)?\s*(?<what>.+?)\s*(?:加入|添加到|加到|放入|放进)\s*(?:购物车|购物袋)(?:里|中)?$/, build: (c) => addToCart(c('what')) },
+  { pattern: /^(?:请)?(?:帮我)?(?:把|将)? ?(?<what>.+?) ?(?:加入|添加到|加到|放入|放进) ?(?:购物车|购物袋)(?:里|中)?$/, build: (c) => addToCart(c('what')) },
   // "open with": the app chosen on the screen's chooser, never launched on its own
   {
-    pattern: /^(?:please\s+)?open\s+(?:(?:it|this|that|them|the\s+\S+)\s+)?(?:with|using)\s+(?:the\s+)?(?<target>.+?)(?:\s+app)?$/i,
+    pattern: /^(?:please )?open (?:(?:it|this|that|them|the \S+) )?(?:with|using) (?:the )?(?<target>.+?)(?: app)?$/i,
     build: (c) => taps(c('target')),
   },
-  { pattern: /^(?:请)?(?:用|使用|通过)\s*(?<target>.+?)\s*打开(?:它|这个|此|文件|链接)?$/, build: (c) => taps(c('target')) },
+  { pattern: /^(?:请)?(?:用|使用|通过) ?(?<target>.+?) ?打开(?:它|这个|此|文件|链接)?$/, build: (c) => taps(c('target')) },
   // a question whose answer is on the page of its subject
   {
     pattern:
-      /^(?:please\s+)?(?:(?:show|tell)\s+me\s+)?how\s+(?:much|many)\s+(?<name>.+?)\s+(?:is|are|do\s+i\s+have|have\s+i(?:\s+got)?)\s+(?:still\s+)?(?:left|remaining|free|available|used)(?:\s*\?\s*(?:(?:please\s+)?show\s+me(?:\s+please)?)?)?$/i,
+      /^(?:please )?(?:(?:show|tell) me )?how (?:much|many) (?<name>.+?) (?:is|are|do i have|have i(?: got)?) (?:still )?(?:left|remaining|free|available|used)(?: ?\? ?(?:(?:please )?show me(?: please)?)?)?$/i,
     build: (c) => opens(c('name')),
   },
-  { pattern: /^(?:请)?(?:帮我)?(?:看看|查看|看一下)?\s*(?<name>.+?)\s*(?:还剩下|还剩|剩下|剩余|还有)(?:多少|几)(?:了|呢)?$/, build: (c) => opens(c('name')) },
-  { pattern: /^(?:请)?(?:还剩下|还剩|剩下|剩余|还有)多少\s*(?<name>.+?)$/, build: (c) => opens(c('name')) },
+  { pattern: /^(?:请)?(?:帮我)?(?:看看|查看|看一下)? ?(?<name>.+?) ?(?:还剩下|还剩|剩下|剩余|还有)(?:多少|几)(?:了|呢)?$/, build: (c) => opens(c('name')) },
+  { pattern: /^(?:请)?(?:还剩下|还剩|剩下|剩余|还有)多少 ?(?<name>.+?)$/, build: (c) => opens(c('name')) },
   // search
   {
-    pattern: /^(?:please\s+)?search\s+(?:(?:in|on|through)\s+)?(?:(?:the\s+)?(?<where>.+?)\s+)?for\s+(?<text>.+)$/is,
+    pattern: /^(?:please )?search (?:(?:in|on|through) )?(?:(?:the )?(?<where>.+?) )?for (?<text>.+)$/is,
     build: (c) => search(c('where'), c('text'), false),
   },
   {
-    pattern: /^(?:请)?(?:在\s*(?<where>.+?)\s*(?:中|里|内|上|里面)\s*)?(?:搜索|搜一下)(?:\s*:\s*|\s+|(?=[^\p{Script=Han}\s]))(?<text>.+)$/su,
-    build: (c) => search(c('where'), c('text'), true),
+    pattern: /^(?:请)?(?:在 ?(?<where>.+?) ?(?:中|里|内|上|里面) ?)?(?:搜索|搜一下)(?<sep> ?: ?| )?(?<text>.+)$/su,
+    // Without a space or colon the query starts with a letter that is no ideograph ("搜索NFC"): "搜索设置" is no query.
+    build: (c) => (c('sep') === undefined && HAN_START.test(c('text') ?? '') ? undefined : search(c('where'), c('text'), true)),
   },
   {
-    pattern: /^(?:please\s+)?(?<verb>add|create)\s+(?:(?:an?|the|one)\s+)?(?:new\s+)?(?<what>(?:(?!\s(?:to|for|named|called|with|into|in|on|as)\s)[^:"'])+)$/i,
+    pattern: /^(?:please )?(?<verb>add|create) (?:(?:an?|the|one) )?(?:new )?(?<what>(?:(?! (?:to|for|named|called|with|into|in|on|as) )[^:"'])+)$/i,
     build: (c) => addThing(c('verb'), c('what'), false),
   },
-  { pattern: /^(?:请)?(?:帮我)?(?<verb>添加|新建|新增|增加|创建)\s*(?:一个|一条|一项|个|条|新的|新)?\s*(?<what>[^到至:]+)$/, build: (c) => addThing(c('verb'), c('what'), true) },
+  { pattern: /^(?:请)?(?:帮我)?(?<verb>添加|新建|新增|增加|创建) ?(?:一个|一条|一项|个|条|新的|新)? ?(?<what>[^到至:]+)$/, build: (c) => addThing(c('verb'), c('what'), true) },
   // switches
-  { pattern: /^(?:please\s+)?(?:turn|switch|toggle|set)\s+(?<state>on|off)\s+(?:the\s+)?(?<what>.+)$/i, build: (c) => toggles(c('what'), c('state')?.toLowerCase() === 'on') },
-  { pattern: /^(?:please\s+)?(?:turn|switch|toggle|set)\s+(?:the\s+)?(?<what>.+?)\s+(?:to\s+)?(?<state>on|off)$/i, build: (c) => toggles(c('what'), c('state')?.toLowerCase() === 'on') },
-  { pattern: /^(?:please\s+)?(?<verb>enable|disable|activate|deactivate)\s+(?:the\s+)?(?<what>.+)$/i, build: (c) => toggles(c('what'), /^(?:enable|activate)$/i.test(c('verb') ?? '')) },
-  { pattern: /^(?:请)?(?:把|将)\s*(?<what>.+?)\s*(?:都|全部|全都)?\s*(?<verb>打开|开启|启用|关闭|关掉|关上|停用|禁用)$/, build: (c) => toggles(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
-  { pattern: /^(?:请)?(?<verb>开启|启用|关闭|关掉|关上|停用|禁用)\s*(?<what>.+)$/, build: (c) => toggles(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
-  { pattern: /^(?:请)?打开\s*(?<what>.+)$/, build: (c) => openOrTurnOn(c('what')) },
+  { pattern: /^(?:please )?(?:turn|switch|toggle|set) (?<state>on|off) (?:the )?(?<what>.+)$/i, build: (c) => toggles(c('what'), c('state')?.toLowerCase() === 'on') },
+  { pattern: /^(?:please )?(?:turn|switch|toggle|set) (?:the )?(?<what>.+?) (?:to )?(?<state>on|off)$/i, build: (c) => toggles(c('what'), c('state')?.toLowerCase() === 'on') },
+  { pattern: /^(?:please )?(?<verb>enable|disable|activate|deactivate) (?:the )?(?<what>.+)$/i, build: (c) => toggles(c('what'), /^(?:enable|activate)$/i.test(c('verb') ?? '')) },
+  { pattern: /^(?:请)?(?:把|将) ?(?<what>.+?) ?(?:都|全部|全都)? ?(?<verb>打开|开启|启用|关闭|关掉|关上|停用|禁用)$/, build: (c) => toggles(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
+  { pattern: /^(?:请)?(?<verb>开启|启用|关闭|关掉|关上|停用|禁用) ?(?<what>.+)$/, build: (c) => toggles(c('what'), ON_VERBS_ZH.test(c('verb') ?? '')) },
+  { pattern: /^(?:请)?打开 ?(?<what>.+)$/, build: (c) => openOrTurnOn(c('what')) },
   // typing
   {
-    pattern: /^(?:please\s+)?(?:type|enter|input|write|fill\s+in)\s+(?<text>.+)\s+(?:into|in|on)\s+(?:the\s+)?(?<field>.+?)$/is,
+    pattern: /^(?:please )?(?:type|enter|input|write|fill in) (?<text>.+) (?:into|in|on) (?:the )?(?<field>.+?)$/is,
     build: (c) => typeText(c('text'), c('field')),
   },
   {
-    pattern: /^(?:please\s+)?(?:type|enter|input|write|fill\s+in|put)\s+(?<text>.+?)\s+as\s+(?:my|the|your|our|his|her|their)\s+(?<field>[^"']+?)$/is,
+    pattern: new RegExp(`^(?:please )?(?:type|enter|input|write|fill in|put) (?<text>.+?) as (?:my|the|your|our|his|her|their) (?<field>${wordsOtherThan('as')})$`, 'is'),
     build: (c) => typeAs(c('text'), c('field')),
   },
-  { pattern: /^(?:please\s+)?(?:type|enter|input|write)\s+(?<text>.+)$/is, build: (c) => typeText(c('text')) },
+  { pattern: /^(?:please )?(?:type|enter|input|write) (?<text>.+)$/is, build: (c) => typeText(c('text')) },
   {
-    pattern: /^(?:请)?(?:在|往|向|于)\s*(?<field>.+?)\s*(?:中|里|内|上|里面)?\s*(?:输入|键入|填写|填入|打字)\s*:?\s*(?<text>.+)$/s,
+    pattern: /^(?:请)?(?:在|往|向|于) ?(?<field>.+?) ?(?:中|里|内|上|里面)? ?(?:输入|键入|填写|填入|打字) ?:? ?(?<text>.+)$/s,
     build: (c) => typeText(c('text'), c('field')),
   },
   {
-    pattern: /^(?:请)?(?:把|将)\s*(?<text>.+?)\s*(?:填入|填到|填进|填写到|填在|输入到|输入在|写入|写到|写在)\s*(?<field>.+?)\s*(?:中|里|内|里面|上)?$/s,
+    pattern: /^(?:请)?(?:把|将) ?(?<text>.+?) ?(?:填入|填到|填进|填写到|填在|输入到|输入在|写入|写到|写在) ?(?<field>.+?) ?(?:中|里|内|里面|上)?$/s,
     build: (c) => typeAs(c('text'), c('field')),
   },
-  { pattern: /^(?:请)?(?:输入|键入|填写|打字)\s*:?\s*(?<text>.+)$/s, build: (c) => typeText(c('text')) },
+  { pattern: /^(?:请)?(?:输入|键入|填写|打字) ?:? ?(?<text>.+)$/s, build: (c) => typeText(c('text')) },
   // apps and items
-  { pattern: /^(?:please\s+)?(?:open|launch|start|run|show|go\s+to|switch\s+to)\s+(?:the\s+)?(?<name>.+?)(?:\s+app(?:lication)?)?$/i, build: (c) => opens(c('name')) },
-  { pattern: /^(?:请)?(?:启动|运行|进入|打开)\s*(?<name>.+?)(?:应用|程序|app)?$/i, build: (c) => opens(c('name')) },
+  { pattern: /^(?:please )?(?:open|launch|start|run|show|go to|switch to) (?:the )?(?<name>.+?)(?: app(?:lication)?)?$/i, build: (c) => opens(c('name')) },
+  { pattern: /^(?:请)?(?:启动|运行|进入|打开) ?(?<name>.+?)(?:应用|程序|app)?$/i, build: (c) => opens(c('name')) },
   {
-    pattern: /^(?:please\s+)?(?:tap|click|press|select|touch|choose|hit)\s+(?:on\s+)?(?:the\s+)?(?<target>.+?)(?:\s+(?:button|row|item|tab|icon|link|option|entry))?$/i,
+    pattern: /^(?:please )?(?:tap|click|press|select|touch|choose|hit) (?:on )?(?:the )?(?<target>.+?)(?: (?:button|row|item|tab|icon|link|option|entry))?$/i,
     build: (c) => taps(c('target')),
   },
-  { pattern: /^(?:请)?(?:点击|点按|轻触|轻点|单击|点一下|按下|点(?![击按])|按(?!下))\s*(?<target>.+?)(?:按钮|选项|图标|条目)?$/, build: (c) => taps(c('target')) },
+  { pattern: /^(?:请)?(?:点击|点按|轻触|轻点|单击|点一下|按下|点(?![击按])|按(?!下)) ?(?<target>.+?)(?:按钮|选项|图标|条目)?$/, build: (c) => taps(c('target')) },
 ];
 
 /** {@link RULES} with match indices on, compiled once. */
 const COMPILED_RULES: readonly GoalRule[] = RULES.map((rule) => ({ pattern: new RegExp(rule.pattern.source, rule.pattern.flags + 'd'), build: rule.build }));
 
-/** Separators between the parts of a compound goal (tried on the goal with quoted passages masked). */
-const SEPARATOR = /\s*[,;]?\s*(?:然后|接着|之后|随后|并且|再)\s*|\s*[,;]\s*(?:and\s+)?then\s+|\s+and\s+then\s+|\s+then\s+|\s+and\s+|\s*[,;]\s*/giu;
+/**
+ * Separators between the parts of a compound goal (tried on the normalized goal, one space at most
+ * between words, with quoted passages masked): "然后"…, "then", "and", " & ", "," and ";".
+ */
+const SEPARATOR = / ?[,;]? ?(?:然后|接着|之后|随后|并且|再) ?| ?[,;] ?(?:and )?then | and then | then | and | & | ?[,;] ?/giu;
 
 /**
  * Chinese verbs that may start the second of two clauses written one after the other without a
@@ -372,15 +433,34 @@ const SERIAL_VERB = new RegExp(
 );
 
 /** Words that may join two serial clauses ("打开设置并打开蓝牙", "打开设置后关闭WLAN"); dropped from the first. */
-const SERIAL_JOINER = /(?:并且|并|然后|之后|以后|后|再|就|和)\s*$/;
+const SERIAL_JOINER = /(?:并且|并|然后|之后|以后|后|再|就|和) ?$/;
+
+/** A plain "and" ("&", "并", "和") between a tap and a bare dialog verb: see {@link joinsOneLabel}. */
+const ONE_LABEL_JOINER = /^(?: and | & | ?(?:并|和) ?)$/i;
+
+/** The end of a Chinese noun phrase ("…的"): a serial verb right after it belongs to the phrase. */
+const NOUN_PHRASE_END = /的 ?$/;
 
 /** Every pattern goal parsing runs on a goal (rules, separators, serial verbs), for the backtracking check of its spec. */
-export const GOAL_PATTERNS: readonly RegExp[] = [...RULES.map((rule) => rule.pattern), SEPARATOR, SERIAL_VERB, SERIAL_JOINER, URL_LIKE];
+export const GOAL_PATTERNS: readonly RegExp[] = [
+  ...RULES.map((rule) => rule.pattern),
+  SEPARATOR,
+  SERIAL_VERB,
+  SERIAL_JOINER,
+  ONE_LABEL_JOINER,
+  NOUN_PHRASE_END,
+  URL_LIKE,
+  SWITCH_WORD,
+  FIELD_WORD,
+  APP_WORD,
+  VAGUE_QUERY,
+  ...COORDINATION_PATTERNS,
+  ...LABEL_PATTERNS,
+];
 
 function trimSpan(span: GoalSpan): GoalSpan {
-  const lead = span.folded.length - span.folded.trimStart().length;
-  const end = span.folded.trimEnd().length;
-  return { text: span.text.slice(lead, end), folded: span.folded.slice(lead, end) };
+  const [start, end] = trimmedBounds(span.folded, /\s/);
+  return sliceSpan(span, start, end);
 }
 
 function masked(folded: string): string {
@@ -391,16 +471,18 @@ function masked(folded: string): string {
 
 /** The intents of one clause by the first rule that understands it. */
 function parseSingle(span: GoalSpan): GoalIntent[] | undefined {
-  const { text, folded } = trimSpan(span);
+  const trimmed = trimSpan(span);
+  const { text, folded } = trimmed;
   // Each rule sees the part as written (a message keeps its final "?"), then without the sentence's final punctuation.
-  const bodies = [folded, folded.replace(/[\s.!?]+$/, '')].filter((b, i, all) => b !== '' && all.indexOf(b) === i);
+  const bodies = [folded, folded.slice(0, trimmedBounds(folded, SENTENCE_END)[1])].filter((b, i, all) => b !== '' && all.indexOf(b) === i);
   for (const rule of COMPILED_RULES) {
     for (const body of bodies) {
       const match = rule.pattern.exec(body);
       if (!match) continue;
       const capture: Captures = (name) => {
         const at = match.indices?.groups?.[name];
-        return at === undefined ? undefined : text.slice(at[0], at[1]);
+        if (at === undefined) return undefined;
+        return PAYLOAD_GROUPS.has(name) ? asWritten(trimmed, at[0], at[1]) : text.slice(at[0], at[1]);
       };
       const built = rule.build(capture);
       if (built === undefined) continue;
@@ -417,7 +499,8 @@ function hasPayload(intents: readonly GoalIntent[]): boolean {
 
 /** True when `folded` is a dialog or tour verb alone ("continue", "close", "继续"), with nothing it acts on. */
 function isBareButtonVerb(folded: string): boolean {
-  const body = folded.trim().replace(/[\s.!?]+$/, '');
+  const trimmed = folded.trim();
+  const body = trimmed.slice(0, trimmedBounds(trimmed, SENTENCE_END)[1]);
   return DIALOG_VERB_PATTERNS.some(({ pattern }) => {
     const match = pattern.exec(body);
     return match !== null && match.groups?.['object'] === undefined;
@@ -425,30 +508,40 @@ function isBareButtonVerb(folded: string): boolean {
 }
 
 /**
- * True when a tap followed by a bare dialog verb, joined by a plain "and" (or "并"/"和"), is better read
+ * True when a tap followed by a bare dialog verb, joined by a plain "and" (or "&", "并", "和"), is better read
  * as one label: "Accept and continue", "Save and close", "同意并继续" are buttons of their own.
  */
 function joinsOneLabel(first: readonly GoalIntent[], joiner: string, second: string): boolean {
-  return first.at(-1)?.kind === 'tap' && /^(?:\s+and\s+|\s*(?:并|和)\s*)$/i.test(joiner) && isBareButtonVerb(second);
+  return first.at(-1)?.kind === 'tap' && ONE_LABEL_JOINER.test(joiner) && isBareButtonVerb(second);
 }
+
+/** Most Chinese clauses read one after the other without a separator; the rest of a longer run is one clause. */
+const MAX_SERIAL_CLAUSES = 12;
+/** Longest first clause (UTF-16 units) tried before a serial verb: a clause is a verb and what it names, a web address at most. */
+const MAX_SERIAL_CLAUSE_LENGTH = 200;
 
 /**
  * Two or more Chinese clauses written one after the other without a separator: split before a
  * {@link SERIAL_VERB} (not right after "的", where the verb belongs to a noun phrase) where the first
- * part is understood alone and the rest, recursively, too. The leftmost such split wins.
+ * part is understood alone and the rest, recursively, too. The leftmost such split wins. `depth`
+ * clauses are already read before `span`; with {@link MAX_SERIAL_CLAUSES} and
+ * {@link MAX_SERIAL_CLAUSE_LENGTH}, a goal of n characters is read with O(n) rule matches, each
+ * linear, whatever it repeats ("打开设置" 500 times).
  */
-function parseSerial(span: GoalSpan): GoalIntent[] | undefined {
+function parseSerial(span: GoalSpan, depth: number): GoalIntent[] | undefined {
+  if (depth + 1 >= MAX_SERIAL_CLAUSES) return undefined;
   const hidden = masked(span.folded);
   for (const m of hidden.matchAll(SERIAL_VERB)) {
     const at = m.index ?? 0;
+    if (at > MAX_SERIAL_CLAUSE_LENGTH) break;
     const before = span.folded.slice(0, at);
-    if (before.trim() === '' || /的\s*$/.test(before)) continue;
+    if (before.trim() === '' || NOUN_PHRASE_END.test(before)) continue;
     const joiner = SERIAL_JOINER.exec(before)?.[0] ?? '';
-    const left = parseSingle({ text: span.text.slice(0, at - joiner.length), folded: before.slice(0, before.length - joiner.length) });
+    const left = parseSingle(sliceSpan(span, 0, at - joiner.length));
     if (!left || hasPayload(left)) continue;
-    const rest: GoalSpan = { text: span.text.slice(at), folded: span.folded.slice(at) };
+    const rest = sliceSpan(span, at, span.text.length);
     if (joinsOneLabel(left, joiner, rest.folded)) continue;
-    const right = parseClause(rest);
+    const right = parseClause(rest, depth + 1);
     if (right) return [...left, ...right];
   }
   return undefined;
@@ -456,13 +549,13 @@ function parseSerial(span: GoalSpan): GoalIntent[] | undefined {
 
 /**
  * One clause (no separator inside, or only ones that belong to it): Chinese serial verbs first
- * (unless the whole clause is a message or typed text, whose payload runs to its end), then the
- * clause as a whole.
+ * (unless the whole clause is a message or typed text, whose payload runs to its end, or `serial`
+ * is false), then the clause as a whole. `depth`: clauses read before it (see {@link parseSerial}).
  */
-function parseClause(span: GoalSpan): GoalIntent[] | undefined {
+function parseClause(span: GoalSpan, depth = 0, serial = true): GoalIntent[] | undefined {
   const whole = parseSingle(span);
   if (whole && hasPayload(whole)) return whole;
-  return (hasCjk(span.folded) ? parseSerial(span) : undefined) ?? whole;
+  return (serial && hasCjk(span.folded) ? parseSerial(span, depth) : undefined) ?? whole;
 }
 
 /** A part of a compound goal between separators: `[start, end)` in the goal, and the separator before it. */
@@ -532,6 +625,12 @@ function segment(goal: GoalSpan, parts: readonly Part[], clause: (i: number, j: 
  * Parses a goal (English or Chinese, any case, full-width letters, typographic quotes and Unicode
  * hyphens and spaces allowed) into the intents it asks for, in order.
  *
+ * The rules read the goal {@link normalizeGoal normalized}: invisible format characters (bidi
+ * controls, zero-width spaces and joiners, BOM) dropped and every run of white space one space, so
+ * that "turn on\u202e  Wi-Fi" is "turn on Wi-Fi" and every rule runs in time linear in the goal's
+ * length. Text to type or send is taken from the goal as written, between its first and last
+ * visible character: its inner spaces, line breaks and format characters stay as they are.
+ *
  * A compound goal is cut at "and"/"then"/","/"然后"… into clauses, each understood on its own, as
  * many as possible: "open Settings and turn on Wi-Fi" is two, while "tap Terms and Conditions" and
  * "send … saying see you, and thanks!" stay one (their second part means nothing alone), and
@@ -542,7 +641,8 @@ function segment(goal: GoalSpan, parts: readonly Part[], clause: (i: number, j: 
  * @returns the intents, or `undefined` when the goal matches none of {@link SUPPORTED_GOAL_FORMS}.
  */
 export function parseGoal(goal: string): GoalIntent[] | undefined {
-  const whole: GoalSpan = { text: goal, folded: foldPunctuation(goal) };
+  const normalized = normalizeGoal(goal);
+  const whole: GoalSpan = { text: normalized.text, folded: foldPunctuation(normalized.text), origin: normalized.origin, source: goal };
   const parts = splitParts(whole);
   if (parts.length === 0) return undefined;
   const clauses = new Map<string, GoalIntent[] | undefined>();
@@ -551,7 +651,9 @@ export function parseGoal(goal: string): GoalIntent[] | undefined {
     if (!clauses.has(key)) {
       const start = (parts[i] as Part).start;
       const end = (parts[j] as Part).end;
-      clauses.set(key, parseClause({ text: whole.text.slice(start, end), folded: whole.folded.slice(start, end) }));
+      // Serial verbs are read within one part: parts joined across a separator make one clause only
+      // when the separator belongs to it (a label with a comma), never to cut it again elsewhere.
+      clauses.set(key, parseClause(sliceSpan(whole, start, end), 0, i === j));
     }
     return clauses.get(key);
   };

@@ -1,4 +1,4 @@
-import { compactLabel, foldPunctuation, normalizeLabel, timeKey, timesIn, unquote } from './goal-text';
+import { compactLabel, foldPunctuation, normalizeGoal, normalizeLabel, timeKey, timesIn, trimWhile, unquote } from './goal-text';
 
 describe('normalizeLabel', () => {
   it.each([
@@ -96,5 +96,31 @@ describe('unquote', () => {
     expect(unquote('「下一步」')).toBe('下一步');
     expect(unquote('"Allow" and "OK"')).toBe('"Allow" and "OK"');
     expect(unquote('"unbalanced')).toBe('"unbalanced');
+  });
+});
+
+describe('normalizeGoal', () => {
+  it('drops format characters and makes each run of white space one space, mapping every unit back to the goal', () => {
+    expect(normalizeGoal('type  a\u200bb')).toEqual({ text: 'type ab', origin: [0, 1, 2, 3, 4, 6, 8] });
+    expect(normalizeGoal('\ufeff turn\t\u00a0\u3000on\n\u2028Wi-Fi \u202e')).toEqual({ text: 'turn on Wi-Fi', origin: [2, 3, 4, 5, 6, 9, 10, 11, 13, 14, 15, 16, 17] });
+  });
+
+  it('keeps surrogate pairs whole, each unit mapped', () => {
+    expect(normalizeGoal('👋\u200d x')).toEqual({ text: '👋 x', origin: [0, 1, 3, 4] });
+  });
+
+  it('drops bidi controls and isolates, zero-width characters, the BOM and soft hyphens', () => {
+    expect(normalizeGoal('\u202aa\u202bb\u202cc\u202dd\u202ee\u200ef\u200fg\u2066h\u2067i\u2068j\u2069k\u200bl\u200cm\u200dn\u2060o\ufeffp\u00adq').text).toBe('abcdefghijklmnopq');
+  });
+
+  it('gives an empty text for a goal of spaces and format characters only', () => {
+    expect(normalizeGoal('\u202e\u200b \t\u200f\ufeff\u3000')).toEqual({ text: '', origin: [] });
+  });
+});
+
+describe('trimWhile', () => {
+  it('removes leading and trailing characters the pattern accepts, one at a time', () => {
+    expect(trimWhile('..!hello, world?! ', /[\s.,!?]/)).toBe('hello, world');
+    expect(trimWhile('...', /[.]/)).toBe('');
   });
 });

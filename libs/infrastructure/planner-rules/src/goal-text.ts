@@ -45,6 +45,9 @@ const CHAR_MAP: Record<string, string> = {
   '\uff07': "'",
 };
 
+/** Characters that {@link foldPunctuation} leaves as they are: printable ASCII and the CJK unified ideographs (the common case, checked without normalizing). */
+const UNCHANGED_BY_FOLDING = /^[\u0020-\u007e\u3400-\u4dbf\u4e00-\u9fff]$/;
+
 /**
  * Maps every character to its NFKC form where that is a single character of the same length
  * (full-width "ｏｐｅｎ" → "open", U+2000–U+200A, U+205F and the other compatibility spaces → " "),
@@ -55,6 +58,10 @@ const CHAR_MAP: Record<string, string> = {
 export function foldPunctuation(text: string): string {
   let out = '';
   for (const ch of text) {
+    if (UNCHANGED_BY_FOLDING.test(ch)) {
+      out += ch;
+      continue;
+    }
     const nfkc = ch.normalize('NFKC');
     const one = nfkc.length === ch.length ? nfkc : ch;
     out += one.length === 1 ? (CHAR_MAP[one] ?? one) : one;
@@ -108,6 +115,54 @@ export function quotedSpans(folded: string): Array<[number, number]> {
   return spans;
 }
 
+/** A goal as read for matching, see {@link normalizeGoal}. */
+export interface NormalizedGoal {
+  /** The goal without format characters, each run of white space one ASCII space, trimmed. */
+  text: string;
+  /** For each UTF-16 unit of `text`, its index in the goal as written. */
+  origin: number[];
+}
+
+/** One character of white space of any kind (JavaScript's `\s`, which covers U+00A0, U+2000–U+200A, U+3000…, and NEL). */
+const GOAL_SPACE = /^[\s\u0085]$/u;
+/** One invisible format character (category Cf: bidi controls and isolates, zero-width space and joiners, BOM, soft hyphen…). */
+const FORMAT_CHAR = /^\p{Cf}$/u;
+
+/**
+ * The goal as the rules read it: every format character dropped (U+202E, U+200E/F, U+2066–U+2069,
+ * U+200B–U+200D, U+FEFF, U+00AD: they never change which words a goal says), every run of white
+ * space of any kind (tabs, newlines, U+00A0, U+3000, …) one ASCII space, leading and trailing space
+ * removed. With no run of spaces left, no rule can try a run in quadratically many ways.
+ *
+ * `origin` maps each unit of `text` back to the goal, so that text the user asked to type or send
+ * is sliced from the goal as written, inner spaces and format characters included
+ * (`normalizeGoal("type  a\u200bb")` → `{ text: "type ab", origin: [0, 1, 2, 3, 4, 6, 8] }`).
+ * A goal made only of spaces and format characters gives `text: ""`.
+ */
+export function normalizeGoal(goal: string): NormalizedGoal {
+  let text = '';
+  const origin: number[] = [];
+  let space = -1;
+  let at = 0;
+  for (const ch of goal) {
+    const index = at;
+    at += ch.length;
+    if (FORMAT_CHAR.test(ch)) continue;
+    if (GOAL_SPACE.test(ch)) {
+      if (space < 0) space = index;
+      continue;
+    }
+    if (space >= 0 && text !== '') {
+      text += ' ';
+      origin.push(space);
+    }
+    space = -1;
+    text += ch;
+    for (let unit = 0; unit < ch.length; unit++) origin.push(index + unit);
+  }
+  return { text, origin };
+}
+
 /**
  * Invisible format characters (Unicode category Cf): zero-width space, joiners and non-joiner, word
  * joiner, BOM, soft hyphen, bidi marks and isolates (Android wraps times and names in them). They
@@ -122,6 +177,14 @@ const FORMAT_CHARS = /\p{Cf}/gu;
  */
 const CLOCK_TIME =
   /(?<![\p{N}:.])(?:(?<before>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|午前|午後|오전|오후)\s?)?(?<h>\d{1,2}):(?<m>[0-5]\d)(?::(?<s>[0-5]\d))?(?![\p{N}:])(?:\s?(?<after>a\.?\s?m\.?|p\.?\s?m\.?)(?![\p{L}\p{N}]))?/gu;
+/** A 24-hour time key ({@link timeKey}) inside a normalized label. */
+const TIME_KEY = /(?<![\p{N}:])(\d{2}):\d{2}(?::\d{2})?(?![\p{N}:])/gu;
+const SPACE_RUN = /\s+/g;
+const NOT_LETTERS_OR_DIGITS = /[^\p{L}\p{N}]+/gu;
+
+/** Every pattern run here on goal text and labels, for the backtracking check of the goal parser's spec. */
+export const LABEL_PATTERNS: readonly RegExp[] = [FORMAT_CHARS, CLOCK_TIME, TIME_KEY, SPACE_RUN, NOT_LETTERS_OR_DIGITS];
+
 const MORNING = new Set(['上午', '早上', '早晨', '凌晨', '午前', '오전', 'am']);
 
 /**
@@ -171,8 +234,30 @@ function memo(cache: Map<string, string>, text: string, compute: (text: string) 
   return value;
 }
 
+/** Spaces and the sentence punctuation a label or goal clause may start or end with (after {@link foldPunctuation}). */
+const SENTENCE_EDGE = /[\s.,;:!?]/;
+
+/**
+ * `text` without leading and trailing characters that `edge` accepts (one character tested at a
+ * time), so that a long run of them costs time in proportion to its length (a pattern such as
+ * `[\s.]+$` is retried from every position of a run that does not reach the end).
+ */
+export function trimWhile(text: string, edge: RegExp): string {
+  const [start, end] = trimmedBounds(text, edge);
+  return text.slice(start, end);
+}
+
+/** `[start, end)` of what {@link trimWhile} keeps of `text`. */
+export function trimmedBounds(text: string, edge: RegExp): [number, number] {
+  let start = 0;
+  let end = text.length;
+  while (start < end && edge.test(text[start] as string)) start++;
+  while (end > start && edge.test(text[end - 1] as string)) end--;
+  return [start, end];
+}
+
 function stripSentencePunctuation(text: string): string {
-  return text.replace(/^[\s.,;:!?]+|[\s.,;:!?]+$/g, '');
+  return trimWhile(text, SENTENCE_EDGE);
 }
 
 /**
@@ -185,7 +270,7 @@ export function normalizeLabel(text: string): string {
   return memo(NORMALIZED, text, (raw) => {
     const plain = unquote(stripSentencePunctuation(foldPunctuation(raw.normalize('NFKC').replace(FORMAT_CHARS, ''))))
       .toLowerCase()
-      .replace(/\s+/g, ' ');
+      .replace(SPACE_RUN, ' ');
     return stripSentencePunctuation(canonicalTimes(plain));
   });
 }
@@ -209,14 +294,14 @@ export function timeKey(text: string): string | undefined {
 
 /** The 24-hour keys ({@link timeKey}) of every clock time in `text`, in order: `"Alarm 8:30 AM, 6:00 PM"` → `["08:30", "18:00"]`. */
 export function timesIn(text: string): string[] {
-  return Array.from(normalizeLabel(text).matchAll(/(?<![\p{N}:])(\d{2}):\d{2}(?::\d{2})?(?![\p{N}:])/gu))
+  return Array.from(normalizeLabel(text).matchAll(TIME_KEY))
     .filter((m) => Number(m[1]) <= 24)
     .map((m) => m[0]);
 }
 
 /** {@link normalizeLabel} without anything but letters and digits: `"Wi-Fi"` and `"wifi"` both give `"wifi"`. */
 export function compactLabel(text: string): string {
-  return memo(COMPACTED, text, (raw) => normalizeLabel(raw).replace(/[^\p{L}\p{N}]+/gu, ''));
+  return memo(COMPACTED, text, (raw) => normalizeLabel(raw).replace(NOT_LETTERS_OR_DIGITS, ''));
 }
 
 /** True when `text` contains CJK ideographs (used to answer in the goal's language). */

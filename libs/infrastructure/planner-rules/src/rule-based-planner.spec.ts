@@ -70,6 +70,22 @@ describe('RuleBasedPlanner', () => {
     expect(new RuleBasedPlanner().name).toBe('rule-based');
   });
 
+  it('fails at once, saying why, on a goal of invisible characters only', async () => {
+    const decision = await new RuleBasedPlanner().plan(context('\u202e\u200b \u2066\ufeff\u200f', LAUNCHER, []));
+    expect(decision).toEqual({
+      type: 'fail',
+      reason: 'The goal has no visible text: it is only spaces and invisible format characters (such as U+202E, U+200B or U+FEFF).',
+      reasoning: 'Nothing is left of the goal once invisible format characters and spaces are removed.',
+    });
+  });
+
+  it('reads a goal wrapped in bidi controls as the goal', async () => {
+    const wrapped = await new RuleBasedPlanner().plan(context('\u2067open\u2069 \u200eSettings\u200f', LAUNCHER, []));
+    const plain = await new RuleBasedPlanner().plan(context('open Settings', LAUNCHER, []));
+    expect(plain.type).toBe('action');
+    expect(wrapped).toEqual(plain);
+  });
+
   it('taps a switch once more when the first tap changed nothing, then fails: no effect twice', async () => {
     const planner = new RuleBasedPlanner();
     const decisions = await planOnUnchangedScreen(() => planner, 'turn on Wi-Fi', STUCK_SETTINGS, 'com.android.settings');

@@ -1,5 +1,6 @@
 import { MobileClawError, Planner, type PlanDecision, type PlanningContext } from '@mobileclaw/domain';
 import { parseGoal } from './goal-parser';
+import { normalizeGoal } from './goal-text';
 import { Screen } from './screen';
 import { decideStep } from './step-decision';
 import { taskMemoryFrom } from './task-memory';
@@ -34,6 +35,15 @@ export class RuleBasedPlanner extends Planner {
   /** @throws MobileClawError `ABORTED` when `ctx.signal` has fired. */
   async plan(ctx: PlanningContext): Promise<PlanDecision> {
     if (ctx.signal.aborted) throw new MobileClawError('ABORTED', 'planning was canceled');
+    // The goal's words as the rules read them: no format characters, one space between words.
+    const goal = normalizeGoal(ctx.goal).text;
+    if (goal === '') {
+      return {
+        type: 'fail',
+        reason: 'The goal has no visible text: it is only spaces and invisible format characters (such as U+202E, U+200B or U+FEFF).',
+        reasoning: 'Nothing is left of the goal once invisible format characters and spaces are removed.',
+      };
+    }
     const intents = parseGoal(ctx.goal);
     if (!intents) {
       return {
@@ -42,8 +52,8 @@ export class RuleBasedPlanner extends Planner {
         reasoning: 'The goal matches none of the supported goal forms.',
       };
     }
-    const memory = taskMemoryFrom(ctx.history, intents, ctx.goal);
+    const memory = taskMemoryFrom(ctx.history, intents, goal);
     const screen = new Screen(ctx.observation.elements, ctx.observation.package);
-    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history: ctx.history, goal: ctx.goal });
+    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history: ctx.history, goal });
   }
 }
