@@ -126,28 +126,6 @@ export class ApiClient {
     return this.request('POST', `/api/devices/${encodeURIComponent(deviceId)}/takeover/actions`, action);
   }
 
-  /** The phone's current screen as an image (`GET /api/devices/:id/screenshot`). @throws ApiError on a non-2xx answer. */
-  async screenshot(deviceId: string): Promise<Blob> {
-    const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
-    let response: Response;
-    try {
-      response = await fetch(`/api/devices/${encodeURIComponent(deviceId)}/screenshot`, { headers, cache: 'no-store' });
-    } catch (err) {
-      throw new ApiError(0, { title: 'Network error', detail: `the gateway cannot be reached (${err instanceof Error ? err.message : String(err)})`, code: 'NETWORK_ERROR' });
-    }
-    if (!response.ok) {
-      const text = await response.text();
-      let problem: Problem;
-      try {
-        problem = JSON.parse(text) as Problem;
-      } catch {
-        problem = { status: response.status, detail: `${response.status} ${response.statusText}` };
-      }
-      throw new ApiError(response.status, problem);
-    }
-    return response.blob();
-  }
-
   /** @throws ApiError with the problem details on a non-2xx answer (or a synthetic one when the body is not JSON). */
   private async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };

@@ -80,8 +80,6 @@ let deviceStreamState: ConnectionState = 'connecting';
 let devicesFresh = false;
 /** The phone the user picked in the form (kept across gateway restarts while that phone exists). */
 let preferredDeviceId: string | undefined;
-/** Taking the picked phone over: its screen, taps, swipes, typing, hand back. */
-const screenControl = new ScreenControl(byId('screen-control'), client);
 
 function showDevices(): void {
   const unavailable = accessProblem
@@ -111,6 +109,8 @@ const liveScreen = new LiveScreenPanel(byId('live-screen'), {
   // 4401/4403 are the socket's 401/403.
   onAccessRefused: (code, detail) => onAccessRefused(code === 4403 ? 403 : 401, detail),
 });
+/** Taking the picked phone over, under its live screen: clicks on the live picture tap, drags swipe; typing, Back, Home, hand back. */
+const screenControl = new ScreenControl(byId('screen-control'), client, { screen: liveScreen.image });
 
 function deviceListeners(): Record<string, (event: MessageEvent<string>) => void> {
   const listeners: Record<string, (event: MessageEvent<string>) => void> = {

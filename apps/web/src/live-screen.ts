@@ -46,7 +46,8 @@ export interface LiveScreenPanelOptions {
 }
 
 export class LiveScreenPanel {
-  private readonly image: HTMLImageElement;
+  /** The picture (`#live-screen-image`): one element for the panel's whole life, whatever it shows. */
+  readonly image: HTMLImageElement;
   private readonly placeholder: HTMLParagraphElement;
   private socket?: WebSocket;
   private deviceId?: string;

@@ -1,7 +1,7 @@
 import { ApiError, type ApiClient, type Takeover, type TakeoverAction } from './api-client.js';
 import type { DeviceInfo } from './api-types.js';
 import { formatTime, h } from './dom.js';
-import { devicePointAt, type ImageFit } from './screen-point.js';
+import { contentBoxOf, devicePointAt, type BoxInsets, type ImageFit } from './screen-point.js';
 
 /** localStorage keys of this browser's holder identity: a random id (never shown) and the name others see. */
 const HOLDER_ID_KEY = 'mobileclaw.holderId';
@@ -23,12 +23,23 @@ export function holderIdentity(storage: Storage = window.localStorage): { holder
   return { holderId, holder: storage.getItem(HOLDER_NAME_KEY) ?? '' };
 }
 
+/** The class the live screen image carries while this page holds its phone (styles.css: crosshair, no scrolling or selecting by touch). */
+export const HELD_SCREEN_CLASS = 'screen-held';
+
+/** The border plus padding widths of `element`, CSS px. */
+function insetsOf(element: HTMLElement): BoxInsets {
+  const style = getComputedStyle(element);
+  const side = (side: 'top' | 'right' | 'bottom' | 'left') => (parseFloat(style.getPropertyValue(`border-${side}-width`)) || 0) + (parseFloat(style.getPropertyValue(`padding-${side}`)) || 0);
+  return { top: side('top'), right: side('right'), bottom: side('bottom'), left: side('left') };
+}
+
 /**
  * Turns presses on a screen image into taps and drags into swipes, in device px: the element carries
  * the screen it shows as `data-device-id`, `data-device-width`, `data-device-height` (px), read at each
- * press, so a live image that changes size or phone keeps working. The point maps through the
- * element's rendered box and its CSS `object-fit` ({@link devicePointAt}); presses on a letterbox bar
- * are ignored. Returns a function that detaches the listeners.
+ * press, so a live image that changes size or phone keeps working; without them (no picture) a press
+ * does nothing. The point maps through the element's content box (its rendered box less border and
+ * padding, {@link contentBoxOf}) and its CSS `object-fit` ({@link devicePointAt}); presses on a
+ * letterbox bar are ignored. Returns a function that detaches the listeners.
  */
 export function bindScreenGestures(element: HTMLElement, act: (deviceId: string, action: TakeoverAction) => void): () => void {
   let press: { pointerId: number; clientX: number; clientY: number; at: number } | undefined;
@@ -42,7 +53,7 @@ export function bindScreenGestures(element: HTMLElement, act: (deviceId: string,
     const screen = screenOf();
     if (!screen) return undefined;
     const fit: ImageFit = getComputedStyle(element).objectFit === 'fill' ? 'fill' : 'contain';
-    return devicePointAt(clientX, clientY, element.getBoundingClientRect(), screen.size, fit);
+    return devicePointAt(clientX, clientY, contentBoxOf(element.getBoundingClientRect(), insetsOf(element)), screen.size, fit);
   };
   const down = (event: PointerEvent): void => {
     if (event.button !== 0) return;
@@ -70,47 +81,73 @@ export function bindScreenGestures(element: HTMLElement, act: (deviceId: string,
   const cancel = (): void => {
     press = undefined;
   };
+  // A drag on an <img> would otherwise start the browser's own drag and drop, which cancels the pointer.
+  const noDrag = (event: Event): void => event.preventDefault();
   element.addEventListener('pointerdown', down);
   element.addEventListener('pointerup', up);
   element.addEventListener('pointercancel', cancel);
+  element.addEventListener('dragstart', noDrag);
   return () => {
     element.removeEventListener('pointerdown', down);
     element.removeEventListener('pointerup', up);
     element.removeEventListener('pointercancel', cancel);
+    element.removeEventListener('dragstart', noDrag);
   };
 }
 
+/** Settings of {@link ScreenControl}. */
+export interface ScreenControlOptions {
+  /**
+   * The live screen image of the picked phone (`#live-screen-image`, kept up to date by the live
+   * screen panel with its `data-device-*` attributes): while this page holds the phone, presses on it
+   * act on the phone.
+   */
+  screen: HTMLElement;
+  /** Where the holder identity is kept. Default `window.localStorage`. */
+  storage?: Storage;
+}
+
 /**
- * The "take over" panel of the selected phone: who holds it (a name and since when), a Take over
- * button, and — while this page holds it — the phone's screen (click = tap, drag = swipe), a text box
- * with Type, and Back, Home and Hand back. The page renews its hold every third of the lease while it
- * is open; the hold ends when it is handed back, when the page stops renewing it, or when the phone
- * disconnects (a `device.controller` event with no controller).
+ * The take-over controls of the selected phone, under its live screen: who holds it (a name and since
+ * when), a Take over button, and — while this page holds it — a text box with Type, and Back, Home and
+ * Hand back; the live screen image ({@link ScreenControlOptions.screen}) then takes clicks as taps and
+ * drags as swipes, and carries {@link HELD_SCREEN_CLASS}. Not held, the image takes no gestures. The
+ * page renews its hold every third of the lease while it is open; the hold ends when it is handed
+ * back, when the page stops renewing it, or when the phone disconnects (a `device.controller` event
+ * with no controller).
+ *
+ * The picture is only the live screen's: there is no screenshot fallback. When the live socket cannot
+ * deliver, the live panel says why (gateway unreachable, token refused, phone offline), and a
+ * screenshot request would fail the same way (same gateway, same token); a picture reloaded only after
+ * one's own actions would also go stale as the phone changes by itself, inviting taps on what is no
+ * longer there. Type, Back, Home and Hand back keep working without a picture.
  */
 export class ScreenControl {
   private device: DeviceInfo | undefined;
   private held: Takeover | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
   private message = '';
-  private shotNumber = 0;
   private detachGestures: (() => void) | undefined;
   /** {@link viewKey} of the last rendering. */
   private shownKey = '';
   private readonly identity: { holderId: string; holder: string };
+  private readonly screen: HTMLElement;
+  private readonly storage: Storage;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly client: ApiClient,
-    private readonly storage: Storage = window.localStorage,
+    options: ScreenControlOptions,
   ) {
-    this.identity = holderIdentity(storage);
+    this.screen = options.screen;
+    this.storage = options.storage ?? window.localStorage;
+    this.identity = holderIdentity(this.storage);
     this.render();
   }
 
   /**
    * Shows `device` (the phone picked in the form), or nothing when none is. Re-renders only when what
-   * the panel shows changes (not on every status or heartbeat of the phone): a held phone's screen
-   * image reloads only after the holder's actions.
+   * the panel shows changes (not on every status or heartbeat of the phone).
    */
   show(device: DeviceInfo | undefined): void {
     if (this.held && device?.deviceId !== this.held.deviceId) {
@@ -130,7 +167,7 @@ export class ScreenControl {
   /** What the panel shows, as a comparable string. */
   private viewKey(): string {
     const device = this.device;
-    return JSON.stringify([device?.deviceId, device?.status === 'offline', this.held?.deviceId ?? null, this.held ? null : (device?.controller ?? null), device?.screen?.width, device?.screen?.height]);
+    return JSON.stringify([device?.deviceId, device?.status === 'offline', this.held?.deviceId ?? null, this.held ? null : (device?.controller ?? null)]);
   }
 
   private async takeOver(): Promise<void> {
@@ -175,7 +212,6 @@ export class ScreenControl {
       if (err instanceof ApiError && (err.code === 'CONTROL_NOT_HELD' || err.code === 'DEVICE_CONTROLLED')) this.lost(problemText(err));
       return;
     }
-    this.refreshScreen();
   }
 
   /** The hold is gone without this page handing it back. */
@@ -211,25 +247,6 @@ export class ScreenControl {
     if (line) line.textContent = text;
   }
 
-  /** Loads the phone's current screen into the image (the newest request wins when several overlap). */
-  private refreshScreen(): void {
-    const held = this.held;
-    if (!held) return;
-    const number = ++this.shotNumber;
-    this.client.screenshot(held.deviceId).then(
-      (blob) => {
-        const image = this.root.querySelector<HTMLImageElement>('img.screen-image');
-        if (number !== this.shotNumber || !image || image.dataset['deviceId'] !== held.deviceId) return;
-        const previous = image.src;
-        image.src = URL.createObjectURL(blob);
-        if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
-      },
-      (err: unknown) => {
-        if (number === this.shotNumber) this.setMessage(`Screen unavailable: ${problemText(err)}`);
-      },
-    );
-  }
-
   private render(): void {
     this.shownKey = this.viewKey();
     this.detachGestures?.();
@@ -260,16 +277,17 @@ export class ScreenControl {
     }
     parts.push(h('p', { class: 'error-text screen-message', role: 'alert' }, this.message));
     this.root.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
-    const image = this.root.querySelector<HTMLImageElement>('img.screen-image');
-    if (image) {
-      this.detachGestures = bindScreenGestures(image, (deviceId, action) => void this.act(deviceId, action));
-      this.refreshScreen();
+    const held = this.held !== undefined && this.held.deviceId === device?.deviceId;
+    this.screen.classList.toggle(HELD_SCREEN_CLASS, held);
+    if (held) {
+      this.screen.title = 'Click to tap, drag to swipe';
+      this.detachGestures = bindScreenGestures(this.screen, (deviceId, action) => void this.act(deviceId, action));
+    } else {
+      this.screen.removeAttribute('title');
     }
   }
 
   private heldView(device: DeviceInfo, held: Takeover): HTMLElement[] {
-    const width = device.screen?.width ?? 0;
-    const height = device.screen?.height ?? 0;
     const text = h('input', { id: 'takeover-text', autocomplete: 'off', placeholder: 'Text to type' });
     const type = (event: Event): void => {
       event.preventDefault();
@@ -279,17 +297,7 @@ export class ScreenControl {
       void this.act(device.deviceId, { type: 'type', text: value });
     };
     return [
-      h('p', { class: 'controller-note mine', id: 'screen-controller' }, `You (${held.holder}) control ${device.deviceId}${held.taskId ? '; its task waits' : ''}. Click to tap, drag to swipe.`),
-      h('img', {
-        class: 'screen-image',
-        alt: `The screen of ${device.deviceId}`,
-        draggable: 'false',
-        'data-device-id': device.deviceId,
-        'data-device-width': width,
-        'data-device-height': height,
-        width: width || undefined,
-        height: height || undefined,
-      }),
+      h('p', { class: 'controller-note mine', id: 'screen-controller' }, `You (${held.holder}) control ${device.deviceId}${held.taskId ? '; its task waits' : ''}. Click the screen above to tap, drag to swipe.`),
       h('form', { class: 'takeover-type', onsubmit: type }, text, h('button', { type: 'submit' }, 'Type')),
       h(
         'div',

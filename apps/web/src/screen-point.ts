@@ -11,6 +11,14 @@ export interface RenderedBox {
   height: number;
 }
 
+/** The widths of an element's border plus padding on each side, CSS px (what lies between its border box and its content box). */
+export interface BoxInsets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
 /** A size in px. */
 export interface PixelSize {
   width: number;
@@ -28,9 +36,23 @@ function drawnScreen(box: RenderedBox, device: PixelSize, fit: ImageFit): { scal
 }
 
 /**
+ * The content box of an element whose border box is `box` (as `getBoundingClientRect()` gives it) and
+ * whose border plus padding are `insets` (CSS px): the area an `<img>` draws its picture in. A box
+ * narrower than its insets has no area (width or height 0).
+ */
+export function contentBoxOf(box: RenderedBox, insets: BoxInsets): RenderedBox {
+  return {
+    left: box.left + insets.left,
+    top: box.top + insets.top,
+    width: Math.max(0, box.width - insets.left - insets.right),
+    height: Math.max(0, box.height - insets.top - insets.bottom),
+  };
+}
+
+/**
  * The device pixel under page point (`clientX`, `clientY`, CSS px) on an element showing the whole
  * screen of `device` size (px) in `box`, drawn as `fit` says (`contain`: centred, as with the default
- * `object-position`). The element must have no padding or border (its box is the drawn area's frame).
+ * `object-position`). `box` is the element's content box ({@link contentBoxOf}), not its border box.
  * Pixel `x` covers device coordinates [x, x + 1): the result is the pixel the point lies in, 0 ≤ x <
  * width, 0 ≤ y < height. Undefined when the point is outside the drawn screen (on a `contain` bar, or
  * off the element), or when the box or the screen has no area.
