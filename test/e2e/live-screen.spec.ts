@@ -139,6 +139,33 @@ describe('the page\'s live screen', () => {
     await page.screenshot({ path: join(outputDir, 'live-screen.png') });
   }, 90_000);
 
+  it('picks the phone clicked in the list, names it over the screen, and marks a phone a person holds', async () => {
+    const second = new SimulatedPhone({ host: '127.0.0.1', port: gateway.devicePort, token: gateway.deviceToken, deviceId: 'sim-2' });
+    await second.start();
+    try {
+      await page.goto(`${base}/`);
+      await frameShown('sim-1');
+      expect(await page.locator('#screen-title').textContent()).toBe('Screen — sim-1');
+      await page.locator('.device[data-device-id="sim-2"][data-status="online"]').click();
+      await frameShown('sim-2');
+      expect(await page.getByLabel('Phone', { exact: true }).inputValue()).toBe('sim-2');
+      expect(await page.locator('#screen-title').textContent()).toBe('Screen — sim-2');
+      expect(await page.locator('.device[aria-current="true"]').getAttribute('data-device-id')).toBe('sim-2');
+
+      const take = await fetch(`${base}/api/devices/sim-2/takeover`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ holderId: 'grace-1', holder: 'Grace' }) });
+      expect(take.status).toBe(200);
+      const badge = page.locator('.device[data-device-id="sim-2"] .device-held');
+      await badge.waitFor({ timeout: WAIT_MS });
+      expect(await badge.textContent()).toBe('held by Grace');
+      expect(await page.locator('.device[data-device-id="sim-1"] .device-held').count()).toBe(0);
+      const back = await fetch(`${base}/api/devices/sim-2/takeover?holderId=grace-1`, { method: 'DELETE' });
+      expect(back.status).toBe(200);
+      await badge.waitFor({ state: 'detached', timeout: WAIT_MS });
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
+
   it('follows the phone chosen in the form, and says so when there is no picture', async () => {
     const second = new SimulatedPhone({ host: '127.0.0.1', port: gateway.devicePort, token: gateway.deviceToken, deviceId: 'sim-2' });
     await second.start();

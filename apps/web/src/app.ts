@@ -74,6 +74,8 @@ function reportAccessRefusal(err: unknown): boolean {
 const devices = new DeviceDirectory();
 const deviceList = byId('device-list');
 const deviceSelect = byId<HTMLSelectElement>('device');
+/** The picked phone's name in the Screen heading. */
+const screenDeviceName = byId('screen-device');
 const devicesConnection = byId('devices-connection');
 /** State of the device stream; the list is fresh only once an open stream has sent its `devices` list. */
 let deviceStreamState: ConnectionState = 'connecting';
@@ -90,12 +92,25 @@ function showDevices(): void {
   renderDevices(deviceList, deviceSelect, devices.list(), { stale: !devicesFresh, unavailable, preferredDeviceId });
   screenControl.show(devices.list().find((device) => device.deviceId === deviceSelect.value));
   liveScreen.show(deviceSelect.value || undefined);
+  screenDeviceName.textContent = deviceSelect.value ? ` — ${deviceSelect.value}` : '';
+  for (const item of deviceList.querySelectorAll<HTMLElement>('li.device[data-device-id]')) {
+    if (item.dataset['deviceId'] === deviceSelect.value) item.setAttribute('aria-current', 'true');
+    else item.removeAttribute('aria-current');
+  }
 }
 
 deviceSelect.addEventListener('change', () => {
   preferredDeviceId = deviceSelect.value || undefined;
   showDevices();
-  liveScreen.show(deviceSelect.value || undefined);
+});
+
+// A click on a phone in the list picks it (for the screen, taking over and new tasks), as the form's select does.
+deviceList.addEventListener('click', (event) => {
+  const item = (event.target as Element).closest<HTMLElement>('li.device[data-device-id]');
+  const deviceId = item?.dataset['deviceId'];
+  if (!deviceId || deviceId === deviceSelect.value || ![...deviceSelect.options].some((option) => option.value === deviceId)) return;
+  deviceSelect.value = deviceId;
+  deviceSelect.dispatchEvent(new Event('change'));
 });
 
 // ---- The chosen phone's screen, live (over the event socket) -------------------------------------

@@ -94,6 +94,7 @@ function renderDevice(d: DeviceInfo, stale: boolean): HTMLLIElement {
     { class: stale ? 'device device-stale' : 'device', 'data-device-id': d.deviceId, 'data-status': stale ? 'unknown' : d.status },
     h('span', { class: 'device-name' }, d.deviceId),
     stale ? h('span', { class: 'badge device-unknown' }, 'unknown') : h('span', { class: `badge device-${d.status}` }, d.status),
+    !stale && d.controller ? h('span', { class: 'badge device-held', title: `${d.controller.holder} took ${d.deviceId} over; tasks on it wait` }, `held by ${d.controller.holder}`) : null,
     h('span', { class: 'device-meta muted' }, meta),
     !stale && d.status === 'offline' && d.statusReason ? h('span', { class: 'device-reason' }, d.statusReason) : null,
     stale

@@ -151,8 +151,8 @@ export class ScreenControl {
    */
   show(device: DeviceInfo | undefined): void {
     if (this.held && device?.deviceId !== this.held.deviceId) {
-      // Another phone was picked: the held one goes back.
-      void this.handBack();
+      // Another phone was picked: the held one goes back, and the person is told so.
+      void this.handBack(`You handed ${this.held.deviceId} back when you picked another phone.`);
     }
     this.device = device;
     if (this.viewKey() !== this.shownKey) this.render();
@@ -188,14 +188,15 @@ export class ScreenControl {
     }
   }
 
-  private async handBack(): Promise<void> {
+  /** Hands the held phone back; `note` (if any) is shown afterwards instead of clearing the message line. */
+  private async handBack(note = ''): Promise<void> {
     const held = this.held;
     if (!held) return;
     this.stopRenewal();
     this.held = undefined;
     try {
       await this.client.handBack(held.deviceId, this.identity.holderId);
-      this.message = '';
+      this.message = note;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'CONTROL_NOT_HELD')) this.message = problemText(err);
     }
