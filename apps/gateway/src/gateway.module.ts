@@ -73,6 +73,7 @@ export class GatewayModule {
             settleTimeoutMs: config.settleTimeoutMs,
             settlePollMs: config.settlePollMs,
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
+            idempotencyTtlMs: config.idempotencyTtlMs,
           },
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs } }),

@@ -12,3 +12,4 @@ export * from './gateway-instance';
 export * from './abort';
 export * from './metrics';
 export * from './device-listeners';
+export * from './idempotency-store';

@@ -10,3 +10,5 @@ export * from './system-clock';
 export * from './random-id-source';
 export * from './in-process-task-event-bus';
 export * from './task-case.module';
+export * from './in-memory-idempotency-store';
+export * from './idempotent-creation';

@@ -9,3 +9,4 @@
 export * from './task-fixtures';
 export * from './task-repository-contract';
 export * from './rejections';
+export * from './idempotency-store-contract';
