@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { DeviceControlModule } from '@mobileclaw/case-device-control';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
+import { A2aModule } from '@mobileclaw/trigger-a2a';
 import { McpModule } from '@mobileclaw/trigger-mcp';
 import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
 import { MobileClawModule } from '@mobileclaw/device';
@@ -107,6 +108,7 @@ export class GatewayModule {
             conformanceFixtures: config.mcp.conformanceFixtures,
           },
         }),
+        A2aModule.forRoot({ apiToken: config.apiToken, publicUrl: config.publicUrl, version }),
       ],
       // Errors no controller handles (unknown route, unparsable or oversized body) answer as problem details.
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],
