@@ -47,7 +47,7 @@ describe('A2A face (real gateway, simulated phone, @a2a-js/sdk client)', () => {
     const card: Json = await (await fetch(gatewayUrl(gw, '/.well-known/agent-card.json'))).json();
     expect(card).toMatchObject({
       name: 'MobileClaw',
-      capabilities: { streaming: true, pushNotifications: false },
+      capabilities: { streaming: true, pushNotifications: true },
       supportedInterfaces: [
         { url: gatewayUrl(gw, '/a2a'), protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
         { url: gatewayUrl(gw, '/a2a'), protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
@@ -169,6 +169,14 @@ describe('A2A face (real gateway, simulated phone, @a2a-js/sdk client)', () => {
       const answer = await rpc(gw, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Turn on Wi-Fi' }] } } }));
       expect(answer.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { task: { status: { state: 'TASK_STATE_COMPLETED' }, metadata: { deviceId: 'sim-1' } } } });
     });
+  });
+
+  it('serves v0.3 clients through the SDK\'s legacyCompat layer (v0.3 method names and shapes)', async () => {
+    const gw = await start();
+    const sent = await rpc(gw, JSON.stringify({ jsonrpc: '2.0', id: 'v03', method: 'message/send', params: { message: { kind: 'message', messageId: 'm-03', role: 'user', parts: [{ kind: 'text', text: 'Turn on Wi-Fi' }] } } }));
+    expect(sent.json).toMatchObject({ jsonrpc: '2.0', id: 'v03', result: { kind: 'task', status: { state: 'completed' } } });
+    const got = await rpc(gw, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: sent.json.result.id } }), { 'a2a-version': '0.3' });
+    expect(got.json).toMatchObject({ id: 2, result: { id: sent.json.result.id, kind: 'task', status: { state: 'completed' } } });
   });
 
   it('needs the API token off loopback, as the REST API does', async () => {

@@ -57,6 +57,7 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(30 * 86_400_000) MOBILECLAW_IDEMPOTENCY_TTL_MS?: number;
   @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) MOBILECLAW_PUBLIC_URL?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(20) MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(60_000) MOBILECLAW_A2A_PUSH_RETRY_BASE_MS?: number;
 }
 
 /** The gateway's resolved settings (ports, paths, limits). */
@@ -109,6 +110,8 @@ export interface GatewayConfig {
   publicUrl?: string;
   /** Deliveries of one A2A push notification before it is dropped (`MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS`, default 5). */
   a2aPushMaxAttempts: number;
+  /** Delay before the first retry of a push notification, in ms, doubled per retry and jittered (`MOBILECLAW_A2A_PUSH_RETRY_BASE_MS`, default 1000). */
+  a2aPushRetryBaseMs: number;
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
   planningTimeoutMs: number;
   /** Longest wait for the phone's UI to settle (two equal UI trees) before each observation, in ms; 0 = off. */
@@ -235,6 +238,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     idempotencyTtlMs: v.MOBILECLAW_IDEMPOTENCY_TTL_MS ?? DEFAULT_TASK_CASE_OPTIONS.idempotencyTtlMs,
     publicUrl: v.MOBILECLAW_PUBLIC_URL?.replace(/\/+$/, ''),
     a2aPushMaxAttempts: v.MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS ?? 5,
+    a2aPushRetryBaseMs: v.MOBILECLAW_A2A_PUSH_RETRY_BASE_MS ?? 1000,
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,
     settlePollMs: v.MOBILECLAW_SETTLE_POLL_MS ?? DEFAULT_TASK_CASE_OPTIONS.settlePollMs,

@@ -13,3 +13,4 @@ export * from './abort';
 export * from './metrics';
 export * from './device-listeners';
 export * from './idempotency-store';
+export * from './push-notification-config-store';

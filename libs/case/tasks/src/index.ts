@@ -12,3 +12,4 @@ export * from './in-process-task-event-bus';
 export * from './task-case.module';
 export * from './in-memory-idempotency-store';
 export * from './idempotent-creation';
+export * from './in-memory-push-notification-config-store';

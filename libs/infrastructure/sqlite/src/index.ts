@@ -3,3 +3,4 @@ export { TASK_SCHEMA_VERSION, type TaskDatabaseSynchronous } from './task-databa
 export { CorruptRecordError, type CorruptRecord } from './task-records';
 export { ensurePrivateDirectory, ensurePrivateFile, PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-files';
 export * from './sqlite-idempotency-store';
+export * from './sqlite-push-notification-config-store';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MobileClawService } from '@mobileclaw/domain';
+import { MobileClawService, PushNotificationConfigStore } from '@mobileclaw/domain';
 import { IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
 import { AgentCardCodec, UserBuilder, jsonRpcHandler } from './a2a-sdk';
 import { A2aTaskHandler } from './a2a-task-handler';
@@ -32,10 +32,16 @@ export class A2aHttpEndpoint {
   private readonly handler: A2aTaskHandler;
   private readonly rpc: ExpressHandler;
 
-  constructor(@Inject(A2A_OPTIONS) private readonly options: A2aOptions, tasks: TaskService, devices: MobileClawService, idempotency: IdempotentCreation) {
+  constructor(
+    @Inject(A2A_OPTIONS) private readonly options: A2aOptions,
+    tasks: TaskService,
+    devices: MobileClawService,
+    idempotency: IdempotentCreation,
+    pushConfigs: PushNotificationConfigStore,
+  ) {
     this.path = options.path ?? '/a2a';
     this.token = new ApiTokenCheck(options.apiToken);
-    this.handler = new A2aTaskHandler(tasks, devices, idempotency, () => this.card(options.publicUrl ?? 'http://localhost'));
+    this.handler = new A2aTaskHandler(tasks, devices, idempotency, pushConfigs, () => this.card(options.publicUrl ?? 'http://localhost'));
     this.rpc = jsonRpcHandler({ requestHandler: this.handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }) as unknown as ExpressHandler;
   }
 

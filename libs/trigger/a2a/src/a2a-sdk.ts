@@ -19,6 +19,6 @@ const core = require('@a2a-js/sdk') as Core;
 const errors = require('@a2a-js/sdk/errors') as Errors;
 const expressServer = require('@a2a-js/sdk/server/express') as ExpressServer;
 
-export const { Role, TaskState, AgentCard: AgentCardCodec } = core;
+export const { Role, TaskState, AgentCard: AgentCardCodec, StreamResponse: StreamResponseCodec } = core;
 export const { RequestMalformedError, TaskNotFoundError, TaskNotCancelableError, UnsupportedOperationError, PushNotificationNotSupportedError, ExtendedAgentCardNotConfiguredError } = errors;
 export const { jsonRpcHandler, UserBuilder } = expressServer;

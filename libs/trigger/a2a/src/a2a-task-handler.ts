@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_CATALOG, MobileClawError, MobileClawService, isTerminalTaskStatus, type Task } from '@mobileclaw/domain';
+import { ERROR_CATALOG, MobileClawError, MobileClawService, PushNotificationConfigStore, isTerminalTaskStatus, type PushNotificationConfig, type Task, type TaskEvent } from '@mobileclaw/domain';
 import { IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
 import {
   ExtendedAgentCardNotConfiguredError,
-  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -22,6 +21,9 @@ import {
   type Task as A2aTask,
   type TaskPushNotificationConfig,
   type ListTaskPushNotificationConfigsResponse,
+  type GetTaskPushNotificationConfigRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type DeleteTaskPushNotificationConfigRequest,
 } from './a2a-sdk';
 import { A2A_STATE_BY_STATUS, agentMessage, contextIdOf, statusesOfState, textPart, toA2aStatus, toA2aTask } from './task-mapping';
 import { STATUS_EVENT_TYPES, eventsOf, isStopEvent } from './task-updates';
@@ -58,6 +60,7 @@ export class A2aTaskHandler implements A2ARequestHandler {
     private readonly tasks: TaskService,
     private readonly devices: MobileClawService,
     private readonly idempotency: IdempotentCreation,
+    private readonly pushConfigs: PushNotificationConfigStore,
     private readonly card: () => AgentCard,
   ) {}
 
@@ -116,20 +119,32 @@ export class A2aTaskHandler implements A2ARequestHandler {
     yield* this.follow(task.taskId);
   }
 
-  async createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError();
+  /**
+   * Registers a webhook on a task (`id` made when empty): http: or https: URLs only, `token` and
+   * `authentication {scheme, credentials}` kept and sent with each notification.
+   */
+  async createTaskPushNotificationConfig(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    await this.find(params.taskId);
+    const config = toPushConfig(params);
+    await this.call(() => this.pushConfigs.save(config));
+    return toA2aPushConfig(config);
   }
 
-  async getTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    throw new PushNotificationNotSupportedError();
+  async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    await this.find(params.taskId);
+    const config = await this.call(() => this.pushConfigs.get(params.taskId, params.id));
+    if (!config) throw invalidParams('NOT_FOUND', `task ${params.taskId} has no push notification config ${params.id}`);
+    return toA2aPushConfig(config);
   }
 
-  async listTaskPushNotificationConfigs(): Promise<ListTaskPushNotificationConfigsResponse> {
-    throw new PushNotificationNotSupportedError();
+  async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
+    await this.find(params.taskId);
+    return { configs: (await this.call(() => this.pushConfigs.list(params.taskId))).map(toA2aPushConfig), nextPageToken: '' };
   }
 
-  async deleteTaskPushNotificationConfig(): Promise<void> {
-    throw new PushNotificationNotSupportedError();
+  async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    await this.find(params.taskId);
+    await this.call(() => this.pushConfigs.delete(params.taskId, params.id));
   }
 
   // ---- internals ------------------------------------------------------------------------------
@@ -151,10 +166,15 @@ export class A2aTaskHandler implements A2ARequestHandler {
       const task = await this.call(() => this.tasks.start({ deviceId, goal, contextId: message.contextId || randomUUID() }));
       return { status: 200, body: { taskId: task.taskId } };
     };
+    const pushConfig = params.configuration?.taskPushNotificationConfig;
+    // Checked before the task starts: a bad webhook refuses the whole request.
+    if (pushConfig) toPushConfig({ ...pushConfig, taskId: 'check' });
     const key = idempotencyKeyOf(context) ?? message.messageId;
-    if (!key) return this.find(((await create()).body as { taskId: string }).taskId);
-    const outcome = await this.call(() => this.idempotency.run(A2A_IDEMPOTENCY_SCOPE, key, content, create));
-    return this.find((outcome.response.body as { taskId: string }).taskId);
+    const taskId = key
+      ? ((await this.call(() => this.idempotency.run(A2A_IDEMPOTENCY_SCOPE, key, content, create))).response.body as { taskId: string }).taskId
+      : ((await create()).body as { taskId: string }).taskId;
+    if (pushConfig) await this.call(() => this.pushConfigs.save(toPushConfig({ ...pushConfig, taskId })));
+    return this.find(taskId);
   }
 
   /** A message on an existing task: the answer to its approval question. */
@@ -195,7 +215,7 @@ export class A2aTaskHandler implements A2ARequestHandler {
   }
 
   /** The task's events from the first, each with the task as stored after it, until the stop event. */
-  private async *untilStop(taskId: string): AsyncGenerator<{ event: import('@mobileclaw/domain').TaskEvent; current: Task }, void, undefined> {
+  private async *untilStop(taskId: string): AsyncGenerator<{ event: TaskEvent; current: Task }, void, undefined> {
     for await (const event of eventsOf(this.tasks.events(taskId, 0))) {
       const current = await this.find(taskId);
       yield { event, current };
@@ -248,6 +268,32 @@ function approvalOf(message: Message): boolean | undefined {
   if (YES.test(text)) return true;
   if (NO.test(text)) return false;
   return undefined;
+}
+
+/**
+ * Our config from an A2A one (`id` made when empty).
+ * @throws invalid params (-32602) for a URL that is not http: or https:, or an id over 128 characters.
+ */
+function toPushConfig(params: TaskPushNotificationConfig): PushNotificationConfig {
+  let url: URL;
+  try {
+    url = new URL(params.url);
+  } catch {
+    throw invalidParams('VALIDATION_FAILED', `push notification url must be an http: or https: URL (got ${JSON.stringify(params.url)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParams('VALIDATION_FAILED', `push notification url must be an http: or https: URL (got ${url.protocol})`);
+  if (params.id.length > 128) throw invalidParams('VALIDATION_FAILED', 'push notification config id must be at most 128 characters');
+  return {
+    taskId: params.taskId,
+    configId: params.id || randomUUID(),
+    url: url.href,
+    ...(params.token ? { token: params.token } : {}),
+    ...(params.authentication?.scheme ? { authentication: { scheme: params.authentication.scheme, credentials: params.authentication.credentials } } : {}),
+  };
+}
+
+function toA2aPushConfig(config: PushNotificationConfig): TaskPushNotificationConfig {
+  return { tenant: '', id: config.configId, taskId: config.taskId, url: config.url, token: config.token ?? '', authentication: config.authentication };
 }
 
 function idempotencyKeyOf(context: ServerCallContext): string | undefined {

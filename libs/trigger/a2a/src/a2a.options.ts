@@ -1,3 +1,5 @@
+import type { PushDeliverySettings } from './push-notification-dispatcher';
+
 /** Settings of the A2A face. */
 export interface A2aOptions {
   /** When set, the JSON-RPC endpoint needs `Authorization: Bearer <apiToken>` (the REST API's token); the agent card stays public. */
@@ -8,6 +10,8 @@ export interface A2aOptions {
   version: string;
   /** Path of the JSON-RPC endpoint. Default `/a2a`. */
   path?: string;
+  /** Push notification delivery; each absent setting takes its default (`DEFAULT_PUSH_DELIVERY`). */
+  push?: Partial<PushDeliverySettings>;
 }
 
 /** DI token of the {@link A2aOptions}. */

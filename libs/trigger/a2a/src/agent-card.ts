@@ -6,8 +6,8 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 /**
  * The gateway's agent card for callers reaching it at `baseUrl` (e.g. `http://127.0.0.1:3000`): one
  * skill (operate a phone by goal), the JSON-RPC interface at `<baseUrl><path>` declared for A2A 1.0
- * and 0.3 (the SDK routes 0.3 requests through its compatibility layer), streaming on, push
- * notifications off, and the bearer scheme when the API needs a token.
+ * and 0.3 (the SDK routes 0.3 requests through its compatibility layer), streaming and push
+ * notifications on, and the bearer scheme when the API needs a token.
  */
 export function agentCard(baseUrl: string, path: string, version: string, needsToken: boolean): AgentCard {
   const url = `${baseUrl}${path}`;
@@ -21,7 +21,7 @@ export function agentCard(baseUrl: string, path: string, version: string, needsT
     provider: { organization: 'MobileClaw', url: baseUrl },
     version,
     documentationUrl: `${baseUrl}/api/docs`,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
     securitySchemes: needsToken ? { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: 'The gateway\'s API token (MOBILECLAW_API_TOKEN).', scheme: 'Bearer', bearerFormat: '' } } } } : {},
     securityRequirements: needsToken ? [{ schemes: { bearer: { list: [] } } }] : [],
     defaultInputModes: ['text/plain', 'application/json'],

@@ -5,3 +5,4 @@ export * from './a2a-task-handler';
 export * from './agent-card';
 export * from './json-rpc-envelope';
 export * from './task-mapping';
+export * from './push-notification-dispatcher';
