@@ -98,10 +98,13 @@ describe('A2A push notifications (real gateway, real webhooks)', () => {
     const done = (await a2a.sendMessage(send(message('yes', { taskId })))) as Json;
     expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await hook.until((calls) => calls.some((c) => stateName(c) === 'TASK_STATE_COMPLETED'));
-    // The first notification (resumed: WORKING) was refused twice, then delivered on the third attempt.
-    const first = hook.calls[0].body.statusUpdate.metadata.eventId;
-    expect(hook.calls.slice(0, 3).map((c) => c.body.statusUpdate.metadata.eventId)).toStrictEqual([first, first, first]);
-    expect(stateName(hook.calls[2])).toBe('TASK_STATE_WORKING');
+    // The first notification (the status at registration: INPUT_REQUIRED) was refused twice, then
+    // delivered on the third attempt; every later status change followed, in order.
+    expect(hook.calls.slice(0, 3).map((c) => [stateName(c), c.body.statusUpdate.metadata.type])).toStrictEqual(Array(3).fill(['TASK_STATE_INPUT_REQUIRED', 'registered']));
+    expect(hook.calls.slice(3).map((c) => [stateName(c), c.body.statusUpdate.metadata.type])).toStrictEqual([
+      ['TASK_STATE_WORKING', 'task.resumed'],
+      ['TASK_STATE_COMPLETED', 'task.completed'],
+    ]);
     expect(hook.calls[0].headers).toMatchObject({ authorization: 'Bearer s3cret', 'x-a2a-notification-token': 'tok-1', 'content-type': 'application/json' });
     expect(hook.calls[0].body.statusUpdate).toMatchObject({ taskId, contextId: expect.any(String) });
 
@@ -119,7 +122,7 @@ describe('A2A push notifications (real gateway, real webhooks)', () => {
     expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     // The task completed although the webhook holds the first notification unanswered.
     await hook.until((calls) => calls.length >= 1);
-    expect(stateName(hook.calls[0])).toBe('TASK_STATE_WORKING');
+    expect(stateName(hook.calls[0])).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 
   it('refuses a webhook URL that is not http: or https: with invalid params', async () => {

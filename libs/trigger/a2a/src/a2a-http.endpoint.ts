@@ -8,6 +8,7 @@ import { A2A_BODY_LIMIT_BYTES, A2A_OPTIONS, type A2aOptions } from './a2a.option
 import { AGENT_CARD_PATH, agentCard } from './agent-card';
 import { judgeEnvelope, type JsonRpcErrorReply } from './json-rpc-envelope';
 import { ApiTokenCheck } from './api-token-check';
+import { PushNotificationDispatcher } from './push-notification-dispatcher';
 
 type Next = (err?: unknown) => void;
 type ExpressHandler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
@@ -38,10 +39,11 @@ export class A2aHttpEndpoint {
     devices: MobileClawService,
     idempotency: IdempotentCreation,
     pushConfigs: PushNotificationConfigStore,
+    push: PushNotificationDispatcher,
   ) {
     this.path = options.path ?? '/a2a';
     this.token = new ApiTokenCheck(options.apiToken);
-    this.handler = new A2aTaskHandler(tasks, devices, idempotency, pushConfigs, () => this.card(options.publicUrl ?? 'http://localhost'));
+    this.handler = new A2aTaskHandler(tasks, devices, idempotency, pushConfigs, () => this.card(options.publicUrl ?? 'http://localhost'), (config) => push.registered(config));
     this.rpc = jsonRpcHandler({ requestHandler: this.handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }) as unknown as ExpressHandler;
   }
 

@@ -62,6 +62,8 @@ export class A2aTaskHandler implements A2ARequestHandler {
     private readonly idempotency: IdempotentCreation,
     private readonly pushConfigs: PushNotificationConfigStore,
     private readonly card: () => AgentCard,
+    /** Told of each webhook registered (the dispatcher sends it the current status). */
+    private readonly onPushConfig: (config: PushNotificationConfig) => void = () => undefined,
   ) {}
 
   async getAgentCard(): Promise<AgentCard> {
@@ -127,6 +129,7 @@ export class A2aTaskHandler implements A2ARequestHandler {
     await this.find(params.taskId);
     const config = toPushConfig(params);
     await this.call(() => this.pushConfigs.save(config));
+    this.onPushConfig(config);
     return toA2aPushConfig(config);
   }
 
@@ -173,7 +176,11 @@ export class A2aTaskHandler implements A2ARequestHandler {
     const taskId = key
       ? ((await this.call(() => this.idempotency.run(A2A_IDEMPOTENCY_SCOPE, key, content, create))).response.body as { taskId: string }).taskId
       : ((await create()).body as { taskId: string }).taskId;
-    if (pushConfig) await this.call(() => this.pushConfigs.save(toPushConfig({ ...pushConfig, taskId })));
+    if (pushConfig) {
+      const config = toPushConfig({ ...pushConfig, taskId });
+      await this.call(() => this.pushConfigs.save(config));
+      this.onPushConfig(config);
+    }
     return this.find(taskId);
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { PushNotificationConfigStore, type PushNotificationConfig, type TaskEvent } from '@mobileclaw/domain';
+import { PushNotificationConfigStore, type PushNotificationConfig, type Task, type TaskEvent } from '@mobileclaw/domain';
 import { TaskService } from '@mobileclaw/case-tasks';
 import { StreamResponseCodec } from './a2a-sdk';
 import { A2A_OPTIONS, type A2aOptions } from './a2a.options';
@@ -37,7 +37,8 @@ export function retryDelayMs(retry: number, settings: PushDeliverySettings, rand
  * `Authorization: <scheme> <credentials>` when the config has authentication and
  * `X-A2A-Notification-Token` when it has a token. A 2xx answer delivers; anything else (an error
  * status, a network error, no answer within `timeoutMs`) is retried with {@link retryDelayMs}, up to
- * `maxAttempts`, then dropped with a warning: at least once while the gateway runs. Delivery runs
+ * `maxAttempts`, then dropped with a warning: at least once while the gateway runs. A webhook just
+ * registered first gets the task's current status (metadata `{type: 'registered'}`). Delivery runs
  * beside the tasks — the task's event is only queued — and in order per webhook, so a slow or failing
  * webhook delays only its own later notifications.
  */
@@ -48,6 +49,7 @@ export class PushNotificationDispatcher implements OnApplicationBootstrap, Befor
   private readonly chains = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
   private subscription?: Subscription;
+  private queued: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(A2A_OPTIONS) options: A2aOptions,
@@ -59,26 +61,42 @@ export class PushNotificationDispatcher implements OnApplicationBootstrap, Befor
 
   onApplicationBootstrap(): void {
     this.subscription = this.tasks.allEvents$.subscribe((event) => {
-      if (STATUS_EVENT_TYPES.has(event.type)) void this.notify(event).catch((err: unknown) => this.logger.warn(`push notifications of task ${event.taskId} failed: ${String(err)}`));
+      if (!STATUS_EVENT_TYPES.has(event.type)) return;
+      // One event at a time (reading configs and the task, no network), so each webhook's queue gets them in order.
+      this.queued = this.queued.then(() => this.notify(event)).catch((err: unknown) => this.logger.warn(`push notifications of task ${event.taskId} failed: ${String(err)}`));
     });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.subscription?.unsubscribe();
     this.stopping.abort();
+    await this.queued;
     await Promise.allSettled([...this.chains.values()]);
+  }
+
+  /**
+   * Sends the task's current status to a webhook just registered, so that a status change between the
+   * task's start and the registration (e.g. a config given with `SendMessage`) is not missed.
+   */
+  registered(config: PushNotificationConfig): void {
+    // Queued at once (the status is read when its turn comes), so it goes before any later change.
+    this.enqueue([config], async () => statusBody(await this.tasks.find(config.taskId), { type: 'registered' }), 0);
   }
 
   private async notify(event: TaskEvent): Promise<void> {
     const configs = await this.configs.list(event.taskId);
     if (configs.length === 0) return;
     const task = await this.tasks.find(event.taskId);
-    const body = JSON.stringify(
-      StreamResponseCodec.toJSON({ payload: { $case: 'statusUpdate', value: { taskId: task.taskId, contextId: contextIdOf(task), status: toA2aStatus(task), metadata: { eventId: event.id, type: event.type } } } }),
-    );
+    const body = statusBody(task, { eventId: event.id, type: event.type });
+    this.enqueue(configs, () => Promise.resolve(body), event.id);
+  }
+
+  private enqueue(configs: PushNotificationConfig[], body: () => Promise<string>, eventId: number): void {
     for (const config of configs) {
       const key = `${config.taskId}\u0000${config.configId}`;
-      const chain = (this.chains.get(key) ?? Promise.resolve()).then(() => this.deliver(config, body, event.id));
+      const chain = (this.chains.get(key) ?? Promise.resolve())
+        .then(async () => this.deliver(config, await body(), eventId))
+        .catch((err: unknown) => this.logger.warn(`push notification ${eventId} of task ${config.taskId} failed: ${String(err)}`));
       this.chains.set(key, chain);
       void chain.finally(() => {
         if (this.chains.get(key) === chain) this.chains.delete(key);
@@ -107,6 +125,11 @@ export class PushNotificationDispatcher implements OnApplicationBootstrap, Befor
       await abortableDelay(retryDelayMs(attempt, this.settings), this.stopping.signal);
     }
   }
+}
+
+/** The A2A `StreamResponse` JSON of the task's current status. */
+function statusBody(task: Task, metadata: Record<string, unknown>): string {
+  return JSON.stringify(StreamResponseCodec.toJSON({ payload: { $case: 'statusUpdate', value: { taskId: task.taskId, contextId: contextIdOf(task), status: toA2aStatus(task), metadata } } }));
 }
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
