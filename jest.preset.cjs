@@ -11,6 +11,12 @@ module.exports = (projectDir) => ({
   testEnvironmentOptions: { customExportConditions: ['@mobileclaw/source', 'node', 'require', 'default'] },
   testMatch: ['<rootDir>/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/out-tsc/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', require('./tools/swc-options.cjs')] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', require('./tools/swc-options.cjs')],
+    // jose (used by @a2a-js/sdk's CommonJS build) ships ES modules only, which Node 20 can require but
+    // Jest cannot: compiled to CommonJS like the sources.
+    '^.+/node_modules/jose/.+\\.js$': ['@swc/jest', { ...require('./tools/swc-options.cjs'), jsc: { ...require('./tools/swc-options.cjs').jsc, parser: { syntax: 'ecmascript' } } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testTimeout: 20000,
 });

@@ -24,7 +24,7 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'delete', path: '/api/devices/{deviceId}/takeover', ok: [200, json('DeviceController')], errors: [400, 401, 409] },
   { method: 'post', path: '/api/devices/{deviceId}/takeover/actions', ok: [200, json('TakeoverActionResult')], errors: [400, 401, 404, 409, 413, 415, 502, 503, 504] },
   { method: 'get', path: '/api/devices/{deviceId}/screenshot', ok: [200, { 'image/png': BINARY, 'image/jpeg': BINARY }], errors: [400, 401, 404, 409, 413, 502, 503, 504] },
-  { method: 'post', path: '/api/tasks', ok: [202, json('TaskAccepted')], errors: [400, 401, 404, 409, 413, 415, 503] },
+  { method: 'post', path: '/api/tasks', ok: [202, json('TaskAccepted')], errors: [400, 401, 404, 409, 413, 415, 422, 503] },
   { method: 'get', path: '/api/tasks', ok: [200, json('TaskPage')], errors: [400, 401, 503] },
   { method: 'get', path: '/api/tasks/{taskId}', ok: [200, json('TaskWithSteps')], errors: [401, 404, 503] },
   { method: 'post', path: '/api/tasks/{taskId}/cancel', ok: [200, json('Task')], errors: [401, 404, 409, 503] },
@@ -133,6 +133,8 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(schemas.CreateTask.required).toEqual(['deviceId', 'goal']);
     expect(schemas.CreateTask.properties.maxSteps).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
     expect(schemas.CreateTask.properties.onBusy).toMatchObject({ enum: ['queue', 'reject'] });
+    expect(schemas.CreateTask.properties.contextId).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(doc.paths['/api/tasks'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
     expect(schemas.Approval).toMatchObject({ required: ['approve'], properties: { approve: { type: 'boolean' } } });
     const list = doc.paths['/api/tasks'].get.parameters;
     expect(list.map((p: Json) => [p.name, p.in, p.required])).toEqual([
@@ -140,6 +142,7 @@ describe('OpenAPI document and Swagger UI', () => {
       ['status', 'query', false],
       ['limit', 'query', false],
       ['cursor', 'query', false],
+      ['contextId', 'query', false],
     ]);
     expect(list[2].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 20 });
     expect(schemas.TaskStatus.enum).toEqual(['queued', 'running', 'input_required', 'completed', 'failed', 'canceled', 'interrupted']);

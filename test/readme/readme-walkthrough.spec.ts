@@ -74,9 +74,10 @@ describe('the README walkthroughs run as written', () => {
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('finds the walkthroughs: a task followed over SSE, then commands one by one', () => {
+  it('finds the walkthroughs: a task followed over SSE, then commands one by one, then A2A', () => {
     const blocks = curlBlocks();
-    expect(blocks).toHaveLength(2);
+    expect(blocks).toHaveLength(3);
+    expect(blocks[2][1].line).toContain('"method":"SendMessage"');
     expect(blocks[0][0].line).toContain('POST');
     expect(blocks[1].some((c) => c.line.startsWith('cmd()'))).toBe(true);
   });
@@ -121,6 +122,8 @@ describe('the README walkthroughs run as written', () => {
         '"status":"success"',
         '"checked":true',
         '"checked":false',
+        '"protocolBinding":"JSONRPC"',
+        '"state":"TASK_STATE_WORKING"',
       ]),
     );
     // `curl … -o screen.png` wrote the phone's screen as a real PNG.

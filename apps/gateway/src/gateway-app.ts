@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { A2aHttpEndpoint } from '@mobileclaw/trigger-a2a';
 import { McpHttpEndpoint } from '@mobileclaw/trigger-mcp';
 import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, requireUtf8JsonBody, setupOpenApi, verifyUtf8Body } from '@mobileclaw/trigger-rest';
 import { ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
@@ -82,6 +83,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   // The MCP routes (/mcp, /sse, /message) come first: they check their own origin, token and body,
   // and speak JSON-RPC errors, so neither the REST token check nor the JSON body parser touches them.
   app.use(app.get(McpHttpEndpoint).middleware);
+  // Likewise the A2A face (the agent card, the JSON-RPC endpoint /a2a): its own token check and body.
+  app.use(app.get(A2aHttpEndpoint).middleware);
   // Order matters: CORS answers preflights (which carry no token) and labels every answer, 401s
   // included; the API token is checked before any body is read; only then is the body parsed.
   if (config.corsOrigins.length > 0) {

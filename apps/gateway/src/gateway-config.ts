@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 import { DEFAULT_DEVICE_CONTROL_OPTIONS } from '@mobileclaw/case-device-control';
 import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
@@ -56,6 +56,10 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_METRICS_DEVICE_LABELS?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(3_600_000) MOBILECLAW_DEVICE_LISTEN_RETRY_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(600_000) MOBILECLAW_SHUTDOWN_TIMEOUT_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(30 * 86_400_000) MOBILECLAW_IDEMPOTENCY_TTL_MS?: number;
+  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) MOBILECLAW_PUBLIC_URL?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(20) MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(60_000) MOBILECLAW_A2A_PUSH_RETRY_BASE_MS?: number;
 }
 
 /** The gateway's resolved settings (ports, paths, limits). */
@@ -99,6 +103,17 @@ export interface GatewayConfig {
   shutdownTimeoutMs: number;
   /** Default step budget of a task. */
   taskMaxSteps: number;
+  /** How long an `Idempotency-Key` of a task creation is remembered, in ms (`MOBILECLAW_IDEMPOTENCY_TTL_MS`, default 24 h). */
+  idempotencyTtlMs: number;
+  /**
+   * The gateway's URL as callers reach it (`MOBILECLAW_PUBLIC_URL`, e.g. `https://gw.example.org`), named
+   * by the A2A agent card; undefined = the host of each request.
+   */
+  publicUrl?: string;
+  /** Deliveries of one A2A push notification before it is dropped (`MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS`, default 5). */
+  a2aPushMaxAttempts: number;
+  /** Delay before the first retry of a push notification, in ms, doubled per retry and jittered (`MOBILECLAW_A2A_PUSH_RETRY_BASE_MS`, default 1000). */
+  a2aPushRetryBaseMs: number;
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
   planningTimeoutMs: number;
   /** Longest wait for the phone's UI to settle (two equal UI trees) before each observation, in ms; 0 = off. */
@@ -224,6 +239,10 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     deviceListenRetryMs: v.MOBILECLAW_DEVICE_LISTEN_RETRY_MS ?? 5000,
     shutdownTimeoutMs: v.MOBILECLAW_SHUTDOWN_TIMEOUT_MS ?? 10_000,
     taskMaxSteps: v.MOBILECLAW_TASK_MAX_STEPS ?? DEFAULT_TASK_CASE_OPTIONS.defaultMaxSteps,
+    idempotencyTtlMs: v.MOBILECLAW_IDEMPOTENCY_TTL_MS ?? DEFAULT_TASK_CASE_OPTIONS.idempotencyTtlMs,
+    publicUrl: v.MOBILECLAW_PUBLIC_URL?.replace(/\/+$/, ''),
+    a2aPushMaxAttempts: v.MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS ?? 5,
+    a2aPushRetryBaseMs: v.MOBILECLAW_A2A_PUSH_RETRY_BASE_MS ?? 1000,
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,
     settlePollMs: v.MOBILECLAW_SETTLE_POLL_MS ?? DEFAULT_TASK_CASE_OPTIONS.settlePollMs,

@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { DeviceControlModule } from '@mobileclaw/case-device-control';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
+import { A2aModule } from '@mobileclaw/trigger-a2a';
 import { McpModule } from '@mobileclaw/trigger-mcp';
 import { EventsSocketModule } from '@mobileclaw/trigger-ws';
 import { GatewayApiModule, ProblemDetailsFilter } from '@mobileclaw/trigger-rest';
@@ -74,6 +75,7 @@ export class GatewayModule {
             settleTimeoutMs: config.settleTimeoutMs,
             settlePollMs: config.settlePollMs,
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
+            idempotencyTtlMs: config.idempotencyTtlMs,
           },
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
@@ -109,6 +111,7 @@ export class GatewayModule {
             conformanceFixtures: config.mcp.conformanceFixtures,
           },
         }),
+        A2aModule.forRoot({ apiToken: config.apiToken, publicUrl: config.publicUrl, version, push: { maxAttempts: config.a2aPushMaxAttempts, baseDelayMs: config.a2aPushRetryBaseMs } }),
       ],
       // Errors no controller handles (unknown route, unparsable or oversized body) answer as problem details.
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],

@@ -96,6 +96,12 @@ export const ERROR_CATALOG = {
   CANCELED: { title: 'Task canceled', retryable: false },
   /** The gateway stopped (or crashed) under the task; it can run once the gateway is back. */
   INTERRUPTED: { title: 'Task interrupted by a gateway stop', retryable: true },
+
+  // ---- idempotent creation ------------------------------------------------------------------
+  /** The `Idempotency-Key` was used before with other request content; a new request needs a new key. */
+  IDEMPOTENCY_KEY_REUSED: { title: 'Idempotency key reused with different content', retryable: false },
+  /** The first request with this `Idempotency-Key` is still being processed; retry once it has answered. */
+  IDEMPOTENCY_KEY_IN_PROGRESS: { title: 'A request with this idempotency key is in progress', retryable: true },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

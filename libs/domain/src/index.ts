@@ -13,3 +13,5 @@ export * from './abort';
 export * from './metrics';
 export * from './device-listeners';
 export * from './control-leases';
+export * from './idempotency-store';
+export * from './push-notification-config-store';

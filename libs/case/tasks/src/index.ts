@@ -11,3 +11,6 @@ export * from './random-id-source';
 export * from './in-process-task-event-bus';
 export * from './task-case.module';
 export * from './takeover.service';
+export * from './in-memory-idempotency-store';
+export * from './idempotent-creation';
+export * from './in-memory-push-notification-config-store';

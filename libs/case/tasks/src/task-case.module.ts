@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { DEFAULT_TASK_CASE_OPTIONS, TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
+import { IdempotentCreation } from './idempotent-creation';
 import { TakeoverService } from './takeover.service';
 import { TaskService } from './task.service';
 
@@ -15,9 +16,9 @@ export interface TaskCaseModuleOptions {
  * The task workflow as a Nest module. The host provides the ports it needs — `MobileClawService`,
  * `Planner` and `TaskRepository` — globally or through `imports`. It may also provide `Clock`,
  * `IdSource`, `TaskEventBus` and the `GATEWAY_INSTANCE_ID` value (all from `@mobileclaw/domain`), and
- * a `ScreenSettler` (from this package); for each one it does not, {@link TaskService} uses the
+ * a `ScreenSettler` (from this package) and an `IdempotencyStore` (for {@link IdempotentCreation}); for each one it does not, {@link TaskService} uses the
  * default: `SystemClock`, `RandomIdSource`, its own `InProcessTaskEventBus`, instance id `local`, and
- * a `StableTreeSettler` on the options' settle settings. With a `ControlLeases` provider (e.g.
+ * a `StableTreeSettler` on the options' settle settings, keys in memory. With a `ControlLeases` provider (e.g.
  * `DeviceControlModule`'s), {@link TakeoverService} lets people take phones over and pauses their tasks.
  */
 @Module({})
@@ -27,6 +28,6 @@ export class TaskCaseModule {
       provide: TASK_CASE_OPTIONS,
       useFactory: () => ({ ...DEFAULT_TASK_CASE_OPTIONS, ...options }),
     };
-    return { module: TaskCaseModule, global: isGlobal, imports, providers: [optionsProvider, TaskService, TakeoverService], exports: [TaskService, TakeoverService] };
+    return { module: TaskCaseModule, global: isGlobal, imports, providers: [optionsProvider, TaskService, TakeoverService, IdempotentCreation], exports: [TaskService, TakeoverService, IdempotentCreation] };
   }
 }

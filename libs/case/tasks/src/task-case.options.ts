@@ -40,6 +40,8 @@ export interface TaskCaseOptions {
    * it, another instance's start-up may interrupt the task. Default 600 000 (10 min).
    */
   leaseMs: number;
+  /** How long an `Idempotency-Key` of a task creation is remembered, in ms. Default 86 400 000 (24 h). */
+  idempotencyTtlMs: number;
 }
 
 /** Finished tasks kept when the host sets no retention. */
@@ -57,6 +59,7 @@ export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   retention: { maxTasks: DEFAULT_RETENTION_MAX_TASKS },
   pruneIntervalMs: 3_600_000,
   leaseMs: 600_000,
+  idempotencyTtlMs: 86_400_000,
 };
 
 /** DI token of the {@link TaskCaseOptions}. */

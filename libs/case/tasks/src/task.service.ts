@@ -47,7 +47,12 @@ export interface StartTaskInput {
   maxSteps?: number;
   /** `queue` (default): wait behind the phone's running task. `reject`: fail with `DEVICE_BUSY` instead. */
   onBusy?: 'queue' | 'reject';
+  /** The caller's conversation id ({@link Task.contextId}): 1–256 printable characters. */
+  contextId?: string;
 }
+
+/** Longest {@link Task.contextId}, in characters. */
+export const MAX_CONTEXT_ID_LENGTH = 256;
 
 /** A task with its recorded steps, as `GET /api/tasks/:id` returns it. */
 export type TaskWithSteps = Task & { steps: TaskStep[] };
@@ -156,6 +161,8 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > this.options.maxStepsLimit) {
       fieldErrors.push({ field: 'maxSteps', message: `maxSteps must be an integer from 1 to ${this.options.maxStepsLimit}` });
     }
+    const contextIdError = input.contextId === undefined ? undefined : checkContextId(input.contextId);
+    if (contextIdError) fieldErrors.push({ field: 'contextId', message: contextIdError });
     if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
     const device = await this.devices.getDevice(input.deviceId);
     if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
@@ -175,6 +182,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       taskId: this.ids.taskId(),
       deviceId: input.deviceId,
       goal,
+      ...(input.contextId === undefined ? {} : { contextId: input.contextId }),
       status: 'queued',
       maxSteps,
       planner: this.planner.name,
@@ -452,6 +460,17 @@ function takeoverOf(lease: ControlLease): { reason: string; holder: string; sinc
  * control characters other than line breaks and tabs, show something besides spaces and invisible
  * format characters, and be at most `maxLength` characters (code points, so an emoji counts once).
  */
+/**
+ * A conversation id: 1–{@link MAX_CONTEXT_ID_LENGTH} characters, none of them a control, format or
+ * separator-other-than-space character (it is shown, logged and compared as is).
+ */
+export function checkContextId(contextId: unknown): string | undefined {
+  if (typeof contextId !== 'string' || contextId.length === 0) return 'contextId must be a non-empty string';
+  if ([...contextId].length > MAX_CONTEXT_ID_LENGTH) return `contextId must be at most ${MAX_CONTEXT_ID_LENGTH} characters`;
+  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(contextId)) return 'contextId must be printable (no control, format or line-separator characters)';
+  return undefined;
+}
+
 function checkGoal(goal: string, maxLength: number): string | undefined {
   if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(goal)) return 'goal must be well-formed Unicode text (it has a lone surrogate)';
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(goal)) return 'goal must not contain control characters';

@@ -3,6 +3,8 @@ import type { Task, TaskEvent, TaskEventType, TaskStatus, TaskStep } from './tas
 export interface TaskQuery {
   deviceId?: string;
   status?: TaskStatus;
+  /** Only the tasks of this conversation ({@link Task.contextId}). */
+  contextId?: string;
   /** Page size, 1–200. */
   limit: number;
   /** Opaque cursor from a previous page's `nextCursor`. */

@@ -117,6 +117,11 @@ export interface Task {
   taskId: string;
   deviceId: string;
   goal: string;
+  /**
+   * The caller's conversation this task belongs to (a business system's id, A2A `contextId`):
+   * 1–256 printable characters, chosen by the caller, shared by the tasks of one conversation.
+   */
+  contextId?: string;
   status: TaskStatus;
   /** Step budget; the task fails with `MAX_STEPS` when it runs out. */
   maxSteps: number;

@@ -9,3 +9,5 @@
 export * from './task-fixtures';
 export * from './task-repository-contract';
 export * from './rejections';
+export * from './idempotency-store-contract';
+export * from './push-notification-config-store-contract';

@@ -156,6 +156,16 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect(await allPages({ deviceId: 'phone-c', limit: 3 })).toEqual([[]]);
       });
 
+      it('filters by conversation (contextId), also with other filters and paging, and round-trips it', async () => {
+        const inContext = (n: number, contextId?: string) =>
+          taskFixture({ taskId: `c${n}`, createdAt: minutesAfter(T0, n), ...(contextId === undefined ? {} : { contextId }), ...(n === 2 ? { deviceId: 'phone-z' } : {}) });
+        for (const [n, contextId] of [[0, 'order-1'], [1, 'order-2'], [2, 'order-1'], [3, undefined], [4, 'order-1']] as const) await repository.createTask(inContext(n, contextId));
+        expect(await allPages({ contextId: 'order-1', limit: 2 })).toEqual([['c4', 'c2'], ['c0']]);
+        expect(await allPages({ contextId: 'order-1', deviceId: 'phone-z', limit: 2 })).toEqual([['c2']]);
+        expect(await allPages({ contextId: 'order-3', limit: 2 })).toEqual([[]]);
+        expect(await repository.getTask('c1')).toStrictEqual(inContext(1, 'order-2'));
+      });
+
       it('continues after the last task of the previous page when tasks are created in between', async () => {
         await seed();
         const first = await repository.listTasks({ limit: 3 });

@@ -58,16 +58,16 @@ describeTaskRepositoryContract('SqliteTaskRepository (memory)', {
 // corrupt records. The port's behaviour is the contract's (above).
 describe('SqliteTaskRepository', () => {
   describe('opening', () => {
-    it('creates the data directory and a WAL database at schema version 2 with its four tables', async () => {
+    it('creates the data directory and a WAL database at the current schema version with its tables', async () => {
       const nested = join(dataDir.dir, 'a', 'b');
       const repository = open({ dataDir: nested });
       expect(repository.path).toBe(join(nested, 'mobileclaw.db'));
       const raw = new Database(repository.path);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
-      expect(TASK_SCHEMA_VERSION).toBe(2);
+      expect(TASK_SCHEMA_VERSION).toBe(3);
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['events', 'screenshots', 'steps', 'tasks']);
+      expect(tables).toEqual(['events', 'idempotency_keys', 'push_configs', 'screenshots', 'steps', 'tasks']);
       raw.close();
     });
 
@@ -81,9 +81,9 @@ describe('SqliteTaskRepository', () => {
     it('refuses a database whose schema is newer than it knows', async () => {
       await open().close();
       const raw = rawConnection();
-      raw.pragma('user_version = 3');
+      raw.pragma(`user_version = ${TASK_SCHEMA_VERSION + 1}`);
       raw.close();
-      expect(() => open()).toThrow(/schema version 3 is newer than this gateway supports \(2\)/);
+      expect(() => open()).toThrow(new RegExp(`schema version ${TASK_SCHEMA_VERSION + 1} is newer than this gateway supports \\(${TASK_SCHEMA_VERSION}\\)`));
     });
 
     it('migrates a database written by schema version 1 and keeps working with it', async () => {
@@ -105,9 +105,9 @@ describe('SqliteTaskRepository', () => {
 
       const repository = open();
       const migrated = rawConnection();
-      expect(migrated.pragma('user_version', { simple: true })).toBe(2);
+      expect(migrated.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
       const columns = migrated.prepare("SELECT name FROM pragma_table_info('tasks') ORDER BY cid").pluck().all();
-      expect(columns).toEqual(['task_id', 'device_id', 'status', 'created_at', 'ended_at', 'data', 'owner_instance_id', 'lease_expires_at']);
+      expect(columns).toEqual(['task_id', 'device_id', 'status', 'created_at', 'ended_at', 'data', 'owner_instance_id', 'lease_expires_at', 'context_id']);
       migrated.close();
       expect(await repository.getTask('old-done')).toStrictEqual(finished);
       expect(await repository.listSteps('old-running')).toStrictEqual([legacyStep]);

@@ -201,8 +201,8 @@ export class SqliteTaskRepository extends TaskRepository {
   }
 
   /**
-   * A page of tasks, newest first (`createdAt` desc, then `taskId` desc), optionally of one phone
-   * and/or one status. `nextCursor` is present when more tasks follow.
+   * A page of tasks, newest first (`createdAt` desc, then `taskId` desc), optionally of one phone,
+   * one status and/or one conversation (`contextId`). `nextCursor` is present when more tasks follow.
    * @throws MobileClawError `VALIDATION_FAILED` for `limit` outside 1–200 (integers), an unknown
    *   `status`, or a `cursor` this store did not issue.
    */
@@ -217,10 +217,11 @@ export class SqliteTaskRepository extends TaskRepository {
       }
       throwIfInvalid(errors, 'invalid request');
       const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
-      const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined);
+      const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined, query.contextId !== undefined);
       const rows = statement.all({
         deviceId: query.deviceId,
         status: query.status,
+        contextId: query.contextId,
         createdAtMs: cursor?.createdAtMs,
         taskId: cursor?.taskId,
         limit: query.limit + 1,
@@ -471,13 +472,14 @@ export class SqliteTaskRepository extends TaskRepository {
   }
 
   /** The listing statement for one combination of filters, prepared once. */
-  private listStatement(byDevice: boolean, byStatus: boolean, afterCursor: boolean): Statement {
-    const key = `${+byDevice}${+byStatus}${+afterCursor}`;
+  private listStatement(byDevice: boolean, byStatus: boolean, afterCursor: boolean, byContext: boolean): Statement {
+    const key = `${+byDevice}${+byStatus}${+afterCursor}${+byContext}`;
     let statement = this.listStatements.get(key);
     if (!statement) {
       const conditions = [
         ...(byDevice ? ['device_id = @deviceId'] : []),
         ...(byStatus ? ['status = @status'] : []),
+        ...(byContext ? ['context_id = @contextId'] : []),
         ...(afterCursor ? ['(created_at, task_id) < (@createdAtMs, @taskId)'] : []),
       ];
       const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
@@ -493,12 +495,12 @@ function prepareStatements(db: TaskDatabase) {
   const unfinished = UNFINISHED_STATUSES.map((status) => `'${status}'`).join(', ');
   return {
     insertTask: db.prepare(
-      `INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, owner_instance_id, lease_expires_at, data)
-       VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @owner_instance_id, @lease_expires_at, @data)`,
+      `INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, owner_instance_id, lease_expires_at, context_id, data)
+       VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @owner_instance_id, @lease_expires_at, @context_id, @data)`,
     ),
     updateTask: db.prepare(
       `UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at,
-       owner_instance_id = @owner_instance_id, lease_expires_at = @lease_expires_at, data = @data WHERE task_id = @task_id`,
+       owner_instance_id = @owner_instance_id, lease_expires_at = @lease_expires_at, context_id = @context_id, data = @data WHERE task_id = @task_id`,
     ),
     setStatus: db.prepare('UPDATE tasks SET status = @status, ended_at = @ended_at WHERE task_id = @task_id'),
     getTask: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),

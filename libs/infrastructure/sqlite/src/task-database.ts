@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 2;
+export const TASK_SCHEMA_VERSION = 3;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -31,6 +31,10 @@ export const TASK_SCHEMA_VERSION = 2;
  * - 1: tasks, steps, events, screenshots.
  * - 2: `tasks.owner_instance_id` and `tasks.lease_expires_at`, copies of `Task.owner` (NULL for rows
  *   written by version 1, whose tasks have no owner).
+ * - 3: idempotent creation and A2A push notifications, in tables of their own: `idempotency_keys`
+ *   (a caller's key, the hash of its request, the answer once given, its expiry in ms) and
+ *   `push_configs` (a task's webhook configurations as JSON); `tasks.context_id`, a copy of
+ *   `Task.contextId` (NULL for older rows, whose tasks have none), indexed for listing one conversation.
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -74,6 +78,27 @@ export const TASK_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE tasks ADD COLUMN owner_instance_id TEXT;
   ALTER TABLE tasks ADD COLUMN lease_expires_at INTEGER;
+  `,
+  `
+  CREATE TABLE idempotency_keys (
+    scope         TEXT NOT NULL,
+    key           TEXT NOT NULL,
+    request_hash  TEXT NOT NULL,
+    expires_at    INTEGER NOT NULL,
+    response      TEXT,
+    PRIMARY KEY (scope, key)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+
+  CREATE TABLE push_configs (
+    task_id   TEXT NOT NULL,
+    config_id TEXT NOT NULL,
+    data      TEXT NOT NULL,
+    PRIMARY KEY (task_id, config_id)
+  ) STRICT, WITHOUT ROWID;
+
+  ALTER TABLE tasks ADD COLUMN context_id TEXT;
+  CREATE INDEX tasks_by_context ON tasks (context_id, created_at DESC, task_id DESC);
   `,
 ];
 

@@ -12,7 +12,7 @@ import { isSafeFileName } from './safe-file-name';
 /**
  * Conversions between the domain's task records and the rows of the task database. A task row keeps
  * the whole {@link Task} as JSON in `data`; `device_id`, `status`, `created_at`, `ended_at`,
- * `owner_instance_id` and `lease_expires_at` (times in ms since the epoch) are copies of the queried
+ * `owner_instance_id`, `lease_expires_at` and `context_id` (times in ms since the epoch) are copies of the queried
  * fields, written from the same object in one statement.
  */
 
@@ -26,6 +26,8 @@ export interface TaskRow {
   owner_instance_id: string | null;
   /** `owner.leaseExpiresAt` in ms since the epoch; NULL when the task has no owner. */
   lease_expires_at: number | null;
+  /** `Task.contextId`; NULL when the task has none (always so in rows written before schema version 3). */
+  context_id: string | null;
   data: string;
 }
 
@@ -98,6 +100,7 @@ export function taskToRow(task: Task): TaskRow {
     created_at: createdAtMs as number,
     ended_at: endedAtMs ?? null,
     owner_instance_id: owner?.instanceId ?? null,
+    context_id: task.contextId ?? null,
     lease_expires_at: leaseExpiresAtMs ?? null,
     data: JSON.stringify(task),
   };

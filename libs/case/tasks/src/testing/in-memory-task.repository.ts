@@ -95,6 +95,7 @@ export class InMemoryTaskRepository extends TaskRepository {
     throwIfInvalid(errors, 'invalid request');
     const matching = [...this.tasks.values()]
       .filter((t) => (query.deviceId === undefined || t.deviceId === query.deviceId) && (query.status === undefined || t.status === query.status))
+      .filter((t) => query.contextId === undefined || t.contextId === query.contextId)
       .filter((t) => after === undefined || newestFirst(after, t) < 0)
       .sort(newestFirst);
     const tasks = matching.slice(0, query.limit).map((t) => structuredClone(t));

@@ -50,6 +50,9 @@ export class TaskSchema {
   @ApiProperty({ example: 'Turn on Wi-Fi' })
   goal!: string;
 
+  @ApiPropertyOptional({ description: 'The caller\'s conversation id (A2A `contextId`), when given at creation.', example: 'order-4711' })
+  contextId?: string;
+
   @ApiProperty({ enum: [...TASK_STATUSES] })
   status!: TaskStatus;
 

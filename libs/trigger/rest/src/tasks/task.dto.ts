@@ -36,6 +36,13 @@ export class CreateTaskDto {
   @IsOptional()
   @IsIn(['queue', 'reject'])
   onBusy?: 'queue' | 'reject';
+
+  /** The caller's conversation id (A2A `contextId`); the case layer checks its content (1–256 printable characters). */
+  @ApiPropertyOptional({ minLength: 1, maxLength: 256, description: 'Your conversation id (A2A `contextId`): 1–256 printable characters; list its tasks with `GET /api/tasks?contextId=`.', example: 'order-4711' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  contextId?: string;
 }
 
 /** `POST /api/tasks/:id/approval` body. */
@@ -73,4 +80,10 @@ export class ListTasksQueryDto {
   @IsString()
   @MaxLength(512)
   cursor?: string;
+
+  @ApiPropertyOptional({ maxLength: 256, description: 'Only the tasks of this conversation (`contextId`).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  contextId?: string;
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Optional, Param, Post, Query, 
 import type { Request, Response } from 'express';
 import { ApiAcceptedResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { EventStreamMetrics, MobileClawError, NoEventStreamMetrics, type Task } from '@mobileclaw/domain';
-import { TaskService } from '@mobileclaw/case-tasks';
+import { DEFAULT_TASK_CASE_OPTIONS, IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
 import { SseStream, lastEventIdOf } from '../http/sse-stream';
 import { validateDto } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -11,6 +11,9 @@ import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { TaskAcceptedSchema, TaskEventSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
 import { ApprovalDto, CreateTaskDto, ListTasksQueryDto } from './task.dto';
 import { toTaskEventResource, toTaskPageResource, toTaskResource, toTaskWithStepsResource, type TaskPageResource, type TaskResource, type TaskWithStepsResource } from './task.resource';
+
+/** Scope of the REST API's idempotency keys: its one caller, the holder of the API token. */
+export const REST_IDEMPOTENCY_SCOPE = 'rest';
 
 /** `POST /api/tasks` answer. */
 export interface TaskAccepted {
@@ -56,24 +59,56 @@ export class TasksController {
   constructor(
     private readonly tasks: TaskService,
     @Optional() private readonly streams: EventStreamMetrics = new NoEventStreamMetrics(),
+    /** The task module's; a host without it keeps keys in memory for the default time. */
+    @Optional() private readonly idempotency: IdempotentCreation = new IdempotentCreation(DEFAULT_TASK_CASE_OPTIONS),
   ) {}
 
   /**
-   * `POST /api/tasks {deviceId, goal, maxSteps?, onBusy?}` → 202 {@link TaskAccepted}, `Location` header.
+   * `POST /api/tasks {deviceId, goal, maxSteps?, onBusy?, contextId?}` → 202 {@link TaskAccepted}, `Location` header.
+   * With an `Idempotency-Key` header (1–256 printable ASCII characters), a retry with the same key and
+   * body gets the first answer again (no second task; header `Idempotent-Replayed: true`) for
+   * `idempotencyTtlMs` (default 24 h). The API has one caller (one token), so keys share one scope.
    * @throws VALIDATION_FAILED (400), DEVICE_NOT_FOUND (404), DEVICE_BUSY (409, `onBusy: "reject"` or
-   *   queue full), SHUTTING_DOWN (503).
+   *   queue full), IDEMPOTENCY_KEY_IN_PROGRESS (409, the first request with the key has not answered),
+   *   IDEMPOTENCY_KEY_REUSED (422, the key was used with another body), SHUTTING_DOWN (503).
    */
   @Post()
   @HttpCode(202)
   @ApiOperation({
     summary: 'Start an agent task',
-    description: 'Runs the goal on the phone, or queues it behind the phone\'s running task (`queued` with `queuePosition`) unless `onBusy` is `reject`.',
+    description:
+      'Runs the goal on the phone, or queues it behind the phone\'s running task (`queued` with `queuePosition`) unless `onBusy` is `reject`. ' +
+      'Send an `Idempotency-Key` to retry safely: the same key with the same body answers the first answer again (no second task); with another body 422 `IDEMPOTENCY_KEY_REUSED`; while the first is still being created 409 `IDEMPOTENCY_KEY_IN_PROGRESS`. Keys expire after `MOBILECLAW_IDEMPOTENCY_TTL_MS` (24 h).',
   })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1–256 printable ASCII characters without spaces, unique per task you mean to create (e.g. a UUID).' })
   @ApiBody({ type: CreateTaskDto })
-  @ApiAcceptedResponse({ type: TaskAcceptedSchema, description: 'Accepted; follow it at `events`.', headers: { Location: { description: 'The task: `/api/tasks/{taskId}`.', schema: { type: 'string' } } } })
-  @ApiProblemResponses('VALIDATION_FAILED', 'DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN', 'STORAGE_ERROR')
-  async create(@Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<TaskAccepted> {
+  @ApiAcceptedResponse({
+    type: TaskAcceptedSchema,
+    description: 'Accepted; follow it at `events`.',
+    headers: {
+      Location: { description: 'The task: `/api/tasks/{taskId}`.', schema: { type: 'string' } },
+      'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string' } },
+    },
+  })
+  @ApiProblemResponses('VALIDATION_FAILED', 'DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN', 'STORAGE_ERROR')
+  async create(@Body() body: unknown, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TaskAccepted> {
     const dto = validateDto(CreateTaskDto, body);
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return this.accept(dto, response);
+    if (Array.isArray(key)) {
+      throw new MobileClawError('VALIDATION_FAILED', 'send one Idempotency-Key header', { fieldErrors: [{ field: 'Idempotency-Key', message: 'must be sent once' }] });
+    }
+    const outcome = await this.idempotency.run(REST_IDEMPOTENCY_SCOPE, key, body, async () => ({ status: 202, body: await this.accept(dto, response) }));
+    const accepted = outcome.response.body as TaskAccepted;
+    if (outcome.replayed) {
+      response.status(outcome.response.status);
+      response.setHeader('Location', `/api/tasks/${accepted.taskId}`);
+      response.setHeader('Idempotent-Replayed', 'true');
+    }
+    return accepted;
+  }
+
+  private async accept(dto: CreateTaskDto, response: Response): Promise<TaskAccepted> {
     const task = await this.tasks.start(dto);
     response.setHeader('Location', `/api/tasks/${task.taskId}`);
     const accepted: TaskAccepted = { taskId: task.taskId, status: task.status, events: `/api/tasks/${task.taskId}/events` };
@@ -81,7 +116,7 @@ export class TasksController {
     return accepted;
   }
 
-  /** `GET /api/tasks?deviceId=&status=&limit=&cursor=` → `{tasks, nextCursor?}`, newest first (steps not included). */
+  /** `GET /api/tasks?deviceId=&status=&contextId=&limit=&cursor=` → `{tasks, nextCursor?}`, newest first (steps not included). */
   @Get()
   @ApiOperation({ summary: 'List tasks', description: 'Newest first, without their steps; page with `cursor`.' })
   @ApiQuery({ type: ListTasksQueryDto })
@@ -89,7 +124,7 @@ export class TasksController {
   @ApiProblemResponses('VALIDATION_FAILED', 'STORAGE_ERROR')
   async list(@Query() query: unknown): Promise<TaskPageResource> {
     const dto = validateDto(ListTasksQueryDto, query);
-    return toTaskPageResource(await this.tasks.list({ deviceId: dto.deviceId, status: dto.status, limit: dto.limit ?? 20, cursor: dto.cursor }));
+    return toTaskPageResource(await this.tasks.list({ deviceId: dto.deviceId, status: dto.status, contextId: dto.contextId, limit: dto.limit ?? 20, cursor: dto.cursor }));
   }
 
   /** `GET /api/tasks/:taskId` → the task with its steps. @throws TASK_NOT_FOUND (404). */
