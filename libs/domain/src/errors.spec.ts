@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(33);
+    expect(ERROR_CODES).toHaveLength(35);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
