@@ -78,4 +78,21 @@ describe('parseCli', () => {
     expect(() => parseCli(['--nope'], {}, noFile)).toThrow(CliUsageError);
     expect(parseCli(['--help'], {}, noFile)).toBe('help');
   });
+
+  it('says an empty --token (an unset variable) is empty, in one line without the usage text, even when the token file exists', () => {
+    const read = (path: string) => (path === '/data/device-token' ? 'filetok' : noFile(path));
+    const error = (() => {
+      try {
+        parseCli(['--url', 'wss://gateway.example.com/ws/device', '--token', ''], { MOBILECLAW_DATA_DIR: '/data' }, read);
+      } catch (err) {
+        return err as CliUsageError;
+      }
+      return undefined;
+    })();
+    expect({ message: error?.message, showUsage: error?.showUsage }).toEqual({
+      message: '--token is empty (an unset variable?): pass the device token, or leave --token out to read it from /data/device-token',
+      showUsage: false,
+    });
+    expect(parseCli(['--url', 'wss://gateway.example.com/ws/device'], { MOBILECLAW_DATA_DIR: '/data' }, read)).toMatchObject({ token: 'filetok' });
+  });
 });

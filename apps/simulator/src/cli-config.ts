@@ -70,6 +70,16 @@ export interface CliConfig {
 /** A usage problem: print `message` and exit with status 2. */
 export class CliUsageError extends Error {
   override name = 'CliUsageError';
+  /**
+   * @param showUsage false when the one line says all there is to fix (e.g. a missing token): the
+   *   usage text would only bury it.
+   */
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
 }
 
 function int(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
@@ -135,10 +145,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     const gatewayOnly = (['transport', 'url', 'host', 'port', 'token', 'latency'] as const).filter((name) => values[name] !== undefined);
     if (gatewayOnly.length > 0) throw new CliUsageError(`--adb-port serves the phones over adb instead of connecting them to a gateway; ${gatewayOnly.map((n) => `--${n}`).join(', ')} do not apply`);
   }
+  const tokenFile = join(env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw', 'device-token');
+  // `--token "$VAR"` with VAR unset arrives as an empty string: say that, not that no token was given.
+  if (values.token !== undefined && values.token.trim() === '') {
+    throw new CliUsageError(`--token is empty (an unset variable?): pass the device token, or leave --token out to read it from ${tokenFile}`, false);
+  }
   const token = adb ? '' : (values.token ?? (env['MOBILECLAW_DEVICE_TOKEN'] || undefined) ?? tokenFromFile(env, read));
   if (!adb && (token === undefined || token === '')) {
-    const dir = env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw';
-    throw new CliUsageError(`no device token: pass --token, set MOBILECLAW_DEVICE_TOKEN, or start the gateway once so that it writes ${join(dir, 'device-token')}`);
+    throw new CliUsageError(`no device token: pass --token, set MOBILECLAW_DEVICE_TOKEN, or start the gateway once so that it writes ${tokenFile}`, false);
   }
   if (values.screen !== undefined && (values.width !== undefined || values.height !== undefined))
     throw new CliUsageError('--screen takes the screen size from the recording; do not combine it with --width or --height');

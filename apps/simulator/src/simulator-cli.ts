@@ -91,7 +91,7 @@ export function runSimulatorCli(argv: string[], env: NodeJS.ProcessEnv, name = '
     config = parseCli(argv, env);
   } catch (err) {
     if (!(err instanceof CliUsageError)) throw err;
-    process.stderr.write(`${name}: ${err.message}\n\n${usage(name)}`);
+    process.stderr.write(err.showUsage ? `${name}: ${err.message}\n\n${usage(name)}` : `${name}: ${err.message}\n`);
     process.exitCode = 2;
     return;
   }

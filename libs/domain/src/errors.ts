@@ -27,6 +27,11 @@ export const ERROR_CATALOG = {
   // ---- the request itself -------------------------------------------------------------------
   VALIDATION_FAILED: { title: 'Invalid request', retryable: false },
   UNAUTHORIZED: { title: 'Missing or invalid API token', retryable: false },
+  /**
+   * No API token is configured and the request came through a proxy (it carries forwarding
+   * headers): the gateway would otherwise serve whoever reaches the proxy as if they were local.
+   */
+  PROXIED_WITHOUT_API_TOKEN: { title: 'A proxied request needs an API token', retryable: false },
   /** An unknown route. */
   NOT_FOUND: { title: 'Not found', retryable: false },
   METHOD_NOT_ALLOWED: { title: 'Method not allowed', retryable: false },

@@ -15,3 +15,4 @@ export * from './device-listeners';
 export * from './control-leases';
 export * from './idempotency-store';
 export * from './push-notification-config-store';
+export * from './proxied-request';

@@ -170,6 +170,25 @@ describe('McpRequestGuard: token', () => {
     });
   });
 
+  it('without a token, answers 403 to a request that came through a proxy, and admits one that did not', async () => {
+    const send = await guarded({});
+    const answer = await send('POST', { 'X-Forwarded-For': '203.0.113.7' });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Forbidden (PROXIED_WITHOUT_API_TOKEN): this request came through a proxy (X-Forwarded-For header); set MOBILECLAW_API_TOKEN to serve it' },
+      id: null,
+    });
+    expect((await send('POST', { Forwarded: 'for=203.0.113.7' })).status).toBe(403);
+    expect((await send('POST')).status).toBe(200);
+  });
+
+  it('with a token, applies the token rules to a request that came through a proxy', async () => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    expect((await send('POST', { 'X-Forwarded-For': '203.0.113.7', Authorization: 'Bearer s3cret-token' })).status).toBe(200);
+    expect((await send('POST', { 'X-Forwarded-For': '203.0.113.7' })).status).toBe(401);
+  });
+
   it('checks the origin before the token', async () => {
     const send = await guarded({ apiToken: 's3cret-token' });
     expect((await send('POST', { Origin: 'https://evil.example', Authorization: 'Bearer s3cret-token' })).status).toBe(403);

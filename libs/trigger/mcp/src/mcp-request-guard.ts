@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { proxiedRequestRefusal } from '@mobileclaw/domain';
 import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 
 /** Headers a browser client may send on MCP routes, answered to every CORS preflight whatever it asks. */
@@ -85,8 +86,9 @@ function originKey(text: string): string | undefined {
  * The checks every MCP request passes before the SDK sees it: a `Host` header that is a host (400
  * -32600 otherwise: it would fail building the request URL), the `Origin` allow-list (403, against
  * DNS rebinding), CORS for allowed browser origins (preflights answered here, `Mcp-Session-Id`
- * exposed), the bearer token (401 with `WWW-Authenticate: Bearer`), and headers that keep proxies
- * from buffering or compressing event streams.
+ * exposed), the bearer token (401 with `WWW-Authenticate: Bearer`) — or, with no token configured,
+ * no proxy in between (403 `PROXIED_WITHOUT_API_TOKEN`, {@link proxiedRequestRefusal}) — and headers
+ * that keep proxies from buffering or compressing event streams.
  */
 export class McpRequestGuard {
   private readonly hostnames: string[];
@@ -127,6 +129,11 @@ export class McpRequestGuard {
         res.end();
         return false;
       }
+    }
+    const proxied = proxiedRequestRefusal(req.headers, this.token !== undefined);
+    if (proxied) {
+      writeJsonRpcError(res, 403, -32000, `Forbidden (${proxied.code}): ${proxied.message}`);
+      return false;
     }
     if (this.token && !this.tokenMatches(req.headers.authorization)) {
       writeJsonRpcError(res, 401, -32001, 'Unauthorized: send the API token set in MOBILECLAW_API_TOKEN (not the device token) as Authorization: Bearer <token>', {

@@ -29,6 +29,14 @@ describe('EventsSocketAccess', () => {
     expect(refusal).toEqual(allowed ? undefined : { code: 4403, reason: 'origin not allowed (MOBILECLAW_CORS_ORIGINS)' });
   });
 
+  it('without an API token, refuses an upgrade that came through a proxy with 4403', () => {
+    const open = new EventsSocketAccess({});
+    const refusal = open.refusal(upgrade('/ws/events', { 'x-forwarded-proto': 'https', origin: 'http://192.168.1.5:8080' }));
+    expect(refusal).toEqual({ code: 4403, reason: 'this request came through a proxy (X-Forwarded-Proto header); set MOBILECLAW_API_TOKEN to serve it' });
+    expect(Buffer.byteLength(refusal?.reason ?? '')).toBeLessThanOrEqual(123);
+    expect(access.refusal(upgrade('/ws/events?access_token=api-token-0123456789', { 'x-forwarded-for': '203.0.113.7' }))).toBeUndefined();
+  });
+
   it('checks the origin before the token', () => {
     expect(access.refusal(upgrade('/ws/events', { origin: 'https://evil.example' }))?.code).toBe(4403);
   });

@@ -3,7 +3,10 @@ import { ApiTokenCheck } from '@mobileclaw/trigger-rest';
 
 /** Close code of a socket whose API token is missing or wrong (as HTTP 401). */
 export const CLOSE_UNAUTHORIZED = 4401;
-/** Close code of a socket opened by a page of an origin that is not allowed (as HTTP 403). */
+/**
+ * Close code of a socket refused whatever token it sends (as HTTP 403): opened by a page of an origin
+ * that is not allowed, or through a proxy while no API token is configured.
+ */
 export const CLOSE_FORBIDDEN_ORIGIN = 4403;
 
 /** Why a socket is closed right after its upgrade: a close code and a reason (at most 123 bytes, as RFC 6455 allows). */
@@ -31,7 +34,9 @@ function originOf(text: string): URL | undefined {
  *   was sent to), a loopback host name, or an entry of `allowedOrigins` — a host name (any scheme and
  *   port) or an origin (`https://app.example.com:8443`, exactly);
  * - the API token, by the REST API's rule ({@link ApiTokenCheck}): `Authorization: Bearer <token>`,
- *   or `?access_token=<token>` on the upgrade URL (a GET) for browsers. Open when no token is set.
+ *   or `?access_token=<token>` on the upgrade URL (a GET) for browsers. Open when no token is set,
+ *   except to an upgrade that came through a proxy (forwarding headers): closed with 4403 and the
+ *   `PROXIED_WITHOUT_API_TOKEN` message.
  */
 export class EventsSocketAccess {
   private readonly token: ApiTokenCheck;
@@ -52,6 +57,7 @@ export class EventsSocketAccess {
       return { code: CLOSE_FORBIDDEN_ORIGIN, reason: 'origin not allowed (MOBILECLAW_CORS_ORIGINS)' };
     }
     const refused = this.token.refusal({ method: request.method ?? 'GET', headers: request.headers, url: request.url });
+    if (refused?.code === 'PROXIED_WITHOUT_API_TOKEN') return { code: CLOSE_FORBIDDEN_ORIGIN, reason: refused.message };
     if (refused) return { code: CLOSE_UNAUTHORIZED, reason: `unauthorized: ${refused.message.replace('"Authorization: Bearer <token>" header', 'API token (Bearer header or access_token)')}` };
     return undefined;
   }

@@ -15,10 +15,11 @@ export interface GatewayApiOptions {
 
 /**
  * Bearer-token check for the REST controllers ({@link ApiTokenCheck}). Open when no token is
- * configured (the gateway then only binds loopback). The host also installs
+ * configured (the gateway then only binds loopback), except to requests that came through a proxy. The host also installs
  * {@link apiTokenMiddleware}, which applies the same check before the body is read; this guard keeps
  * the controllers closed in hosts that do not.
- * @throws MobileClawError `UNAUTHORIZED` (HTTP 401) on a missing or wrong token.
+ * @throws MobileClawError `UNAUTHORIZED` (HTTP 401) on a missing or wrong token;
+ *   `PROXIED_WITHOUT_API_TOKEN` (403) on a proxied request when no token is configured.
  */
 @Injectable()
 export class ApiTokenGuard implements CanActivate {

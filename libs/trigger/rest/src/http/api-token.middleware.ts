@@ -20,13 +20,13 @@ export function isGuardedApiPath(path: string): boolean {
  * Express middleware applying {@link ApiTokenCheck} to every guarded `/api` path
  * ({@link isGuardedApiPath}). Install it before the body parser: an unauthenticated request is
  * answered 401 (problem details, `WWW-Authenticate: Bearer`) without its body being parsed, so a
- * stranger cannot make the server decode or buffer up to the body limit. Passes everything through
- * when no token is configured.
+ * stranger cannot make the server decode or buffer up to the body limit. With no token configured it
+ * refuses only requests that came through a proxy (403 `PROXIED_WITHOUT_API_TOKEN`).
  */
 export function apiTokenMiddleware(options: GatewayApiOptions): RequestHandler {
   const check = new ApiTokenCheck(options.apiToken);
   return (request: Request, response: Response, next: NextFunction) => {
-    if (!check.required || !isGuardedApiPath(request.path)) return next();
+    if (!isGuardedApiPath(request.path)) return next();
     const refusal = check.refusal({ method: request.method, headers: request.headers, url: request.originalUrl });
     if (!refusal) return next();
     sendProblem(response, toProblem(refusal, withoutAccessToken(request.originalUrl)));

@@ -33,6 +33,24 @@ describe('ApiTokenCheck', () => {
     expect(refusal('GET', '/api/tasks')).toBe('missing "Authorization: Bearer <token>" header');
     expect(refusal('POST', '/api/tasks?access_token=api-token-0123456789')).toBe('missing "Authorization: Bearer <token>" header');
   });
+
+  it('without a token, refuses only requests that came through a proxy', () => {
+    const open = new ApiTokenCheck(undefined);
+    const refused = open.refusal({ method: 'GET', url: '/api/pairing', headers: { host: '127.0.0.1:3000', 'x-forwarded-for': '203.0.113.7' } });
+    expect({ code: refused?.code, message: refused?.message }).toEqual({
+      code: 'PROXIED_WITHOUT_API_TOKEN',
+      message: 'this request came through a proxy (X-Forwarded-For header); set MOBILECLAW_API_TOKEN to serve it',
+    });
+    expect(open.refusal({ method: 'GET', url: '/api/pairing', headers: { host: '127.0.0.1:3000' } })).toBeUndefined();
+  });
+
+  it('with a token, applies the token rules to proxied requests too', () => {
+    const proxied = (authorization?: string) =>
+      check.refusal({ method: 'GET', url: '/api/devices', headers: { 'x-forwarded-for': '203.0.113.7', ...(authorization ? { authorization } : {}) } })?.code;
+    expect(proxied('Bearer api-token-0123456789')).toBeUndefined();
+    expect(proxied('Bearer wrong')).toBe('UNAUTHORIZED');
+    expect(proxied()).toBe('UNAUTHORIZED');
+  });
 });
 
 describe('isGuardedApiPath', () => {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { MobileClawError } from '@mobileclaw/domain';
+import { MobileClawError, proxiedRequestRefusal } from '@mobileclaw/domain';
 
 /** What {@link ApiTokenCheck} reads of a request. */
 export interface TokenBearingRequest {
@@ -19,12 +19,14 @@ export const ACCESS_TOKEN_PARAM = 'access_token';
  * "Is this request authorized": the one bearer-token rule of the REST API, shared by the middleware
  * that runs before the body is read ({@link apiTokenMiddleware}) and the controllers' guard. The
  * token is compared in constant time (SHA-256 digests of equal length). GETs may carry it as
- * `?access_token=` instead of the header: EventSource and `<img>` cannot send headers.
+ * `?access_token=` instead of the header: EventSource and `<img>` cannot send headers. With no token
+ * configured, a request that came through a proxy (forwarding headers) is refused
+ * ({@link proxiedRequestRefusal}): only local clients are trusted without a token.
  */
 export class ApiTokenCheck {
   private readonly expected: Buffer | undefined;
 
-  /** @param apiToken undefined or empty: every request is authorized. */
+  /** @param apiToken undefined or empty: every request is authorized, unless it came through a proxy. */
   constructor(apiToken: string | undefined) {
     this.expected = apiToken ? digest(apiToken) : undefined;
   }
@@ -37,10 +39,11 @@ export class ApiTokenCheck {
   /**
    * Why `request` is refused, or undefined when it is authorized.
    * @returns MobileClawError `UNAUTHORIZED`: "invalid API token" when one was sent (header, or
-   *   `?access_token=` on a GET) and does not match, else "missing … header".
+   *   `?access_token=` on a GET) and does not match, else "missing … header";
+   *   `PROXIED_WITHOUT_API_TOKEN` when no token is configured and the request carries forwarding headers.
    */
   refusal(request: TokenBearingRequest): MobileClawError | undefined {
-    if (this.expected === undefined) return undefined;
+    if (this.expected === undefined) return proxiedRequestRefusal(request.headers, false);
     const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
     const query = !match && request.method === 'GET' ? accessTokenOf(request.url ?? '') : undefined;
     const sent = match ? match[1].trim() : query;

@@ -24,6 +24,30 @@ describe('resolvePairingHost', () => {
     expect(resolvePairingHost({ deviceListenerHost: '::', requestHost: '[fd00::7]:3000', interfaces: LAN })).toEqual({ host: 'fd00::7', source: 'request', guessed: true, warnings: [] });
   });
 
+  it('a page that came through a proxy takes its X-Forwarded-Host as a hint and warns that the device port is raw TCP', () => {
+    const proxied = resolvePairingHost({
+      requestHost: '127.0.0.1:3000',
+      proxy: { header: 'X-Forwarded-For', forwardedHost: 'gateway.example.com, 10.0.0.9' },
+      devicePort: 7397,
+      interfaces: LAN,
+    });
+    expect(proxied).toEqual({
+      host: 'gateway.example.com',
+      source: 'request',
+      guessed: true,
+      warnings: [
+        'This page came through a proxy (X-Forwarded-For header): phones connect to the device port (7397) over raw TCP, which an HTTP proxy does not forward, ' +
+          'so the link works only if gateway.example.com:7397 reaches this gateway directly. Behind a TCP/TLS stream proxy, set MOBILECLAW_PAIRING_ADDRESS to its address (e.g. tls://gateway.example.com:7397).',
+      ],
+    });
+    // Without X-Forwarded-Host (or with one that is not a host) the Host header the proxy passed on is used.
+    expect(resolvePairingHost({ requestHost: 'gw.example.org:8443', proxy: { header: 'Forwarded', forwardedHost: 'not a host' }, devicePort: 7397, interfaces: LAN })).toMatchObject({ host: 'gw.example.org', source: 'request' });
+    // A configured address stays as it is, with nothing to warn about.
+    expect(resolvePairingHost({ configured: 'gw.example.org', proxy: { header: 'X-Real-IP', forwardedHost: 'evil.example' }, interfaces: LAN })).toEqual({ host: 'gw.example.org', source: 'configured', guessed: false, warnings: [] });
+    // X-Forwarded-Host is only read from a proxied request.
+    expect(resolvePairingHost({ requestHost: 'gw.local:3000', interfaces: LAN })).toEqual({ host: 'gw.local', source: 'request', guessed: true, warnings: [] });
+  });
+
   it('a page loaded from loopback falls back to the first LAN IPv4 address, saying it is a guess', () => {
     for (const requestHost of ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000', 'app.localhost', undefined, 'not a host']) {
       const resolved = resolvePairingHost({ requestHost, interfaces: LAN });

@@ -26,6 +26,14 @@ export interface PairingHostInputs {
   deviceListenerHost?: string;
   /** The request's `Host` header (`name[:port]`, `[v6]:port`), when it has one. */
   requestHost?: string;
+  /**
+   * When the request came through a proxy: the forwarding header that shows it (`X-Forwarded-For`,
+   * …) and the proxy's `X-Forwarded-Host`, if any. That host is taken as a hint for the link's host
+   * in place of `requestHost` (a proxy may rewrite `Host`); it is never trusted for anything else.
+   */
+  proxy?: { header: string; forwardedHost?: string };
+  /** The port the link names, for the warning a proxied request gets. */
+  devicePort?: number;
   /** This machine's network interfaces, as `os.networkInterfaces()` gives them. */
   interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>;
 }
@@ -69,8 +77,10 @@ export function firstLanIPv4(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): {
 /**
  * Decides which host the pairing link names, in this order: the configured address; the device port's
  * own bind address when it is bound to one address; the host the page was loaded from, unless it is
- * loopback; this machine's first LAN IPv4 address; else 127.0.0.1, with a warning that a phone cannot
- * use it. Every guess says how to fix it (`MOBILECLAW_PAIRING_ADDRESS`).
+ * loopback (its `X-Forwarded-Host` when the request came through a proxy that sent one); this
+ * machine's first LAN IPv4 address; else 127.0.0.1, with a warning that a phone cannot use it. Every
+ * guess says how to fix it (`MOBILECLAW_PAIRING_ADDRESS`). A host taken from a proxied request gets a
+ * warning that the proxy does not carry the phone's raw TCP connection.
  */
 export function resolvePairingHost(inputs: PairingHostInputs): PairingHost {
   if (inputs.configured) return { host: inputs.configured, source: 'configured', guessed: false, warnings: [] };
@@ -87,9 +97,9 @@ export function resolvePairingHost(inputs: PairingHostInputs): PairingHost {
     }
     return { host: listener, source: 'device-listener', guessed: true, warnings: [] };
   }
-  const requested = inputs.requestHost === undefined ? undefined : hostOfHostHeader(inputs.requestHost);
+  const requested = requestedHost(inputs);
   if (requested !== undefined && !isLoopbackName(requested)) {
-    return { host: requested, source: 'request', guessed: true, warnings: [] };
+    return { host: requested, source: 'request', guessed: true, warnings: inputs.proxy ? [proxiedWarning(inputs.proxy.header, requested, inputs.devicePort)] : [] };
   }
   const lan = firstLanIPv4(inputs.interfaces);
   if (lan) {
@@ -106,4 +116,21 @@ export function resolvePairingHost(inputs: PairingHostInputs): PairingHost {
     guessed: true,
     warnings: [`This machine has no network address a phone could use: 127.0.0.1 is the phone itself. Connect this machine to the phone's network, or ${fix}.`],
   };
+}
+
+/** The host part of the proxy's first `X-Forwarded-Host` value (the one the client sent), else of `Host`; undefined when neither is a host. */
+function requestedHost(inputs: PairingHostInputs): string | undefined {
+  const forwarded = inputs.proxy?.forwardedHost?.split(',')[0];
+  const hinted = forwarded === undefined ? undefined : hostOfHostHeader(forwarded);
+  if (hinted !== undefined) return hinted;
+  return inputs.requestHost === undefined ? undefined : hostOfHostHeader(inputs.requestHost);
+}
+
+/** Why a link built from a proxied page's host may not reach the gateway, and the fix. */
+function proxiedWarning(header: string, host: string, devicePort: number | undefined): string {
+  const port = devicePort ?? 'PORT';
+  return (
+    `This page came through a proxy (${header} header): phones connect to the device port (${port}) over raw TCP, which an HTTP proxy does not forward, ` +
+    `so the link works only if ${host}:${port} reaches this gateway directly. Behind a TCP/TLS stream proxy, set MOBILECLAW_PAIRING_ADDRESS to its address (e.g. tls://${host}:${port === 'PORT' ? 443 : port}).`
+  );
 }

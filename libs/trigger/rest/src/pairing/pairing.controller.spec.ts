@@ -30,10 +30,10 @@ async function start(options: GatewayApiOptions): Promise<{ app: INestApplicatio
   return { app, base: `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}` };
 }
 
-/** GET `url` with a `Host` header of our choosing (fetch does not let one be set), as JSON. */
-function getWithHost(url: string, host: string): Promise<unknown> {
+/** GET `url` with a `Host` header (fetch does not let one be set) and other headers of our choosing, as JSON. */
+function getWithHost(url: string, host: string, headers: Record<string, string> = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { host } }, (response) => {
+    get(url, { headers: { ...headers, host } }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       response.on('end', () => resolve(JSON.parse(text)));
@@ -83,6 +83,13 @@ describe('GET /api/pairing', () => {
     devicePort = 41234;
     const body = (await getWithHost(`${base}/api/pairing?access_token=${API_TOKEN}`, 'gw.local:3000')) as PairingInfo;
     expect(body).toMatchObject({ link: `mobileclaw://pair?host=gw.local&port=41234&token=${DEVICE_TOKEN}`, hostSource: 'request', hostGuessed: true, warnings: [] });
+  });
+
+  it('behind a proxy, takes X-Forwarded-Host as the host and warns that the device port needs a direct or stream-proxied path', async () => {
+    devicePort = 7397;
+    const body = (await getWithHost(`${base}/api/pairing`, '127.0.0.1:3000', { ...auth, 'x-forwarded-for': '203.0.113.7', 'x-forwarded-host': 'gateway.example.com' })) as PairingInfo;
+    expect(body).toMatchObject({ link: `mobileclaw://pair?host=gateway.example.com&port=7397&token=${DEVICE_TOKEN}`, hostSource: 'request', hostGuessed: true });
+    expect(body.warnings).toEqual([expect.stringMatching(/^This page came through a proxy \(X-Forwarded-For header\): phones connect to the device port \(7397\) over raw TCP.*MOBILECLAW_PAIRING_ADDRESS.*tls:\/\/gateway\.example\.com:7397/)]);
   });
 
   it('a configured address wins, with its own port and TLS', async () => {

@@ -32,6 +32,6 @@ export class PairingController {
   @ApiOkResponse({ type: PairingInfoSchema })
   describe(@Req() request: Request): Promise<PairingInfo> {
     if (!this.pairing.available) throw new NotFoundException('this gateway offers no pairing');
-    return this.pairing.describe(request.headers.host);
+    return this.pairing.describe(request.headers.host, request.headers);
   }
 }

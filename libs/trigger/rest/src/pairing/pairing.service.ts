@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { networkInterfaces } from 'node:os';
+import { forwardingHeaderLabel, forwardingHeaderOf, type RequestHeaders } from '@mobileclaw/domain';
 import { resolvePairingHost, type PairingHostSource } from './pairing-host';
 import { pairingLink } from './pairing-link';
 import { qrCodeSvg } from './pairing-qr';
@@ -41,18 +42,24 @@ export class PairingService {
 
   /**
    * @param requestHost the request's `Host` header, when it has one.
+   * @param requestHeaders all of the request's headers: forwarding headers (`X-Forwarded-For`, …)
+   *   show it came through a proxy, whose `X-Forwarded-Host` is then a hint for the host.
    * @throws Error when the module has no pairing options (check {@link available} first).
    */
-  async describe(requestHost: string | undefined): Promise<PairingInfo> {
+  async describe(requestHost: string | undefined, requestHeaders: RequestHeaders = {}): Promise<PairingInfo> {
     const options = this.options;
     if (!options) throw new Error('no pairing options: GatewayApiModule.forRoot({pairing}) was not given any');
+    const port = options.address?.port ?? options.devicePort();
+    const proxyHeader = forwardingHeaderOf(requestHeaders);
+    const forwardedHost = requestHeaders['x-forwarded-host'];
     const resolved = resolvePairingHost({
       configured: options.address?.host,
       deviceListenerHost: options.deviceListenerHost,
       requestHost,
+      proxy: proxyHeader && { header: forwardingHeaderLabel(proxyHeader), forwardedHost: typeof forwardedHost === 'string' ? forwardedHost : forwardedHost?.[0] },
+      devicePort: port,
       interfaces: (options.interfaces ?? networkInterfaces)(),
     });
-    const port = options.address?.port ?? options.devicePort();
     const tls = options.address?.tls ?? false;
     const link = pairingLink({ host: resolved.host, port, token: options.deviceToken, tls });
     return {
