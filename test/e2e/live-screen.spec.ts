@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
+import type { Browser, Page } from 'playwright-core';
+import type { RunningGateway } from '@mobileclaw/gateway';
 import { SimulatedPhone } from '@mobileclaw/simulator';
+import { launchChromium, openPage, startPageGateway, type PageGateway } from '../support/browser-page';
 
 /**
  * The page's live screen panel in a real browser (Debian's chromium driven by playwright-core)
@@ -15,14 +14,13 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 
 const root = join(__dirname, '..', '..');
 const outputDir = join(root, 'test-output');
-const CHROMIUM = process.env['MOBILECLAW_CHROMIUM'] ?? '/usr/bin/chromium';
 /** Upper bound of any one page condition. */
 const WAIT_MS = 30_000;
 /** Screen changes measured. */
 const CHANGES = 6;
 
+let served: PageGateway;
 let gateway: RunningGateway;
-let dataDir: string;
 let browser: Browser;
 let base: string;
 let page: Page;
@@ -80,31 +78,19 @@ async function command(deviceId: string, body: Record<string, unknown>): Promise
 }
 
 beforeAll(async () => {
-  // The gateway serves apps/web/dist: compile the page's current sources (npm test builds it too).
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-live-screen-'));
-  gateway = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_LOG_LEVEL: 'silent' });
-  base = `http://127.0.0.1:${gateway.httpPort}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  served = await startPageGateway('mobileclaw-live-screen-');
+  ({ gateway, base } = served);
+  browser = await launchChromium();
   mkdirSync(outputDir, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await served?.close();
 }, 30_000);
 
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  pageErrors = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  ({ page, errors: pageErrors } = await openPage(browser, { width: 1280, height: 900 }));
 });
 
 afterEach(async () => {

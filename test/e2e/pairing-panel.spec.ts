@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQR from 'jsqr';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
+import type { RunningGateway } from '@mobileclaw/gateway';
+import { collectPageErrors, launchChromium, startPageGateway, type PageGateway } from '../support/browser-page';
 
 /**
  * The page's "Add a phone" panel in a real browser (Debian's chromium driven by playwright-core)
@@ -15,7 +14,6 @@ import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
  */
 
 const root = join(__dirname, '..', '..');
-const CHROMIUM = process.env['MOBILECLAW_CHROMIUM'] ?? '/usr/bin/chromium';
 const WAIT_MS = 30_000;
 const API_TOKEN = 'pairing-panel-api-token-0123';
 
@@ -24,8 +22,8 @@ interface PairingInfo {
   warnings: string[];
 }
 
+let served: PageGateway;
 let gateway: RunningGateway;
-let dataDir: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -39,33 +37,22 @@ async function decodeQr(png: Buffer): Promise<string | undefined> {
 }
 
 beforeAll(async () => {
-  // The gateway serves apps/web/dist: compile the page's current sources (npm test builds it too).
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-pairing-web-'));
-  gateway = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_LOG_LEVEL: 'silent', MOBILECLAW_SIM: 'off', MOBILECLAW_API_TOKEN: API_TOKEN });
-  base = `http://127.0.0.1:${gateway.httpPort}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  served = await startPageGateway('mobileclaw-pairing-web-', { MOBILECLAW_SIM: 'off', MOBILECLAW_API_TOKEN: API_TOKEN });
+  ({ gateway, base } = served);
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await served?.close();
 }, 30_000);
 
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   page = await context.newPage();
-  pageErrors = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (message) => {
-    // The browser logs every 401 the page gets before its token is saved.
-    if (message.type() === 'error' && !/status of 401/.test(message.text())) pageErrors.push(message.text());
-  });
+  // The browser logs every 401 the page gets before its token is saved.
+  pageErrors = collectPageErrors(page, [/status of 401/]);
 });
 
 afterEach(async () => {

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
+import type { Browser, Page } from 'playwright-core';
+import type { RunningGateway } from '@mobileclaw/gateway';
+import { launchChromium, openPage, startPageGateway, type PageGateway } from '../support/browser-page';
+import { findScreenNode, type ScreenNode } from '../support/screen-nodes';
 
 /**
  * Taking a phone over from the page, in a real browser (Debian's chromium driven by playwright-core)
@@ -13,36 +13,19 @@ import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
  */
 
 const root = join(__dirname, '..', '..');
-const CHROMIUM = process.env['MOBILECLAW_CHROMIUM'] ?? '/usr/bin/chromium';
 /** Upper bound of any one page condition. */
 const WAIT_MS = 30_000;
 
-interface Node {
-  text?: string;
-  desc?: string;
-  class?: string;
-  bounds: [number, number, number, number];
-  children?: Node[];
-}
-
+let served: PageGateway;
 let gateway: RunningGateway;
-let dataDir: string;
 let browser: Browser;
 let base: string;
 let page: Page;
 let pageErrors: string[];
 
 /** The bounds (device px) of the first node, depth-first, that `match` accepts on sim-1's current screen. */
-async function boundsOf(match: (node: Node) => boolean): Promise<[number, number, number, number]> {
-  const response = await fetch(`${base}/api/devices/sim-1/commands`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ command: 'ui_tree' }) });
-  expect(response.status).toBe(200);
-  const stack = [...((await response.json()) as { data: { nodes: Node[] } }).data.nodes];
-  while (stack.length > 0) {
-    const node = stack.shift()!;
-    if (match(node)) return node.bounds;
-    stack.unshift(...(node.children ?? []));
-  }
-  throw new Error('no such node on the screen');
+async function boundsOf(match: (node: ScreenNode) => boolean): Promise<[number, number, number, number]> {
+  return (await findScreenNode(base, 'sim-1', match)).bounds;
 }
 
 /** What the page's live screen image says about the frame it shows (this spec compiles without the DOM lib). */
@@ -111,31 +94,19 @@ async function heldLook(): Promise<{ cursor: string; held: boolean }> {
 }
 
 beforeAll(async () => {
-  // The gateway serves apps/web/dist: compile the page's current sources (npm test builds it too).
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-takeover-page-'));
-  gateway = await startGateway({ MOBILECLAW_HTTP_PORT: '0', MOBILECLAW_DEVICE_PORT: '0', MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_LOG_LEVEL: 'silent' });
-  base = `http://127.0.0.1:${gateway.httpPort}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  served = await startPageGateway('mobileclaw-takeover-page-');
+  ({ gateway, base } = served);
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await served?.close();
 }, 30_000);
 
 beforeEach(async () => {
   // 700 px high: the live screen image is bounded by its max-height (70vh), so it is drawn smaller than the frame.
-  page = await browser.newPage({ viewport: { width: 1280, height: 700 } });
-  pageErrors = [];
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  ({ page, errors: pageErrors } = await openPage(browser, { width: 1280, height: 700 }));
 });
 
 afterEach(async () => {

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
 import { SimulatedPhone } from '@mobileclaw/simulator';
+import { launchChromium, openPage, startPageGateway, type PageGateway } from '../support/browser-page';
 
 /**
  * The live execution page in a real browser (Debian's chromium driven by playwright-core) against
@@ -13,7 +13,6 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 
 const root = join(__dirname, '..', '..');
 const outputDir = join(root, 'test-output');
-const CHROMIUM = process.env['MOBILECLAW_CHROMIUM'] ?? '/usr/bin/chromium';
 /** Upper bound of any one page condition; the tasks below take about a second. */
 const WAIT_MS = 30_000;
 
@@ -48,8 +47,8 @@ interface PageWindow {
   };
 }
 
+let served: PageGateway;
 let gateway: RunningGateway;
-let dataDir: string;
 let browser: Browser;
 let base: string;
 let page: Page;
@@ -123,40 +122,22 @@ async function startFromForm(page: Page, goal: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  // The gateway serves apps/web/dist: compile the page's current sources (npm test builds it too).
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-web-'));
-  gateway = await startGateway({
-    MOBILECLAW_HTTP_PORT: '0',
-    MOBILECLAW_DEVICE_PORT: '0',
-    MOBILECLAW_DATA_DIR: dataDir,
-    MOBILECLAW_LOG_LEVEL: 'silent',
-    // Pings after 1 s of silence: the page gets live RTT figures within the test.
-    MOBILECLAW_HEARTBEAT_INTERVAL_MS: '1000',
-  });
-  base = `http://127.0.0.1:${gateway.httpPort}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  // Pings after 1 s of silence: the page gets live RTT figures within the test.
+  served = await startPageGateway('mobileclaw-web-', { MOBILECLAW_HEARTBEAT_INTERVAL_MS: '1000' });
+  ({ gateway, base } = served);
+  browser = await launchChromium();
   mkdirSync(outputDir, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await served?.close();
 }, 30_000);
 
 describe('the live execution page', () => {
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    pageErrors = [];
     expectedConsoleErrors = [];
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !expectedConsoleErrors.some((re) => re.test(message.text()))) pageErrors.push(message.text());
-    });
+    ({ page, errors: pageErrors } = await openPage(browser, { width: 1280, height: 900 }, expectedConsoleErrors));
   });
 
   afterEach(async () => {
@@ -554,14 +535,9 @@ describe('the live execution page with an API token', () => {
   }, 30_000);
 
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    pageErrors = [];
     // Every refused request and stream is logged by the browser.
     expectedConsoleErrors = [/401 \(Unauthorized\)/, /status 401/, /ERR_CONNECTION_REFUSED/];
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !expectedConsoleErrors.some((re) => re.test(message.text()))) pageErrors.push(message.text());
-    });
+    ({ page, errors: pageErrors } = await openPage(browser, { width: 1280, height: 900 }, expectedConsoleErrors));
   });
 
   afterEach(async () => {

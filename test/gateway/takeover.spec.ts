@@ -1,4 +1,5 @@
 import type { RunningGateway } from '@mobileclaw/gateway';
+import { findScreenNode, type ScreenNode } from '../support/screen-nodes';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
 
@@ -28,25 +29,10 @@ async function open(gw: RunningGateway, path: string): Promise<SseClient> {
   return stream;
 }
 
-interface Node {
-  text?: string;
-  desc?: string;
-  class?: string;
-  bounds: [number, number, number, number];
-  children?: Node[];
-}
-
 /** The centre (device px) of the first node, depth-first, that `match` accepts on the phone's current screen (read with `ui_tree`, which a takeover leaves open to all). */
-async function centreOf(gw: RunningGateway, match: (node: Node) => boolean): Promise<{ x: number; y: number }> {
-  const tree = await api(gw, 'POST', '/api/devices/sim-1/commands', { command: 'ui_tree' });
-  expect(tree.status).toBe(200);
-  const stack: Node[] = [...(tree.body.data.nodes as Node[])];
-  while (stack.length > 0) {
-    const node = stack.shift()!;
-    if (match(node)) return { x: Math.round((node.bounds[0] + node.bounds[2]) / 2), y: Math.round((node.bounds[1] + node.bounds[3]) / 2) };
-    stack.unshift(...(node.children ?? []));
-  }
-  throw new Error('no such node on the screen');
+async function centreOf(gw: RunningGateway, match: (node: ScreenNode) => boolean): Promise<{ x: number; y: number }> {
+  const { bounds } = await findScreenNode(gatewayUrl(gw, ''), 'sim-1', match);
+  return { x: Math.round((bounds[0] + bounds[2]) / 2), y: Math.round((bounds[1] + bounds[3]) / 2) };
 }
 
 const ADA = { holderId: 'page-ada', holder: 'Ada' };
