@@ -65,10 +65,19 @@ function isWebSocketUpgrade(request: IncomingMessage): boolean {
 const CONNECTION_OPTIONS = new Set(['close', 'keep-alive']);
 
 /**
+ * The only headers dropped with `Upgrade` and `Connection` when `Connection` names them: hop-by-hop
+ * headers of the upgrade itself. Anything else `Connection` names is kept as sent — above all the
+ * framing headers (`Content-Length`, `Transfer-Encoding`) and `Host`: without them the body would be
+ * read as a second request (request smuggling).
+ */
+const UPGRADE_HEADERS = new Set(['http2-settings', 'keep-alive']);
+
+/**
  * Serves an upgrade request nobody takes as a plain HTTP/1.1 request, on the same connection: its
- * head is written back without `Upgrade` and the headers `Connection` names for it (e.g. h2c's
- * `HTTP2-Settings`), and the connection is handed to the HTTP server again (its documented
- * `connection` event), whose parser reads that head, the body and any later requests.
+ * head is written back without `Upgrade`, `Connection` and the upgrade's own hop-by-hop headers
+ * ({@link UPGRADE_HEADERS}, e.g. h2c's `HTTP2-Settings`), and the connection is handed to the HTTP
+ * server again (its documented `connection` event), whose parser reads that head, the body and any
+ * later requests.
  */
 function serveAsPlainRequest(httpServer: Server, request: IncomingMessage, socket: Duplex, head: Buffer): void {
   const connection = (request.headers.connection ?? '')
@@ -76,7 +85,7 @@ function serveAsPlainRequest(httpServer: Server, request: IncomingMessage, socke
     .map((token) => token.trim().toLowerCase())
     .filter((token) => token !== '');
   const kept = connection.filter((token) => CONNECTION_OPTIONS.has(token));
-  const dropped = new Set(['upgrade', 'connection', ...connection.filter((token) => !CONNECTION_OPTIONS.has(token))]);
+  const dropped = new Set(['upgrade', 'connection', ...connection.filter((token) => UPGRADE_HEADERS.has(token))]);
   const lines = [`${request.method} ${request.url} HTTP/${request.httpVersion}`];
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     if (!dropped.has(request.rawHeaders[i].toLowerCase())) lines.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);
