@@ -89,6 +89,13 @@ describe('MobileClawWsAdapter: upgrade requests on the application\'s HTTP serve
     expect({ status: next.status, headers: JSON.parse(next.body).headers }).toEqual({ status: 200, headers: { host: '127.0.0.1', 'x-second': 'yes' } });
   });
 
+  it('answers every one of several pipelined requests with `Upgrade: h2c`, in order', async () => {
+    const port = await start();
+    const requests = [1, 2, 3].map((n) => `GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-N: ${n}\r\n${H2C_UPGRADE}\r\n`);
+    const answers = await rawHttpExchange(port, [requests.join('')], 3);
+    expect(answers.map((a) => ({ status: a.status, n: JSON.parse(a.body).headers['x-n'] }))).toEqual([1, 2, 3].map((n) => ({ status: 200, n: String(n) })));
+  });
+
   it('serves any other non-WebSocket upgrade as plain HTTP, keeping `Connection: close`', async () => {
     const port = await start();
     const [answer] = await rawHttpExchange(port, ['GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close, Upgrade\r\nUpgrade: TLS/1.2\r\n\r\n']);
