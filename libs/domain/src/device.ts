@@ -50,3 +50,18 @@ export type DeviceEvent =
   | { type: 'device.updated'; deviceId: string; device: DeviceInfo; at: string }
   /** A person took the phone over (`controller` set) or it came back (`controller: null`: handed back, lease expired, phone disconnected). */
   | { type: 'device.controller'; deviceId: string; controller: DeviceController | null; reason: ControllerChangeReason; at: string };
+
+/** Every device event type, once each (a `Record` over the union, so a new type cannot be left out). */
+const DEVICE_EVENT_TYPE_SET: Record<DeviceEvent['type'], true> = {
+  'device.connected': true,
+  'device.disconnected': true,
+  'device.replaced': true,
+  'device.status': true,
+  'device.heartbeat': true,
+  'device.event': true,
+  'device.updated': true,
+  'device.controller': true,
+};
+
+/** Every {@link DeviceEvent} type (e.g. for documentation checks and client code generators). */
+export const DEVICE_EVENT_TYPES = Object.keys(DEVICE_EVENT_TYPE_SET) as readonly DeviceEvent['type'][];

@@ -239,6 +239,36 @@ describe('TakeoverService: a person takes a phone over', () => {
     expect(phone.field).toBe('hello');
   });
 
+  it('keeps the holder\'s name NFC-normalised and trimmed, and refuses a bidi override before taking the phone', async () => {
+    const { leases, takeover } = setup([done]);
+    const refused = await domainRejection(takeover.take('phone-1', { holderId: 'page-eve', holder: '\u202EevE' }));
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', fieldErrors: [{ field: 'holder' }] });
+    expect(leases.current('phone-1')).toBeUndefined();
+    expect((await takeover.take('phone-1', { holderId: 'page-zoe', holder: '  Zoe\u0308 ' })).holder).toBe('Zo\u00EB');
+    expect(leases.current('phone-1')?.holder).toBe('Zo\u00EB');
+  });
+
+  it('records at most maxStepsLimit human steps per task; the next action is refused, neither sent nor recorded', async () => {
+    const planning = gatedStep();
+    const { phone, service, takeover } = setup([planning.step]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'look' });
+    await planning.asked;
+    await takeover.take('phone-1', ADA);
+    await eventOf(service, task.taskId, (e) => e.type === 'task.taken_over');
+    const limit = DEFAULT_TASK_CASE_OPTIONS.maxStepsLimit;
+    for (let i = 0; i < limit; i++) expect((await takeover.act('phone-1', 'page-ada', { command: 'back' })).taskId).toBe(task.taskId);
+    const sent = phone.calls.length;
+    const refused = await domainRejection(takeover.act('phone-1', 'page-ada', { command: 'back' }));
+    expect({ code: refused.code, message: refused.message }).toEqual({
+      code: 'TASK_STATE_CONFLICT',
+      message: `task ${task.taskId} already records ${limit} human steps, the most one task keeps: hand the phone back, or cancel the task to act on the phone unrecorded`,
+    });
+    expect(phone.calls).toHaveLength(sent);
+    expect((await service.get(task.taskId)).steps.filter((step) => step.actor === 'human')).toHaveLength(limit);
+    await service.cancel(task.taskId);
+    planning.answer(done());
+  });
+
   it('checks points against the screen in device px', () => {
     const screen = { width: 1080, height: 2400 };
     expect(() => checkOnScreen({ command: 'click', x: 1079, y: 2399 }, screen)).not.toThrow();

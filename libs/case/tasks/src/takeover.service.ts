@@ -11,6 +11,7 @@ import {
   type FieldError,
   type ScreenInfo,
 } from '@mobileclaw/domain';
+import { holderName } from './holder-name';
 import { TaskService } from './task.service';
 
 /** What {@link TakeoverService.act} did: the phone's reply and, when a task was paused by the takeover, the `human` step recorded for it. */
@@ -40,10 +41,12 @@ export class TakeoverService {
    * @returns the lease (its `expiresAt` moved on).
    * @throws MobileClawError `DEVICE_NOT_FOUND`, `DEVICE_DISCONNECTED` (the phone is offline),
    *   `DEVICE_CONTROLLED` (someone else holds it: `controller` says who and since when),
-   *   `VALIDATION_FAILED` (bad `holderId` or `holder`), `NOT_SUPPORTED` (the host provides no leases).
+   *   `VALIDATION_FAILED` (bad `holderId`, or a `holder` name {@link holderName} refuses: it is kept
+   *   NFC-normalised and trimmed), `NOT_SUPPORTED` (the host provides no leases).
    */
   async take(deviceId: string, holder: ControlHolder): Promise<ControlLease> {
     const leases = this.leasesOrFail();
+    holder = { ...holder, holder: holderName(holder.holder) };
     const device = await this.devices.getDevice(deviceId);
     if (device.status === 'offline') throw new MobileClawError('DEVICE_DISCONNECTED', `device ${deviceId} is offline`, { deviceId });
     return leases.take(deviceId, holder);

@@ -101,6 +101,8 @@ export class TaskRunner {
   private hold?: Hold;
   /** Takeovers so far: a step compares it with its start value to learn that a person acted meanwhile. */
   private takeovers = 0;
+  /** A person's steps recorded so far (at most `maxStepsLimit`). */
+  private humanSteps = 0;
   /** Index of the next step, agent's or person's. */
   private nextIndex = 0;
   /** Set once the loop has decided the task's end (`done`/`fail`): a takeover then no longer pauses it. */
@@ -186,6 +188,15 @@ export class TaskRunner {
    */
   async actAsHuman(holder: string, action: AgentAction, options: ExecuteOptions = {}): Promise<HumanActionRecord> {
     if (!this.takeover) throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is not paused by a takeover`);
+    // A person's steps are bounded like an agent's (each stores a screenshot): past the largest step
+    // budget a caller may ask for, the action is refused before it is sent or recorded.
+    if (this.humanSteps >= this.options.maxStepsLimit) {
+      throw new MobileClawError(
+        'TASK_STATE_CONFLICT',
+        `task ${this.task.taskId} already records ${this.humanSteps} human steps, the most one task keeps: hand the phone back, or cancel the task to act on the phone unrecorded`,
+      );
+    }
+    this.humanSteps++;
     const index = this.nextIndex++;
     const step: TaskStep = { taskId: this.task.taskId, index, actor: 'human', holder, startedAt: this.now(), timings: { settleMs: 0, captureMs: 0, transferMs: 0, planningMs: 0, actionMs: 0 } };
     const who = { actor: 'human', holder };

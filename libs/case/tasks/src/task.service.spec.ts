@@ -157,6 +157,31 @@ describe('TaskService (RunTask loop)', () => {
     await service.cancel(first.taskId);
   });
 
+  it('lets exactly one of several cancels at once win, running or queued; the others get TASK_STATE_CONFLICT', async () => {
+    const { phone, service } = setup([tapWifi, done]);
+    phone.hangNextAction = true;
+    const started = new Promise<void>((resolve) => (phone.actionStarted = resolve));
+    const first = await service.start({ deviceId: 'phone-1', goal: 'first' });
+    await started;
+    const second = await service.start({ deviceId: 'phone-1', goal: 'second' });
+    for (const taskId of [second.taskId, first.taskId]) {
+      const outcomes = await Promise.allSettled([1, 2, 3, 4, 5].map(() => service.cancel(taskId)));
+      expect(outcomes.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<{ status: string }>).value.status)).toEqual(['canceled']);
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => ({ code: (o as PromiseRejectedResult).reason.code, message: (o as PromiseRejectedResult).reason.message }))).toEqual(
+        Array(4).fill({ code: 'TASK_STATE_CONFLICT', message: `task ${taskId} is already canceled` }),
+      );
+      expect((await finished(service, taskId)).filter((e) => e.type === 'task.canceled')).toHaveLength(1);
+    }
+  });
+
+  it('tells the id of a task\'s last recorded event', async () => {
+    const { service } = setup([tapWifi, done]);
+    const task = await service.start({ deviceId: 'phone-1', goal: 'Turn on Wi-Fi' });
+    const events = await finished(service, task.taskId);
+    expect(await service.lastEventId(task.taskId)).toBe(events.at(-1)!.id);
+    await expect(service.lastEventId('nope')).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+  });
+
   it('pauses a sensitive action for approval, then runs it when approved', async () => {
     const { phone, service } = setup([
       () => ({ ...(tapWifi() as Extract<PlanDecision, { type: 'action' }>), approval: { reason: 'sends money' } }),

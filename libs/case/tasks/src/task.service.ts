@@ -86,6 +86,8 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly runners = new Map<string, TaskRunner>();
   /** Each running task's loop; resolves with the final task. */
   private readonly runs = new Map<string, Promise<Task>>();
+  /** The cancel in progress of each task being canceled; resolves with the canceled task. */
+  private readonly cancels = new Map<string, Promise<Task>>();
   private pruneTimer?: NodeJS.Timeout;
   private closing = false;
   private readonly controllerChanges?: Subscription;
@@ -209,6 +211,24 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
    * @throws MobileClawError `TASK_NOT_FOUND`, `TASK_STATE_CONFLICT` (already finished).
    */
   async cancel(taskId: string, reason = 'canceled by a caller'): Promise<Task> {
+    // One cancel per task wins; callers that come while it settles (before the store says `canceled`)
+    // get the same conflict as those that come after, once it has settled.
+    const pending = this.cancels.get(taskId);
+    if (pending) {
+      await pending.catch(() => undefined);
+      const task = await this.find(taskId);
+      throw new MobileClawError('TASK_STATE_CONFLICT', `task ${taskId} is already ${task.status}`);
+    }
+    const canceling = this.cancelOnce(taskId, reason);
+    this.cancels.set(taskId, canceling);
+    try {
+      return await canceling;
+    } finally {
+      this.cancels.delete(taskId);
+    }
+  }
+
+  private async cancelOnce(taskId: string, reason: string): Promise<Task> {
     const runner = this.runners.get(taskId);
     if (runner) {
       runner.stop({ kind: 'cancel', message: reason });
@@ -337,6 +357,17 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
         return () => liveSub.unsubscribe();
       });
     }).pipe(takeWhile((e) => !TERMINAL_TASK_EVENT_TYPES.includes(e.type), true));
+  }
+
+  /**
+   * The id of the task's last recorded event (0 when it has none), after the writes already queued
+   * for it have landed.
+   * @throws MobileClawError `TASK_NOT_FOUND`.
+   */
+  async lastEventId(taskId: string): Promise<number> {
+    await this.journal.flush(taskId);
+    await this.find(taskId);
+    return (await this.repository.listEvents(taskId, 0)).at(-1)?.id ?? 0;
   }
 
   /** Live events of every task (for dashboards), until shutdown. */

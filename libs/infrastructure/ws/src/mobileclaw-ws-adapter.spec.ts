@@ -68,6 +68,34 @@ describe('MobileClawWsAdapter: upgrade requests on the application\'s HTTP serve
     expect(JSON.parse(answer.body)).toEqual({ method: 'POST', body: { goal: 'Turn on Wi-Fi', note: 'héllo' }, headers: { host: '127.0.0.1', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } });
   });
 
+  it('keeps the framing headers and Host when `Connection` names them: the body stays the body, never a second request', async () => {
+    const port = await start();
+    const inner = 'GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Smuggled: yes\r\n\r\n';
+    const head = `POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, Content-Length, Transfer-Encoding, Host, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAEAAEAAAAIAAAAAAAMAAAAAAAQBAAAAAAUAAEAAAAYABgAA\r\nContent-Type: text/plain\r\nContent-Length: ${inner.length}\r\n\r\n`;
+    const [answer, next] = await rawHttpExchange(port, [head + inner, 'GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Second: yes\r\n\r\n'], 2);
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body).headers).toEqual({ host: '127.0.0.1', 'content-type': 'text/plain', 'content-length': String(inner.length) });
+    expect({ status: next.status, headers: JSON.parse(next.body).headers }).toEqual({ status: 200, headers: { host: '127.0.0.1', 'x-second': 'yes' } });
+  });
+
+  it('keeps a chunked body chunked when `Connection` names Transfer-Encoding', async () => {
+    const port = await start();
+    const inner = 'GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Smuggled: yes\r\n\r\n';
+    const chunked = `${inner.length.toString(16)}\r\n${inner}\r\n0\r\n\r\n`;
+    const head = 'POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, Transfer-Encoding\r\nUpgrade: h2c\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const [answer, next] = await rawHttpExchange(port, [head + chunked, 'GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Second: yes\r\n\r\n'], 2);
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body).headers).toEqual({ host: '127.0.0.1', 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
+    expect({ status: next.status, headers: JSON.parse(next.body).headers }).toEqual({ status: 200, headers: { host: '127.0.0.1', 'x-second': 'yes' } });
+  });
+
+  it('answers every one of several pipelined requests with `Upgrade: h2c`, in order', async () => {
+    const port = await start();
+    const requests = [1, 2, 3].map((n) => `GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nX-N: ${n}\r\n${H2C_UPGRADE}\r\n`);
+    const answers = await rawHttpExchange(port, [requests.join('')], 3);
+    expect(answers.map((a) => ({ status: a.status, n: JSON.parse(a.body).headers['x-n'] }))).toEqual([1, 2, 3].map((n) => ({ status: 200, n: String(n) })));
+  });
+
   it('serves any other non-WebSocket upgrade as plain HTTP, keeping `Connection: close`', async () => {
     const port = await start();
     const [answer] = await rawHttpExchange(port, ['GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close, Upgrade\r\nUpgrade: TLS/1.2\r\n\r\n']);

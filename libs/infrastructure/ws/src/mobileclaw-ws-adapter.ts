@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MessageMappingProperties } from '@nestjs/websockets';
 import { WsAdapter } from '@nestjs/platform-ws';
@@ -18,7 +18,9 @@ import type { WebSocket, WebSocketServer } from 'ws';
  *   the socket of those no gateway serves. Here a WebSocket upgrade to a path no gateway serves gets
  *   `404` (problem details, `NOT_FOUND`), a malformed request target `400`, and any other upgrade
  *   (`Upgrade: h2c`, which Java's `HttpClient` sends by default) is served by the application as the
- *   HTTP/1.1 request it also is: a server may ignore `Upgrade` (RFC 9110 §7.8).
+ *   HTTP/1.1 request it also is: a server may ignore `Upgrade` (RFC 9110 §7.8). Its framing headers
+ *   and `Host` are kept even when `Connection` names them, and such requests pipelined on one
+ *   connection are each answered, in order.
  */
 export class MobileClawWsAdapter extends WsAdapter {
   override bindMessageHandlers(client: WebSocket, handlers: MessageMappingProperties[], transform: (data: unknown) => Observable<unknown>): void {
@@ -29,14 +31,20 @@ export class MobileClawWsAdapter extends WsAdapter {
   protected override ensureHttpServerExists(port: number, httpServer: Server = createServer()): Server | undefined {
     if (this.httpServersRegistry.has(port)) return undefined;
     this.httpServersRegistry.set(port, httpServer);
-    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.routeUpgrade(httpServer, port, request, socket, head));
+    const responses = new ConnectionResponses();
+    httpServer.on('request', (request: IncomingMessage, response: ServerResponse) => responses.track(request.socket, response));
+    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.routeUpgrade(httpServer, port, request, socket, head, responses));
     return httpServer;
   }
 
   /** Hands `request` to the WebSocket server at its path, to the application, or answers it with an error. */
-  private routeUpgrade(httpServer: Server, port: number, request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private routeUpgrade(httpServer: Server, port: number, request: IncomingMessage, socket: Duplex, head: Buffer, responses: ConnectionResponses): void {
     if (!isWebSocketUpgrade(request)) {
-      serveAsPlainRequest(httpServer, request, socket, head);
+      // A request pipelined behind others on the connection is served once their answers are out:
+      // HTTP/1.1 answers in order, and a connection carries one response at a time.
+      responses.whenIdle(socket, () => {
+        if (!socket.destroyed) serveAsPlainRequest(httpServer, request, socket, head);
+      });
       return;
     }
     let pathname: string;
@@ -56,6 +64,46 @@ export class MobileClawWsAdapter extends WsAdapter {
   }
 }
 
+/**
+ * The responses of each connection still being written. Node's HTTP server hands an upgrade request
+ * over as soon as its head is read, also when it was pipelined behind a request whose response is not
+ * written yet; serving it then would start a second response on the connection while the first still
+ * holds it.
+ */
+class ConnectionResponses {
+  private readonly open = new WeakMap<Duplex, number>();
+  private readonly waiting = new WeakMap<Duplex, (() => void)[]>();
+
+  track(socket: Duplex, response: ServerResponse): void {
+    this.open.set(socket, (this.open.get(socket) ?? 0) + 1);
+    let done = false;
+    const end = (): void => {
+      if (done) return;
+      done = true;
+      const left = (this.open.get(socket) ?? 1) - 1;
+      this.open.set(socket, left);
+      if (left > 0) return;
+      const waiting = this.waiting.get(socket) ?? [];
+      this.waiting.delete(socket);
+      for (const run of waiting) run();
+    };
+    // Registered after the server's own `finish` listener, which frees the connection for the next response.
+    response.once('finish', end);
+    response.once('close', end);
+  }
+
+  /** Runs `run` now when no response of `socket` is being written, else once the last one is. */
+  whenIdle(socket: Duplex, run: () => void): void {
+    if ((this.open.get(socket) ?? 0) === 0) {
+      run();
+      return;
+    }
+    const waiting = this.waiting.get(socket) ?? [];
+    waiting.push(run);
+    this.waiting.set(socket, waiting);
+  }
+}
+
 /** Whether `request` asks for a WebSocket (`Upgrade: websocket`, any case, possibly among other protocols). */
 function isWebSocketUpgrade(request: IncomingMessage): boolean {
   return (request.headers.upgrade ?? '').split(',').some((protocol) => protocol.trim().toLowerCase() === 'websocket');
@@ -65,10 +113,19 @@ function isWebSocketUpgrade(request: IncomingMessage): boolean {
 const CONNECTION_OPTIONS = new Set(['close', 'keep-alive']);
 
 /**
+ * The only headers dropped with `Upgrade` and `Connection` when `Connection` names them: hop-by-hop
+ * headers of the upgrade itself. Anything else `Connection` names is kept as sent — above all the
+ * framing headers (`Content-Length`, `Transfer-Encoding`) and `Host`: without them the body would be
+ * read as a second request (request smuggling).
+ */
+const UPGRADE_HEADERS = new Set(['http2-settings', 'keep-alive']);
+
+/**
  * Serves an upgrade request nobody takes as a plain HTTP/1.1 request, on the same connection: its
- * head is written back without `Upgrade` and the headers `Connection` names for it (e.g. h2c's
- * `HTTP2-Settings`), and the connection is handed to the HTTP server again (its documented
- * `connection` event), whose parser reads that head, the body and any later requests.
+ * head is written back without `Upgrade`, `Connection` and the upgrade's own hop-by-hop headers
+ * ({@link UPGRADE_HEADERS}, e.g. h2c's `HTTP2-Settings`), and the connection is handed to the HTTP
+ * server again (its documented `connection` event), whose parser reads that head, the body and any
+ * later requests.
  */
 function serveAsPlainRequest(httpServer: Server, request: IncomingMessage, socket: Duplex, head: Buffer): void {
   const connection = (request.headers.connection ?? '')
@@ -76,7 +133,7 @@ function serveAsPlainRequest(httpServer: Server, request: IncomingMessage, socke
     .map((token) => token.trim().toLowerCase())
     .filter((token) => token !== '');
   const kept = connection.filter((token) => CONNECTION_OPTIONS.has(token));
-  const dropped = new Set(['upgrade', 'connection', ...connection.filter((token) => !CONNECTION_OPTIONS.has(token))]);
+  const dropped = new Set(['upgrade', 'connection', ...connection.filter((token) => UPGRADE_HEADERS.has(token))]);
   const lines = [`${request.method} ${request.url} HTTP/${request.httpVersion}`];
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     if (!dropped.has(request.rawHeaders[i].toLowerCase())) lines.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);

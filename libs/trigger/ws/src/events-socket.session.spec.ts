@@ -55,6 +55,7 @@ function setUp() {
   const deps = {
     tasks: {
       find: async (taskId: string) => ({ taskId }),
+      lastEventId: async () => 15,
       events: (taskId: string) => {
         const events = new Subject<TaskEvent>();
         taskEvents.set(taskId, events);
@@ -110,7 +111,7 @@ describe('EventsSocketSession', () => {
     socket.receive({ type: 'subscribe', id: 'a', screens: Array.from({ length: 60 }, (_, i) => `p${i}`) });
     expect(await replied('a')).toEqual({ type: 'reply', id: 'a', ok: true });
     socket.receive({ type: 'subscribe', id: 'b', screens: Array.from({ length: 41 }, (_, i) => `q${i}`) });
-    expect(await replied('b')).toEqual({ type: 'reply', id: 'b', ok: false, error: { code: 'VALIDATION_FAILED', message: 'a socket follows at most 100 tasks and 100 screens at once: unsubscribe some first' } });
+    expect(await replied('b')).toEqual({ type: 'reply', id: 'b', ok: false, error: { code: 'VALIDATION_FAILED', message: 'a socket follows at most 100 tasks, 100 screens and 100 device ids at once: unsubscribe some first, or follow every device with "*"' } });
     socket.receive({ type: 'subscribe', id: 'c', screens: ['p0', 'p1', ...Array.from({ length: 40 }, (_, i) => `q${i}`)] });
     expect(await replied('c')).toEqual({ type: 'reply', id: 'c', ok: true });
   });
@@ -126,5 +127,65 @@ describe('EventsSocketSession', () => {
     expect(socket.sent.map((m) => m.type)).toEqual(['welcome', 'reply', 'devices', 'device.heartbeat']);
     expect(socket.sent[2]).toEqual({ type: 'devices', devices: [{ deviceId: 'p2' }] });
     expect(socket.sent[3]).toMatchObject({ deviceId: 'p2', rttMs: 4 });
+  });
+
+  it('refuses to follow more than 100 device ids in all, over several messages, keeping what it follows; "*" counts as none', async () => {
+    const { socket, replied, phones } = setUp();
+    phones.listDevices = async () => [{ deviceId: 'p0' }, { deviceId: 'q0' }, { deviceId: 'r0' }];
+    socket.receive({ type: 'subscribe', id: 'a', devices: Array.from({ length: 60 }, (_, i) => `p${i}`) });
+    expect(await replied('a')).toEqual({ type: 'reply', id: 'a', ok: true });
+    socket.receive({ type: 'subscribe', id: 'b', devices: Array.from({ length: 41 }, (_, i) => `q${i}`) });
+    expect(await replied('b')).toEqual({
+      type: 'reply',
+      id: 'b',
+      ok: false,
+      error: { code: 'VALIDATION_FAILED', message: 'a socket follows at most 100 tasks, 100 screens and 100 device ids at once: unsubscribe some first, or follow every device with "*"' },
+    });
+    // Ids already followed do not count twice.
+    socket.receive({ type: 'subscribe', id: 'c', devices: ['p0', 'p1', ...Array.from({ length: 40 }, (_, i) => `q${i}`)] });
+    expect(await replied('c')).toEqual({ type: 'reply', id: 'c', ok: true });
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'q0', rttMs: 1, at: 'x' });
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'r0', rttMs: 2, at: 'x' });
+    socket.receive({ type: 'subscribe', id: 'd', devices: '*' });
+    expect(await replied('d')).toEqual({ type: 'reply', id: 'd', ok: true });
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'r0', rttMs: 3, at: 'x' });
+    await socket.until((m) => m.type === 'device.heartbeat' && m.rttMs === 3);
+    expect(socket.sent.filter((m) => m.type === 'device.heartbeat').map((m) => m.rttMs)).toEqual([1, 3]);
+  });
+
+  it('refuses to unsubscribe single devices while following "*", and keeps sending their events; "*" then unsubscribes', async () => {
+    const { socket, replied, phones } = setUp();
+    socket.receive({ type: 'subscribe', id: 'a', devices: '*' });
+    await replied('a');
+    socket.receive({ type: 'unsubscribe', id: 'b', devices: ['sim-1'], tasks: ['t1'] });
+    expect(await replied('b')).toEqual({
+      type: 'reply',
+      id: 'b',
+      ok: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'this socket follows every device ("*"): unsubscribe devices "*", then subscribe the device ids wanted',
+        fieldErrors: [{ field: 'devices', message: 'must be "*" while every device is followed' }],
+      },
+    });
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'sim-1', rttMs: 5, at: 'x' });
+    await socket.until((m) => m.type === 'device.heartbeat' && m.rttMs === 5);
+    socket.receive({ type: 'unsubscribe', id: 'c', devices: '*' });
+    expect(await replied('c')).toEqual({ type: 'reply', id: 'c', ok: true });
+    phones.events$.next({ type: 'device.heartbeat', deviceId: 'sim-1', rttMs: 6, at: 'x' });
+    socket.receive({ type: 'subscribe', id: 'e', devices: ['sim-2'] });
+    await replied('e');
+    expect(socket.sent.filter((m) => m.type === 'device.heartbeat').map((m) => m.rttMs)).toEqual([5]);
+  });
+
+  it('ends a task with its real last event id: the last one sent, or, when none came after since, the stored last one', async () => {
+    const { socket, replied, taskEvents } = setUp();
+    socket.receive({ type: 'subscribe', id: 'a', tasks: [{ taskId: 't1', since: 9999 }, { taskId: 't2', since: 3 }] });
+    await replied('a');
+    taskEvents.get('t1')!.complete();
+    expect(await socket.until((m) => m.type === 'task.end' && m.taskId === 't1')).toEqual({ type: 'task.end', taskId: 't1', lastEventId: 15 });
+    taskEvents.get('t2')!.next({ taskId: 't2', id: 4, type: 'task.completed', at: '2026-12-01T00:00:00.000Z', data: {} });
+    taskEvents.get('t2')!.complete();
+    expect(await socket.until((m) => m.type === 'task.end' && m.taskId === 't2')).toEqual({ type: 'task.end', taskId: 't2', lastEventId: 4 });
   });
 });

@@ -110,13 +110,14 @@ export class EventsSocketSession {
   /**
    * Starts the listed subscriptions. Every task is looked up first: one unknown task
    * (`TASK_NOT_FOUND`) refuses the whole message, and nothing of it is subscribed; so does going over
-   * {@link MAX_LISTED} tasks or screens followed at once (`VALIDATION_FAILED`).
+   * {@link MAX_LISTED} tasks, screens or device ids followed at once (`VALIDATION_FAILED`; `"*"`
+   * counts as none).
    */
   private async subscribe(message: SubscribeMessage): Promise<void> {
     const tasks = new Set([...this.taskStreams.keys(), ...(message.tasks ?? []).map((t) => t.taskId)]);
     const screens = new Set([...this.screenStreams.keys(), ...(message.screens ?? [])]);
-    if (tasks.size > MAX_LISTED || screens.size > MAX_LISTED) {
-      this.answer(message.id, new MobileClawError('VALIDATION_FAILED', `a socket follows at most ${MAX_LISTED} tasks and ${MAX_LISTED} screens at once: unsubscribe some first`));
+    if (tasks.size > MAX_LISTED || screens.size > MAX_LISTED || this.followedDevicesAfter(message.devices) > MAX_LISTED) {
+      this.answer(message.id, new MobileClawError('VALIDATION_FAILED', `a socket follows at most ${MAX_LISTED} tasks, ${MAX_LISTED} screens and ${MAX_LISTED} device ids at once: unsubscribe some first, or follow every device with "*"`));
       return;
     }
     try {
@@ -129,14 +130,44 @@ export class EventsSocketSession {
     for (const { taskId, since } of message.tasks ?? []) this.followTask(taskId, since ?? 0);
     for (const deviceId of message.screens ?? []) this.followScreen(deviceId);
     if (message.devices !== undefined) {
-      const current = this.deviceFilter;
-      this.deviceFilter = message.devices === '*' || current === '*' ? '*' : new Set([...(current ?? []), ...message.devices]);
+      // Checked again: the task lookups above may have let another subscribe add ids meanwhile.
+      if (this.followedDevicesAfter(message.devices) > MAX_LISTED) {
+        this.answer(message.id, new MobileClawError('VALIDATION_FAILED', `a socket follows at most ${MAX_LISTED} device ids at once: unsubscribe some first, or follow every device with "*"`));
+        return;
+      }
+      if (message.devices === '*') this.deviceFilter = '*';
+      else if (this.deviceFilter !== '*') {
+        this.deviceFilter ??= new Set();
+        for (const deviceId of message.devices) this.deviceFilter.add(deviceId);
+      }
       this.followDevices();
     }
     this.answer(message.id);
   }
 
+  /** How many device ids the socket would follow after subscribing to `devices` (0 under `"*"`). */
+  private followedDevicesAfter(devices: SubscribeMessage['devices']): number {
+    if (devices === undefined) return this.deviceFilter instanceof Set ? this.deviceFilter.size : 0;
+    if (devices === '*' || this.deviceFilter === '*') return 0;
+    const current = this.deviceFilter;
+    return (current?.size ?? 0) + new Set(devices.filter((deviceId) => !current?.has(deviceId))).size;
+  }
+
+  /**
+   * Ends the listed subscriptions. Devices followed as `"*"` are unsubscribed as `"*"`: a list of ids
+   * then refuses the whole message (`VALIDATION_FAILED`), since "every device but these" is not a
+   * subscription the socket keeps — unsubscribe `"*"` and subscribe the ids wanted instead.
+   */
   private unsubscribe(message: UnsubscribeMessage): void {
+    if (this.deviceFilter === '*' && Array.isArray(message.devices)) {
+      this.answer(
+        message.id,
+        new MobileClawError('VALIDATION_FAILED', 'this socket follows every device ("*"): unsubscribe devices "*", then subscribe the device ids wanted', {
+          fieldErrors: [{ field: 'devices', message: 'must be "*" while every device is followed' }],
+        }),
+      );
+      return;
+    }
     for (const taskId of message.tasks ?? []) {
       this.taskStreams.get(taskId)?.unsubscribe();
       this.taskStreams.delete(taskId);
@@ -175,11 +206,13 @@ export class EventsSocketSession {
 
   /**
    * A task's events after `since`, as its SSE stream sends them (replayed from the store, then live,
-   * same ids), then `task.end`. Subscribing again to a task restarts its stream after the new `since`.
+   * same ids), then `task.end` with the id of the task's last event (looked up when none came after
+   * `since`: the client's `since` may be past the end). Subscribing again to a task restarts its
+   * stream after the new `since`.
    */
   private followTask(taskId: string, since: number): void {
     this.taskStreams.get(taskId)?.unsubscribe();
-    let lastEventId = since;
+    let lastEventId: number | undefined;
     const subscription = this.deps.tasks.events(taskId, since).subscribe({
       next: (event) => {
         lastEventId = event.id;
@@ -187,11 +220,18 @@ export class EventsSocketSession {
       },
       error: (err: unknown) => {
         this.taskStreams.delete(taskId);
-        this.send({ type: 'task.end', taskId, lastEventId, error: socketError(err) });
+        this.send({ type: 'task.end', taskId, lastEventId: lastEventId ?? since, error: socketError(err) });
       },
       complete: () => {
         this.taskStreams.delete(taskId);
-        this.send({ type: 'task.end', taskId, lastEventId });
+        if (lastEventId !== undefined) {
+          this.send({ type: 'task.end', taskId, lastEventId });
+          return;
+        }
+        this.deps.tasks.lastEventId(taskId).then(
+          (last) => this.send({ type: 'task.end', taskId, lastEventId: last }),
+          (err: unknown) => this.send({ type: 'task.end', taskId, lastEventId: since, error: socketError(err) }),
+        );
       },
     });
     if (!subscription.closed) this.taskStreams.set(taskId, subscription);

@@ -88,7 +88,8 @@ export class TakeoverController {
   /**
    * `POST /api/devices/:deviceId/takeover/actions` `{holderId, type, …}` → 200 `{result, taskId?, stepIndex?}`.
    * Renews the lease. When a task is paused by this takeover, the action is a `human` step of its timeline.
-   * @throws VALIDATION_FAILED (400; a point off the screen too), CONTROL_NOT_HELD (409), DEVICE_CONTROLLED (409), and the command errors.
+   * @throws VALIDATION_FAILED (400; a point off the screen too), CONTROL_NOT_HELD (409), DEVICE_CONTROLLED (409),
+   *   TASK_STATE_CONFLICT (409: the paused task already records `maxStepsLimit` human steps; nothing sent), and the command errors.
    */
   @Post(':deviceId/takeover/actions')
   @HttpCode(200)
@@ -99,7 +100,7 @@ export class TakeoverController {
   @DeviceIdParam
   @ApiBody({ type: TakeoverActionDto })
   @ApiOkResponse({ type: TakeoverActionResultSchema })
-  @ApiProblemResponses('VALIDATION_FAILED', 'UNSUPPORTED_MEDIA_TYPE', 'CONTROL_NOT_HELD', 'DEVICE_CONTROLLED', ...COMMAND_ERRORS)
+  @ApiProblemResponses('VALIDATION_FAILED', 'UNSUPPORTED_MEDIA_TYPE', 'CONTROL_NOT_HELD', 'DEVICE_CONTROLLED', 'TASK_STATE_CONFLICT', ...COMMAND_ERRORS)
   async act(@Param('deviceId') deviceId: string, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<TakeoverActionResultSchema> {
     const dto = validateDto(TakeoverActionDto, body);
     const command = takeoverCommand(dto);

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { AgentAction } from '@mobileclaw/domain';
 
@@ -9,6 +9,15 @@ const MAX_COORDINATE = 100_000;
 const MAX_GESTURE_MS = 60_000;
 /** Longest text typed in one action, in characters. */
 const MAX_TEXT = 10_000;
+
+/**
+ * Skips a property's rules only when it is absent. class-validator's `@IsOptional` also skips `null`,
+ * which would let `{"x": null}` through to the phone; here `null` is checked (and refused) like any
+ * other value.
+ */
+function OptionalNotNull(): PropertyDecorator {
+  return (target, key) => ValidateIf((object: Record<string | symbol, unknown>) => object[key] !== undefined)(target, key as string);
+}
 
 /** The holder's id: proves holding in later calls. */
 const holderIdProperty = { minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._-]+$', description: 'An id the client chose and keeps (e.g. a random one in the page\'s localStorage); it proves holding in later calls and is shown to nobody.', example: 'page-7f3a9c' } as const;
@@ -72,40 +81,40 @@ export class TakeoverActionDto {
   type!: TakeoverActionType;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: '`tap`: horizontal position, px.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_COORDINATE)
   x?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: '`tap`: vertical position, px.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_COORDINATE)
   y?: number;
 
   @ApiPropertyOptional({ type: () => ScreenPointDto, description: '`swipe`: where the finger lands.' })
-  @IsOptional()
+  @OptionalNotNull()
   @ValidateNested()
   @Type(() => ScreenPointDto)
   from?: ScreenPointDto;
 
   @ApiPropertyOptional({ type: () => ScreenPointDto, description: '`swipe`: where it lifts.' })
-  @IsOptional()
+  @OptionalNotNull()
   @ValidateNested()
   @Type(() => ScreenPointDto)
   to?: ScreenPointDto;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_GESTURE_MS, description: '`swipe`: gesture duration, ms (the phone\'s default when absent).' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(MAX_GESTURE_MS)
   durationMs?: number;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: MAX_TEXT, description: '`type`: text typed into the focused field.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Length(1, MAX_TEXT)
   text?: string;
