@@ -182,8 +182,16 @@ describe('A2A face (real gateway, simulated phone, @a2a-js/sdk client)', () => {
   it('needs the API token off loopback, as the REST API does', async () => {
     const gw = await gateways.start({ MOBILECLAW_API_TOKEN: 'a2a-secret-token-123456' });
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
-    expect((await rpc(gw, body)).status).toBe(401);
+    const refused = await rpc(gw, body);
+    expect([refused.status, refused.json.error.data]).toEqual([401, { code: 'UNAUTHORIZED' }]);
     expect((await rpc(gw, body, { authorization: 'Bearer a2a-secret-token-123456' })).json).toMatchObject({ id: 1, error: { code: -32001 } });
     expect((await fetch(gatewayUrl(gw, '/.well-known/agent-card.json'))).status).toBe(200);
+  });
+
+  it('refuses a proxied request when no API token is configured, as every face does', async () => {
+    const gw = await start();
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
+    const proxied = await rpc(gw, body, { 'x-forwarded-for': '198.51.100.7' });
+    expect([proxied.status, proxied.json.error.code, proxied.json.error.data]).toEqual([403, -32001, { code: 'PROXIED_WITHOUT_API_TOKEN' }]);
   });
 });

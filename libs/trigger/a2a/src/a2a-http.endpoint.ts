@@ -7,7 +7,7 @@ import { A2aTaskHandler } from './a2a-task-handler';
 import { A2A_BODY_LIMIT_BYTES, A2A_OPTIONS, type A2aOptions } from './a2a.options';
 import { AGENT_CARD_PATH, agentCard } from './agent-card';
 import { judgeEnvelope, type JsonRpcErrorReply } from './json-rpc-envelope';
-import { ApiTokenCheck } from './api-token-check';
+import { ApiTokenCheck, HTTP_STATUS_BY_CODE } from '@mobileclaw/trigger-rest';
 import { PushNotificationDispatcher } from './push-notification-dispatcher';
 
 type Next = (err?: unknown) => void;
@@ -78,10 +78,11 @@ export class A2aHttpEndpoint {
       res.setHeader('Allow', 'POST');
       return reply(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: send JSON-RPC requests with POST' } });
     }
-    const refusal = this.token.refusal(req.headers.authorization);
+    // The REST API's access rule, whole: the bearer token, and without one only local, unproxied clients.
+    const refusal = this.token.refusal(req);
     if (refusal) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return reply(res, 401, { jsonrpc: '2.0', id: null, error: { code: -32001, message: `Unauthorized: ${refusal}` } });
+      if (refusal.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer');
+      return reply(res, HTTP_STATUS_BY_CODE[refusal.code], { jsonrpc: '2.0', id: null, error: { code: -32001, message: `${refusal.code}: ${refusal.message}`, data: { code: refusal.code } } });
     }
     const body = await readBody(req, A2A_BODY_LIMIT_BYTES);
     if (body === undefined) return reply(res, 413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the body exceeds ${A2A_BODY_LIMIT_BYTES} bytes` } });

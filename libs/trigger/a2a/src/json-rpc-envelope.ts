@@ -42,7 +42,8 @@ export const A2A_V03_METHODS: readonly string[] = [
 export interface JsonRpcErrorReply {
   jsonrpc: '2.0';
   id: string | number | null;
-  error: { code: number; message: string };
+  /** `data.code`: the gateway's catalog code, when the refusal has one (e.g. `UNAUTHORIZED`, `HOST_NOT_ALLOWED`). */
+  error: { code: number; message: string; data?: { code: string } };
 }
 
 /** What to do with a request body. */
