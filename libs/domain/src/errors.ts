@@ -27,6 +27,11 @@ export const ERROR_CATALOG = {
   // ---- the request itself -------------------------------------------------------------------
   VALIDATION_FAILED: { title: 'Invalid request', retryable: false },
   UNAUTHORIZED: { title: 'Missing or invalid API token', retryable: false },
+  /**
+   * No API token is configured and the request's `Host` is neither a loopback name nor an allowed
+   * host (`MOBILECLAW_ALLOWED_HOSTS`): what a DNS-rebinding web page sends.
+   */
+  HOST_NOT_ALLOWED: { title: 'Host not allowed', retryable: false },
   /** An unknown route. */
   NOT_FOUND: { title: 'Not found', retryable: false },
   METHOD_NOT_ALLOWED: { title: 'Method not allowed', retryable: false },

@@ -13,3 +13,4 @@ export * from './abort';
 export * from './metrics';
 export * from './device-listeners';
 export * from './control-leases';
+export * from './local-only-request';

@@ -26,10 +26,13 @@ function originOf(text: string): URL | undefined {
 /**
  * Who may open the event socket. Browsers cannot set headers on a WebSocket, and any page can open
  * one to any host, so two checks apply at the upgrade:
+ * - without an API token, the local-only rules first ({@link ApiTokenCheck}: a `Host` that is
+ *   loopback or in `allowedHosts`, else closed with 4403 and the reason `HOST_NOT_ALLOWED: host not allowed …`);
  * - the `Origin` a browser sends (against cross-site WebSocket hijacking): no `Origin` (not a
  *   browser), the gateway's own origin (the page it serves: `Origin` names the `Host` the request
- *   was sent to), a loopback host name, or an entry of `allowedOrigins` — a host name (any scheme and
- *   port) or an origin (`https://app.example.com:8443`, exactly);
+ *   was sent to, a `Host` the rule above has checked when there is no token), a loopback host name,
+ *   or an entry of `allowedOrigins` — a host name (any scheme and port) or an origin
+ *   (`https://app.example.com:8443`, exactly);
  * - the API token, by the REST API's rule ({@link ApiTokenCheck}): `Authorization: Bearer <token>`,
  *   or `?access_token=<token>` on the upgrade URL (a GET) for browsers. Open when no token is set.
  */
@@ -38,8 +41,8 @@ export class EventsSocketAccess {
   private readonly hostnames: Set<string>;
   private readonly origins: Set<string>;
 
-  constructor(options: { apiToken?: string; allowedOrigins?: string[] }) {
-    this.token = new ApiTokenCheck(options.apiToken);
+  constructor(options: { apiToken?: string; allowedOrigins?: string[]; allowedHosts?: string[] }) {
+    this.token = new ApiTokenCheck(options.apiToken, options.allowedHosts);
     const entries = options.allowedOrigins ?? [];
     this.hostnames = new Set([...LOOPBACK_HOSTNAMES, ...entries.filter((e) => !e.includes('://')).map((e) => e.toLowerCase())]);
     this.origins = new Set(entries.flatMap((e) => (e.includes('://') ? [originOf(e)?.origin ?? e] : [])));
@@ -47,6 +50,10 @@ export class EventsSocketAccess {
 
   /** Why the upgrade `request` must be refused, or undefined when it may go on. */
   refusal(request: Pick<IncomingMessage, 'headers' | 'url' | 'method'>): SocketRefusal | undefined {
+    // Without a token, the local-only rules go first: the "gateway's own origin" below trusts `Host`,
+    // which only a host check makes trustworthy (a DNS-rebinding page sends its own name in both).
+    const local = this.token.required ? undefined : this.token.refusal({ method: request.method ?? 'GET', headers: request.headers, url: request.url });
+    if (local) return { code: CLOSE_FORBIDDEN_ORIGIN, reason: `${local.code}: host not allowed without an API token (MOBILECLAW_ALLOWED_HOSTS)` };
     const origin = request.headers.origin;
     if (origin !== undefined && !this.originAllowed(origin, request.headers.host)) {
       return { code: CLOSE_FORBIDDEN_ORIGIN, reason: 'origin not allowed (MOBILECLAW_CORS_ORIGINS)' };

@@ -20,13 +20,14 @@ export function isGuardedApiPath(path: string): boolean {
  * Express middleware applying {@link ApiTokenCheck} to every guarded `/api` path
  * ({@link isGuardedApiPath}). Install it before the body parser: an unauthenticated request is
  * answered 401 (problem details, `WWW-Authenticate: Bearer`) without its body being parsed, so a
- * stranger cannot make the server decode or buffer up to the body limit. Passes everything through
- * when no token is configured.
+ * stranger cannot make the server decode or buffer up to the body limit. With no token configured it
+ * refuses only what the local-only rules refuse (403 `HOST_NOT_ALLOWED`: a `Host` that is neither
+ * loopback nor in `allowedHosts`, against DNS rebinding).
  */
 export function apiTokenMiddleware(options: GatewayApiOptions): RequestHandler {
-  const check = new ApiTokenCheck(options.apiToken);
+  const check = new ApiTokenCheck(options.apiToken, options.allowedHosts);
   return (request: Request, response: Response, next: NextFunction) => {
-    if (!check.required || !isGuardedApiPath(request.path)) return next();
+    if (!isGuardedApiPath(request.path)) return next();
     const refusal = check.refusal({ method: request.method, headers: request.headers, url: request.originalUrl });
     if (!refusal) return next();
     sendProblem(response, toProblem(refusal, withoutAccessToken(request.originalUrl)));

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { MobileClawError } from '@mobileclaw/domain';
+import { MobileClawError, localOnlyRefusal, type LocalOnlyPolicy } from '@mobileclaw/domain';
 
 /** What {@link ApiTokenCheck} reads of a request. */
 export interface TokenBearingRequest {
@@ -19,14 +19,21 @@ export const ACCESS_TOKEN_PARAM = 'access_token';
  * "Is this request authorized": the one bearer-token rule of the REST API, shared by the middleware
  * that runs before the body is read ({@link apiTokenMiddleware}) and the controllers' guard. The
  * token is compared in constant time (SHA-256 digests of equal length). GETs may carry it as
- * `?access_token=` instead of the header: EventSource and `<img>` cannot send headers.
+ * `?access_token=` instead of the header: EventSource and `<img>` cannot send headers. With no token
+ * configured, the gateway's local-only rules apply instead ({@link localOnlyRefusal}: a `Host` that is
+ * loopback or allowed, against DNS rebinding).
  */
 export class ApiTokenCheck {
   private readonly expected: Buffer | undefined;
+  private readonly localOnly: LocalOnlyPolicy;
 
-  /** @param apiToken undefined or empty: every request is authorized. */
-  constructor(apiToken: string | undefined) {
+  /**
+   * @param apiToken undefined or empty: every request the local-only rules let through is authorized.
+   * @param allowedHosts host names served besides loopback ones when no token is set (`MOBILECLAW_ALLOWED_HOSTS`).
+   */
+  constructor(apiToken: string | undefined, allowedHosts: readonly string[] = []) {
     this.expected = apiToken ? digest(apiToken) : undefined;
+    this.localOnly = { apiTokenConfigured: this.expected !== undefined, allowedHosts };
   }
 
   /** True when a token is configured. */
@@ -37,10 +44,11 @@ export class ApiTokenCheck {
   /**
    * Why `request` is refused, or undefined when it is authorized.
    * @returns MobileClawError `UNAUTHORIZED`: "invalid API token" when one was sent (header, or
-   *   `?access_token=` on a GET) and does not match, else "missing … header".
+   *   `?access_token=` on a GET) and does not match, else "missing … header"; with no token
+   *   configured, `HOST_NOT_ALLOWED` when `Host` is neither loopback nor allowed.
    */
   refusal(request: TokenBearingRequest): MobileClawError | undefined {
-    if (this.expected === undefined) return undefined;
+    if (this.expected === undefined) return localOnlyRefusal(request.headers, this.localOnly);
     const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
     const query = !match && request.method === 'GET' ? accessTokenOf(request.url ?? '') : undefined;
     const sent = match ? match[1].trim() : query;

@@ -15,6 +15,7 @@ describe('problem details', () => {
     expect(HTTP_STATUS_BY_CODE).toMatchObject({
       VALIDATION_FAILED: 400,
       UNAUTHORIZED: 401,
+      HOST_NOT_ALLOWED: 403,
       DEVICE_NOT_FOUND: 404,
       TASK_NOT_FOUND: 404,
       NOT_FOUND: 404,

@@ -11,6 +11,7 @@ import { REST_ROUTE_METHODS, type RouteMethods } from './route-methods';
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   UNAUTHORIZED: 401,
+  HOST_NOT_ALLOWED: 403,
   DEVICE_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
   NOT_FOUND: 404,
