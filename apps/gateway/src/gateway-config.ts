@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 import { hostNameOf } from '@mobileclaw/domain';
 import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 import { DEFAULT_DEVICE_CONTROL_OPTIONS } from '@mobileclaw/case-device-control';
@@ -27,7 +27,7 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DEVICE_HOST?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_DEVICE_WS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_PAIRING_ADDRESS?: string;
-  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) MOBILECLAW_DEVICE_TOKEN?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) @MaxLength(512, { message: 'MOBILECLAW_DEVICE_TOKEN must be at most 512 characters (the pairing QR code holds it)' }) MOBILECLAW_DEVICE_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
