@@ -90,7 +90,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   if (config.corsOrigins.length > 0) {
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
   }
-  app.use(apiTokenMiddleware({ apiToken: config.apiToken }));
+  app.use(apiTokenMiddleware({ apiToken: config.apiToken, allowedHosts: config.allowedHosts }));
   app.use(requireUtf8JsonBody);
   // Not strict: a body of `null`, a number or a string parses, and the controller's validation
   // reports that the body must be a JSON object (rather than "not valid JSON").

@@ -126,3 +126,24 @@ describe('gateway configuration of phones over WebSocket', () => {
     );
   });
 });
+
+describe('gateway configuration of the hosts served without an API token', () => {
+  it('reads MOBILECLAW_ALLOWED_HOSTS, comma-separated (none by default)', () => {
+    const allowedHosts = (value?: string) => loadGatewayConfig(validateGatewayEnvironment(value === undefined ? {} : { MOBILECLAW_ALLOWED_HOSTS: value }), '/srv').allowedHosts;
+    expect(allowedHosts()).toEqual([]);
+    expect(allowedHosts('')).toEqual([]);
+    expect(allowedHosts(' phone-gw.lan, 192.168.1.5 ,[fd00::7],')).toEqual(['phone-gw.lan', '192.168.1.5', '[fd00::7]']);
+  });
+
+  it('refuses an entry that is not a host name, naming the variable', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_ALLOWED_HOSTS: 'ok.lan, http://gw.lan/' })).toThrow(
+      'Invalid MobileClaw configuration:\n  - MOBILECLAW_ALLOWED_HOSTS: "http://gw.lan/" is not a host name (no scheme or path; IPv6 in brackets)',
+    );
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_ALLOWED_HOSTS: 'fd00::7' })).toThrow('MOBILECLAW_ALLOWED_HOSTS: "fd00::7" is not a host name');
+  });
+
+  it('refuses a device token longer than the pairing QR code can hold', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_DEVICE_TOKEN: 'x'.repeat(513) })).toThrow('MOBILECLAW_DEVICE_TOKEN must be at most 512 characters (the pairing QR code holds it)');
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_DEVICE_TOKEN: 'x'.repeat(512) })).not.toThrow();
+  });
+});

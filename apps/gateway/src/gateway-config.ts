@@ -1,7 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import { hostNameOf } from '@mobileclaw/domain';
 import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 import { DEFAULT_DEVICE_CONTROL_OPTIONS } from '@mobileclaw/case-device-control';
 import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
@@ -26,11 +27,12 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DEVICE_HOST?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_DEVICE_WS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_PAIRING_ADDRESS?: string;
-  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) MOBILECLAW_DEVICE_TOKEN?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) @MaxLength(512, { message: 'MOBILECLAW_DEVICE_TOKEN must be at most 512 characters (the pairing QR code holds it)' }) MOBILECLAW_DEVICE_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_CORS_ORIGINS?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ALLOWED_HOSTS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['auto', 'off']) MOBILECLAW_ADB?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ADB_SERVER?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(600_000) MOBILECLAW_COMMAND_TIMEOUT_MS?: number;
@@ -88,6 +90,11 @@ export interface GatewayConfig {
    */
   adb?: { server: HostPort };
   corsOrigins: string[];
+  /**
+   * Without an API token, the `Host` names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`,
+   * comma-separated, any port): a request naming another host gets 403 `HOST_NOT_ALLOWED` (DNS rebinding).
+   */
+  allowedHosts: string[];
   commandTimeoutMs: number;
   heartbeatIntervalMs: number;
   maxFrameBytes: number;
@@ -159,6 +166,13 @@ export function isLoopbackHost(host: string): boolean {
   return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** The entries of a comma-separated setting, trimmed, empty ones dropped. */
+const listOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
 /**
  * Validates the environment once, before anything starts.
  * @throws Error listing every invalid variable, or when the HTTP port is exposed beyond loopback
@@ -186,6 +200,10 @@ export function validateGatewayEnvironment(env: Record<string, unknown>): Record
     if (parsed.MOBILECLAW_ADB === 'auto' || parsed.MOBILECLAW_ADB_SERVER !== undefined) resolveAdbServer(env);
   } catch (err) {
     throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const badHost = listOf(parsed.MOBILECLAW_ALLOWED_HOSTS).find((entry) => hostNameOf(entry) === undefined);
+  if (badHost !== undefined) {
+    throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_ALLOWED_HOSTS: ${JSON.stringify(badHost)} is not a host name (no scheme or path; IPv6 in brackets)`);
   }
   const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !parsed.MOBILECLAW_API_TOKEN) {
@@ -229,6 +247,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    allowedHosts: listOf(v.MOBILECLAW_ALLOWED_HOSTS),
     commandTimeoutMs: v.MOBILECLAW_COMMAND_TIMEOUT_MS ?? DEVICE_GATEWAY_DEFAULTS.defaultTimeoutMs,
     heartbeatIntervalMs: v.MOBILECLAW_HEARTBEAT_INTERVAL_MS ?? DEVICE_GATEWAY_DEFAULTS.heartbeatIntervalMs,
     maxFrameBytes: v.MOBILECLAW_MAX_FRAME_BYTES ?? DEVICE_GATEWAY_DEFAULTS.maxFrameBytes,

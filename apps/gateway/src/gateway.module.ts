@@ -82,6 +82,7 @@ export class GatewayModule {
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,
+          allowedHosts: config.allowedHosts,
           pairing: {
             deviceToken,
             // The bound port (port 0 = any), or the configured one while it cannot be bound.
@@ -97,10 +98,11 @@ export class GatewayModule {
           },
         }),
         // The live event socket (/ws/events): the REST API's token, and its CORS origins for browser pages.
-        EventsSocketModule.forRoot({ apiToken: config.apiToken, allowedOrigins: config.corsOrigins }),
+        EventsSocketModule.forRoot({ apiToken: config.apiToken, allowedOrigins: config.corsOrigins, allowedHosts: config.allowedHosts }),
         McpModule.forRoot({
           options: {
             apiToken: config.apiToken,
+            allowedHosts: config.allowedHosts,
             // Origins allowed for the REST API's CORS are allowed on the MCP routes too.
             allowedOrigins: [...config.corsOrigins, ...config.mcp.allowedOrigins],
             sessionIdleMs: config.mcp.sessionIdleMs,

@@ -32,6 +32,11 @@ export const ERROR_CATALOG = {
    * headers): the gateway would otherwise serve whoever reaches the proxy as if they were local.
    */
   PROXIED_WITHOUT_API_TOKEN: { title: 'A proxied request needs an API token', retryable: false },
+  /**
+   * No API token is configured and the request's `Host` is neither a loopback name nor an allowed
+   * host (`MOBILECLAW_ALLOWED_HOSTS`): what a DNS-rebinding web page sends.
+   */
+  HOST_NOT_ALLOWED: { title: 'Host not allowed', retryable: false },
   /** An unknown route. */
   NOT_FOUND: { title: 'Not found', retryable: false },
   METHOD_NOT_ALLOWED: { title: 'Method not allowed', retryable: false },

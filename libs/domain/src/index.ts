@@ -16,3 +16,4 @@ export * from './control-leases';
 export * from './idempotency-store';
 export * from './push-notification-config-store';
 export * from './proxied-request';
+export * from './local-only-request';

@@ -54,6 +54,12 @@ export class MobileClawWsAdapter extends WsAdapter {
       refuseUpgrade(socket, 400, 'VALIDATION_FAILED', `not a request target: ${JSON.stringify(request.url)}`, request.url ?? '');
       return;
     }
+    // Only a normalised origin-form target (`/ws/events?…`) reaches a socket: `/api/../ws/events` or an
+    // absolute-form `http://host/ws/events` would pass path rules of a proxy in front, which HTTP routes do not normalise either.
+    if (!request.url?.startsWith('/') || request.url.split('?')[0] !== pathname) {
+      refuseUpgrade(socket, 400, 'VALIDATION_FAILED', `not a normalised request target: ${JSON.stringify(request.url?.slice(0, 200))}`, pathname);
+      return;
+    }
     const servers = (this.wsServersRegistry.get(port) ?? []) as (WebSocketServer & { path: string })[];
     const server = servers.find((candidate) => candidate.path === pathname);
     if (!server) {

@@ -35,8 +35,8 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function guarded(options: { allowedOrigins?: string[]; apiToken?: string } = {}) {
-  const server = await serve(new McpRequestGuard({ allowedOrigins: options.allowedOrigins ?? [], apiToken: options.apiToken }));
+async function guarded(options: { allowedOrigins?: string[]; apiToken?: string; allowedHosts?: string[] } = {}) {
+  const server = await serve(new McpRequestGuard({ allowedOrigins: options.allowedOrigins ?? [], apiToken: options.apiToken, allowedHosts: options.allowedHosts }));
   close = server.close;
   return server.send;
 }
@@ -232,5 +232,24 @@ describe('echoOf', () => {
   it('keeps a short text and cuts a long one at 200 code points with …', () => {
     expect(echoOf('com.android.settings')).toBe('com.android.settings');
     expect(echoOf('🚀'.repeat(300))).toBe(`${'🚀'.repeat(200)}…`);
+  });
+});
+
+describe('McpRequestGuard: Host without an API token', () => {
+  it('answers 403 HOST_NOT_ALLOWED to a Host that is neither loopback nor allowed, preflights included', async () => {
+    const send = await guarded({ allowedHosts: ['phone-gw.lan'] });
+    const message = 'Forbidden (HOST_NOT_ALLOWED): Host "evil.com" is not allowed: without MOBILECLAW_API_TOKEN only loopback hosts (localhost, 127.0.0.1, [::1]) and those in MOBILECLAW_ALLOWED_HOSTS are served';
+    for (const method of ['POST', 'OPTIONS']) {
+      const answer = await send(method, { Host: 'evil.com', Origin: 'http://evil.com' });
+      expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 403, body: { jsonrpc: '2.0', error: { code: -32000, message }, id: null } });
+    }
+    for (const host of ['localhost:3000', '127.0.0.1', '[::1]:3000', 'phone-gw.lan:3000']) {
+      expect((await send('POST', { Host: host })).body).toBe('admitted');
+    }
+  });
+
+  it('leaves Host alone once a token is configured', async () => {
+    const send = await guarded({ apiToken: 'api-token-0123456789' });
+    expect((await send('POST', { Host: 'evil.com', Authorization: 'Bearer api-token-0123456789' })).body).toBe('admitted');
   });
 });

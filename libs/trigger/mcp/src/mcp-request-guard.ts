@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { proxiedRequestRefusal } from '@mobileclaw/domain';
+import { localOnlyRefusal, type LocalOnlyPolicy } from '@mobileclaw/domain';
 import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 
 /** Headers a browser client may send on MCP routes, answered to every CORS preflight whatever it asks. */
@@ -87,16 +87,21 @@ function originKey(text: string): string | undefined {
  * -32600 otherwise: it would fail building the request URL), the `Origin` allow-list (403, against
  * DNS rebinding), CORS for allowed browser origins (preflights answered here, `Mcp-Session-Id`
  * exposed), the bearer token (401 with `WWW-Authenticate: Bearer`) — or, with no token configured,
- * no proxy in between (403 `PROXIED_WITHOUT_API_TOKEN`, {@link proxiedRequestRefusal}) — and headers
- * that keep proxies from buffering or compressing event streams.
+ * the local-only rules (403 `PROXIED_WITHOUT_API_TOKEN`: a proxy in between; 403 `HOST_NOT_ALLOWED`;
+ * {@link localOnlyRefusal}) — and headers that keep proxies from buffering or compressing event streams.
  */
 export class McpRequestGuard {
   private readonly hostnames: string[];
   private readonly origins: Set<string>;
   private readonly token?: Buffer;
+  private readonly localOnly: LocalOnlyPolicy;
 
-  /** @param options.allowedOrigins allow-list entries (see {@link AllowedOrigin}); localhost hostnames are always allowed. */
-  constructor(options: { allowedOrigins: string[]; apiToken?: string }) {
+  /**
+   * @param options.allowedOrigins allow-list entries (see {@link AllowedOrigin}); localhost hostnames are always allowed.
+   * @param options.allowedHosts without `apiToken`, host names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`).
+   */
+  constructor(options: { allowedOrigins: string[]; apiToken?: string; allowedHosts?: string[] }) {
+    this.localOnly = { apiTokenConfigured: !!options.apiToken, allowedHosts: options.allowedHosts ?? [] };
     const entries = options.allowedOrigins.map(parseAllowedOrigin);
     this.hostnames = [...new Set([...localhostAllowedOrigins(), ...entries.flatMap((e) => ('hostname' in e ? [e.hostname] : []))])];
     this.origins = new Set(entries.flatMap((e) => ('origin' in e ? [e.origin] : [])));
@@ -109,6 +114,11 @@ export class McpRequestGuard {
     res.setHeader('Cache-Control', 'no-cache, no-transform');
     if (!validHostHeader(req.headers.host)) {
       writeJsonRpcError(res, 400, -32600, 'Bad Request: invalid Host header');
+      return false;
+    }
+    const local = localOnlyRefusal(req.headers, this.localOnly);
+    if (local) {
+      writeJsonRpcError(res, 403, -32000, `Forbidden (${local.code}): ${local.message}`);
       return false;
     }
     const origin = req.headers.origin;
@@ -129,11 +139,6 @@ export class McpRequestGuard {
         res.end();
         return false;
       }
-    }
-    const proxied = proxiedRequestRefusal(req.headers, this.token !== undefined);
-    if (proxied) {
-      writeJsonRpcError(res, 403, -32000, `Forbidden (${proxied.code}): ${proxied.message}`);
-      return false;
     }
     if (this.token && !this.tokenMatches(req.headers.authorization)) {
       writeJsonRpcError(res, 401, -32001, 'Unauthorized: send the API token set in MOBILECLAW_API_TOKEN (not the device token) as Authorization: Bearer <token>', {

@@ -14,6 +14,8 @@ export interface McpOptions {
    * protection). Requests without `Origin` (non-browser clients) pass. Localhost origins are always allowed.
    */
   allowedOrigins: string[];
+  /** Without `apiToken`, host names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`); others get 403 (`HOST_NOT_ALLOWED`). */
+  allowedHosts?: string[];
   /**
    * A 2025-era session (Streamable HTTP or SSE) whose client sent no message (POST) for this long is
    * closed, with its open streams: a client that only listens sends a `ping` now and then. Default 30 min.

@@ -10,7 +10,21 @@ describe('EventsSocketAccess', () => {
     expect(access.refusal(upgrade('/ws/events?access_token=api-token-0123456789'))).toBeUndefined();
     expect(access.refusal(upgrade('/ws/events'))).toEqual({ code: 4401, reason: 'unauthorized: missing API token (Bearer header or access_token)' });
     expect(access.refusal(upgrade('/ws/events?access_token=nope'))).toEqual({ code: 4401, reason: 'unauthorized: invalid API token' });
-    expect(new EventsSocketAccess({}).refusal(upgrade('/ws/events'))).toBeUndefined();
+    expect(new EventsSocketAccess({ allowedHosts: ['192.168.1.5'] }).refusal(upgrade('/ws/events'))).toBeUndefined();
+  });
+
+  it('without a token, serves only loopback and allowed hosts, and trusts "Origin equals Host" only for them', () => {
+    const open = new EventsSocketAccess({ allowedHosts: ['phone-gw.lan'] });
+    const refused = { code: 4403, reason: 'HOST_NOT_ALLOWED: host not allowed without an API token (MOBILECLAW_ALLOWED_HOSTS)' };
+    // A DNS-rebinding page: its own name in Host and Origin alike.
+    expect(open.refusal(upgrade('/ws/events', { host: 'evil.example:8080', origin: 'http://evil.example:8080' }))).toEqual(refused);
+    expect(open.refusal(upgrade('/ws/events', { host: '192.168.1.5:8080' }))).toEqual(refused);
+    for (const host of ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000', 'phone-gw.lan:3000', 'PHONE-GW.LAN']) {
+      expect(open.refusal(upgrade('/ws/events', { host }))).toBeUndefined();
+    }
+    expect(open.refusal(upgrade('/ws/events', { host: 'phone-gw.lan:3000', origin: 'http://phone-gw.lan:3000' }))).toBeUndefined();
+    // With a token the token is the defence: any Host.
+    expect(access.refusal(upgrade('/ws/events?access_token=api-token-0123456789', { host: 'evil.example' }))).toBeUndefined();
   });
 
   it.each([

@@ -13,6 +13,8 @@ export interface EventsSocketOptions {
    * port) or origins (`https://app.example.com:8443`). The composition root passes the REST API's CORS origins.
    */
   allowedOrigins: string[];
+  /** Without `apiToken`, host names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`); a socket opened with another `Host` is closed with 4403. */
+  allowedHosts?: string[];
   /** Bytes a client may leave unsent before it is closed as too slow (1013). Default 4 MiB. */
   maxBufferedBytes: number;
   /** Interval of WebSocket pings, ms; a client that has not answered the previous one is dropped. Default 30 000. */

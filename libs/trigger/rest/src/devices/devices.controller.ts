@@ -4,7 +4,7 @@ import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProd
 import { merge } from 'rxjs';
 import { AGENT_ACTION_NAMES, COMMAND_NAMES, ControlLeases, controllerOf, EventStreamMetrics, MobileClawError, MobileClawService, NoEventStreamMetrics, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
 import { SseStream } from '../http/sse-stream';
-import { validateDto } from '../http/validation';
+import { validateDto, validateQuery } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
@@ -176,7 +176,7 @@ export class DevicesController {
   })
   @ApiProblemResponses('VALIDATION_FAILED', ...COMMAND_ERRORS)
   async screenshot(@Param('deviceId') deviceId: string, @Query() query: unknown, @Res() response: Response): Promise<void> {
-    const options = validateDto(ScreenshotOptionsDto, query);
+    const options = validateQuery(ScreenshotOptionsDto, query);
     const result = await this.mobileClaw.execute<ScreenshotData>(deviceId, { command: 'screenshot', ...options }, { signal: clientGone(response) });
     const { mime, base64, frameId, width, height } = result.data;
     const image = Buffer.from(base64, 'base64');

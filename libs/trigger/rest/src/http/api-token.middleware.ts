@@ -21,10 +21,12 @@ export function isGuardedApiPath(path: string): boolean {
  * ({@link isGuardedApiPath}). Install it before the body parser: an unauthenticated request is
  * answered 401 (problem details, `WWW-Authenticate: Bearer`) without its body being parsed, so a
  * stranger cannot make the server decode or buffer up to the body limit. With no token configured it
- * refuses only requests that came through a proxy (403 `PROXIED_WITHOUT_API_TOKEN`).
+ * refuses only what the local-only rules refuse (403 `PROXIED_WITHOUT_API_TOKEN`: a request that came
+ * through a proxy; 403 `HOST_NOT_ALLOWED`: a `Host` that is neither loopback nor in `allowedHosts`,
+ * against DNS rebinding).
  */
 export function apiTokenMiddleware(options: GatewayApiOptions): RequestHandler {
-  const check = new ApiTokenCheck(options.apiToken);
+  const check = new ApiTokenCheck(options.apiToken, options.allowedHosts);
   return (request: Request, response: Response, next: NextFunction) => {
     if (!isGuardedApiPath(request.path)) return next();
     const refusal = check.refusal({ method: request.method, headers: request.headers, url: request.originalUrl });

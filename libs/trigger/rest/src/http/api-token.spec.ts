@@ -34,7 +34,7 @@ describe('ApiTokenCheck', () => {
     expect(refusal('POST', '/api/tasks?access_token=api-token-0123456789')).toBe('missing "Authorization: Bearer <token>" header');
   });
 
-  it('without a token, refuses only requests that came through a proxy', () => {
+  it('without a token, refuses a request that came through a proxy', () => {
     const open = new ApiTokenCheck(undefined);
     const refused = open.refusal({ method: 'GET', url: '/api/pairing', headers: { host: '127.0.0.1:3000', 'x-forwarded-for': '203.0.113.7' } });
     expect({ code: refused?.code, message: refused?.message }).toEqual({
@@ -50,6 +50,16 @@ describe('ApiTokenCheck', () => {
     expect(proxied('Bearer api-token-0123456789')).toBeUndefined();
     expect(proxied('Bearer wrong')).toBe('UNAUTHORIZED');
     expect(proxied()).toBe('UNAUTHORIZED');
+  });
+
+  it('without a token, refuses only a Host that is neither loopback nor allowed (HOST_NOT_ALLOWED); with one, any Host', () => {
+    const open = new ApiTokenCheck(undefined, ['phone-gw.lan']);
+    const code = (c: ApiTokenCheck, host: string, authorization?: string) => c.refusal({ method: 'GET', url: '/api/pairing', headers: { host, ...(authorization ? { authorization } : {}) } })?.code;
+    expect(code(open, 'evil.com')).toBe('HOST_NOT_ALLOWED');
+    expect(code(open, '127.0.0.1:3000')).toBeUndefined();
+    expect(code(open, 'phone-gw.lan:3000')).toBeUndefined();
+    expect(code(check, 'evil.com', 'Bearer api-token-0123456789')).toBeUndefined();
+    expect(code(check, 'evil.com')).toBe('UNAUTHORIZED');
   });
 });
 

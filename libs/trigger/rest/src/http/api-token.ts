@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { MobileClawError, proxiedRequestRefusal } from '@mobileclaw/domain';
+import { MobileClawError, localOnlyRefusal, type LocalOnlyPolicy } from '@mobileclaw/domain';
 
 /** What {@link ApiTokenCheck} reads of a request. */
 export interface TokenBearingRequest {
@@ -20,15 +20,20 @@ export const ACCESS_TOKEN_PARAM = 'access_token';
  * that runs before the body is read ({@link apiTokenMiddleware}) and the controllers' guard. The
  * token is compared in constant time (SHA-256 digests of equal length). GETs may carry it as
  * `?access_token=` instead of the header: EventSource and `<img>` cannot send headers. With no token
- * configured, a request that came through a proxy (forwarding headers) is refused
- * ({@link proxiedRequestRefusal}): only local clients are trusted without a token.
+ * configured, the gateway's local-only rules apply instead ({@link localOnlyRefusal}: no proxy in between, and
+ * a `Host` that is loopback or allowed, against DNS rebinding).
  */
 export class ApiTokenCheck {
   private readonly expected: Buffer | undefined;
+  private readonly localOnly: LocalOnlyPolicy;
 
-  /** @param apiToken undefined or empty: every request is authorized, unless it came through a proxy. */
-  constructor(apiToken: string | undefined) {
+  /**
+   * @param apiToken undefined or empty: every request the local-only rules let through is authorized.
+   * @param allowedHosts host names served besides loopback ones when no token is set (`MOBILECLAW_ALLOWED_HOSTS`).
+   */
+  constructor(apiToken: string | undefined, allowedHosts: readonly string[] = []) {
     this.expected = apiToken ? digest(apiToken) : undefined;
+    this.localOnly = { apiTokenConfigured: this.expected !== undefined, allowedHosts };
   }
 
   /** True when a token is configured. */
@@ -39,11 +44,12 @@ export class ApiTokenCheck {
   /**
    * Why `request` is refused, or undefined when it is authorized.
    * @returns MobileClawError `UNAUTHORIZED`: "invalid API token" when one was sent (header, or
-   *   `?access_token=` on a GET) and does not match, else "missing … header";
-   *   `PROXIED_WITHOUT_API_TOKEN` when no token is configured and the request carries forwarding headers.
+   *   `?access_token=` on a GET) and does not match, else "missing … header"; with no token
+   *   configured, `PROXIED_WITHOUT_API_TOKEN` when the request carries forwarding headers and
+   *   `HOST_NOT_ALLOWED` when `Host` is neither loopback nor allowed.
    */
   refusal(request: TokenBearingRequest): MobileClawError | undefined {
-    if (this.expected === undefined) return proxiedRequestRefusal(request.headers, false);
+    if (this.expected === undefined) return localOnlyRefusal(request.headers, this.localOnly);
     const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
     const query = !match && request.method === 'GET' ? accessTokenOf(request.url ?? '') : undefined;
     const sent = match ? match[1].trim() : query;

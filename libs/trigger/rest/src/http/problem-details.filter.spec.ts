@@ -16,6 +16,7 @@ describe('problem details', () => {
       VALIDATION_FAILED: 400,
       UNAUTHORIZED: 401,
       PROXIED_WITHOUT_API_TOKEN: 403,
+      HOST_NOT_ALLOWED: 403,
       DEVICE_NOT_FOUND: 404,
       TASK_NOT_FOUND: 404,
       NOT_FOUND: 404,

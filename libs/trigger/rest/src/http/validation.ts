@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { MobileClawError, type FieldError } from '@mobileclaw/domain';
+import { ACCESS_TOKEN_PARAM } from './api-token';
 
 /**
  * Flattens class-validator errors into one `{field, message}` per field (dotted paths). The message
@@ -35,6 +36,19 @@ export function validateDto<T extends object>(dto: new () => T, input: unknown):
     throw new MobileClawError('VALIDATION_FAILED', `invalid request: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors });
   }
   return instance;
+}
+
+/**
+ * Validates a GET route's query against its DTO ({@link validateDto}), leaving out `access_token`:
+ * that parameter is the API token's (read by the token check before any route runs, RFC 6750
+ * §2.3), not the route's, so every route that may be called with it accepts and ignores it.
+ * @throws MobileClawError `VALIDATION_FAILED` with every field error listed.
+ */
+export function validateQuery<T extends object>(dto: new () => T, query: unknown): T {
+  if (query === null || typeof query !== 'object' || !(ACCESS_TOKEN_PARAM in query)) return validateDto(dto, query);
+  const routeQuery: Record<string, unknown> = { ...query };
+  delete routeQuery[ACCESS_TOKEN_PARAM];
+  return validateDto(dto, routeQuery);
 }
 
 /** Deepest nesting a request may have; our DTOs need 2, so anything near this is abuse. */

@@ -1,5 +1,5 @@
 import type { NetworkInterfaceInfo } from 'node:os';
-import { firstLanIPv4, hostOfHostHeader, isLoopbackName, resolvePairingHost } from './pairing-host';
+import { firstLanIPv4, hostOfHostHeader, isLoopbackName, isUnspecifiedAddress, resolvePairingHost } from './pairing-host';
 
 const v4 = (address: string, internal = false): NetworkInterfaceInfo => ({ address, family: 'IPv4', internal, netmask: '255.255.255.0', mac: '00:00:00:00:00:00', cidr: `${address}/24` });
 const v6 = (address: string, internal = false): NetworkInterfaceInfo => ({ address, family: 'IPv6', internal, netmask: 'ffff:ffff:ffff:ffff::', mac: '00:00:00:00:00:00', cidr: `${address}/64`, scopeid: 0 });
@@ -72,8 +72,31 @@ describe('pairing host helpers', () => {
     expect(['gw.local:3000', 'gw.local', '192.168.1.20:80', '[fe80::1]:3000', '[fe80::1]', 'a/b', '', 'x:y'].map(hostOfHostHeader)).toEqual(['gw.local', 'gw.local', '192.168.1.20', 'fe80::1', 'fe80::1', undefined, undefined, undefined]);
   });
 
+  it('normalises the host as a browser does and refuses what no phone can use', () => {
+    expect(['127.1:3000', '0x7f000001', 'GW.Local.', '[::ffff:127.0.0.1]:3000', 'under_score', 'a'.repeat(254), `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}:3000`].map(hostOfHostHeader)).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      'gw.local',
+      '::ffff:7f00:1',
+      undefined,
+      undefined,
+      `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`,
+    ]);
+  });
+
+  it('never names a loopback or unspecified request host, in any textual form, and falls back to a LAN guess with its warning', () => {
+    for (const requestHost of ['127.1:3000', '0x7f000001:3000', '2130706433', '0.0.0.0:3000', '0:3000', '[::]:3000', '[::ffff:127.0.0.1]:3000', 'x'.repeat(2900)]) {
+      const resolved = resolvePairingHost({ requestHost, interfaces: LAN });
+      expect({ requestHost, host: resolved.host, source: resolved.source, warned: resolved.warnings.length }).toEqual({ requestHost, host: '192.168.1.20', source: 'interface', warned: 1 });
+    }
+    expect(resolvePairingHost({ deviceListenerHost: '127.1', interfaces: LAN }).warnings[0]).toContain('no phone can connect');
+    expect(resolvePairingHost({ deviceListenerHost: '0', requestHost: 'gw.local', interfaces: LAN }).host).toBe('gw.local');
+  });
+
   it('knows loopback names and addresses', () => {
     expect(['localhost', 'LOCALHOST', 'a.localhost', '127.0.0.1', '127.8.9.10', '::1', '192.168.1.20', 'gw.local', 'localhost.example'].map(isLoopbackName)).toEqual([true, true, true, true, true, true, false, false, false]);
+    expect(['127.1', '0x7f000001', '::ffff:127.0.0.1', '0.0.0.0', '::'].map(isLoopbackName)).toEqual([true, true, true, false, false]);
+    expect(['0.0.0.0', '0', '::', '0:0::0', '127.0.0.1', '::1'].map(isUnspecifiedAddress)).toEqual([true, true, true, true, false, false]);
   });
 
   it('skips internal, IPv6 and link-local addresses', () => {

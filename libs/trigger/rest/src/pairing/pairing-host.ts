@@ -1,5 +1,6 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import type { NetworkInterfaceInfo } from 'node:os';
+import { hostNameOf, isLoopbackHostName } from '@mobileclaw/domain';
 
 /**
  * Where the pairing host came from: `configured` (`MOBILECLAW_PAIRING_ADDRESS`), `device-listener`
@@ -38,26 +39,38 @@ export interface PairingHostInputs {
   interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>;
 }
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
+/** A host (name or address, IPv6 without brackets) normalised as a browser's URL parser does ({@link hostNameOf}). */
+const normalised = (host: string): string | undefined => hostNameOf(isIP(host) === 6 ? `[${host}]` : host);
 
-/** True for `localhost` (and its subdomains), 127.0.0.0/8 and `::1`: addresses that mean "this machine" to whoever uses them. */
+/**
+ * True for `localhost` (and its subdomains), 127.0.0.0/8 and `::1` in any textual form (`127.1`,
+ * `0x7f000001`, `::ffff:127.0.0.1`): addresses that mean "this machine" to whoever uses them.
+ */
 export function isLoopbackName(host: string): boolean {
-  const name = host.toLowerCase();
-  if (name === 'localhost' || name.endsWith('.localhost')) return true;
-  const family = isIP(host);
-  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+  const name = normalised(host);
+  return name !== undefined && isLoopbackHostName(name);
+}
+
+/** True for the unspecified addresses (`0.0.0.0`, `::`, in any textual form): a listener's "every interface", no place to connect to. */
+export function isUnspecifiedAddress(host: string): boolean {
+  const name = normalised(host);
+  return name === '0.0.0.0' || name === '[::]';
 }
 
 /** True for the wildcard addresses that bind every interface. */
-const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '';
+const isWildcard = (host: string) => host === '' || isUnspecifiedAddress(host);
 
-/** The host part of a `Host` header: `gw.local:3000` → `gw.local`, `[fe80::1]:3000` → `fe80::1`; undefined when malformed. */
+/**
+ * The host part of a `Host` header, normalised ({@link hostNameOf}: lowercase, IPv4 as a dotted quad):
+ * `gw.local:3000` → `gw.local`, `[fe80::1]:3000` → `fe80::1`, `127.1` → `127.0.0.1`.
+ * @returns undefined when malformed, longer than a DNS name may be (253 characters), or not a name
+ *   the Android app accepts (letters, digits, dots and hyphens).
+ */
 export function hostOfHostHeader(header: string): string | undefined {
-  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::\d{1,5})?$/.exec(header.trim());
-  if (!match) return undefined;
-  return match[1] ?? match[2];
+  const name = hostNameOf(header.trim());
+  if (name === undefined) return undefined;
+  if (name.startsWith('[')) return name.slice(1, -1);
+  return /^[a-z0-9.-]+$/.test(name) ? name : undefined;
 }
 
 /**
@@ -77,10 +90,10 @@ export function firstLanIPv4(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): {
 /**
  * Decides which host the pairing link names, in this order: the configured address; the device port's
  * own bind address when it is bound to one address; the host the page was loaded from, unless it is
- * loopback (its `X-Forwarded-Host` when the request came through a proxy that sent one); this
- * machine's first LAN IPv4 address; else 127.0.0.1, with a warning that a phone cannot use it. Every
- * guess says how to fix it (`MOBILECLAW_PAIRING_ADDRESS`). A host taken from a proxied request gets a
- * warning that the proxy does not carry the phone's raw TCP connection.
+ * loopback or unspecified (`0.0.0.0`, `::`) (its `X-Forwarded-Host` when the request came through a
+ * proxy that sent one); this machine's first LAN IPv4 address; else 127.0.0.1, with a warning that a
+ * phone cannot use it. Every guess says how to fix it (`MOBILECLAW_PAIRING_ADDRESS`). A host taken
+ * from a proxied request gets a warning that the proxy does not carry the phone's raw TCP connection.
  */
 export function resolvePairingHost(inputs: PairingHostInputs): PairingHost {
   if (inputs.configured) return { host: inputs.configured, source: 'configured', guessed: false, warnings: [] };
@@ -98,7 +111,7 @@ export function resolvePairingHost(inputs: PairingHostInputs): PairingHost {
     return { host: listener, source: 'device-listener', guessed: true, warnings: [] };
   }
   const requested = requestedHost(inputs);
-  if (requested !== undefined && !isLoopbackName(requested)) {
+  if (requested !== undefined && !isLoopbackName(requested) && !isUnspecifiedAddress(requested)) {
     return { host: requested, source: 'request', guessed: true, warnings: inputs.proxy ? [proxiedWarning(inputs.proxy.header, requested, inputs.devicePort)] : [] };
   }
   const lan = firstLanIPv4(inputs.interfaces);

@@ -4,7 +4,7 @@ import { ApiAcceptedResponse, ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse,
 import { EventStreamMetrics, MobileClawError, NoEventStreamMetrics, type Task } from '@mobileclaw/domain';
 import { DEFAULT_TASK_CASE_OPTIONS, IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
 import { SseStream, lastEventIdOf } from '../http/sse-stream';
-import { validateDto } from '../http/validation';
+import { validateDto, validateQuery } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
@@ -123,7 +123,7 @@ export class TasksController {
   @ApiOkResponse({ type: TaskPageSchema })
   @ApiProblemResponses('VALIDATION_FAILED', 'STORAGE_ERROR')
   async list(@Query() query: unknown): Promise<TaskPageResource> {
-    const dto = validateDto(ListTasksQueryDto, query);
+    const dto = validateQuery(ListTasksQueryDto, query);
     return toTaskPageResource(await this.tasks.list({ deviceId: dto.deviceId, status: dto.status, contextId: dto.contextId, limit: dto.limit ?? 20, cursor: dto.cursor }));
   }
 
