@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { RunningGateway } from '@mobileclaw/gateway';
 import { ClientFactory, Role, TaskState, type Client, type Message, type StreamResponse } from '../support/a2a-sdk-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
@@ -193,5 +194,17 @@ describe('A2A face (real gateway, simulated phone, @a2a-js/sdk client)', () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
     const proxied = await rpc(gw, body, { 'x-forwarded-for': '198.51.100.7' });
     expect([proxied.status, proxied.json.error.code, proxied.json.error.data]).toEqual([403, -32001, { code: 'PROXIED_WITHOUT_API_TOKEN' }]);
+    // fetch cannot set Host: a raw request sends what a DNS-rebinding page's browser sends.
+    const rebound = await new Promise<{ status: number; json: Json }>((resolve, reject) => {
+      const url = new URL(gatewayUrl(gw, '/a2a'));
+      const req = httpRequest({ host: url.hostname, port: url.port, path: '/a2a', method: 'POST', headers: { host: 'rebound.example', 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as Json }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect([rebound.status, rebound.json.error.data]).toEqual([403, { code: 'HOST_NOT_ALLOWED' }]);
   });
 });

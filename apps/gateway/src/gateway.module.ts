@@ -113,7 +113,7 @@ export class GatewayModule {
             conformanceFixtures: config.mcp.conformanceFixtures,
           },
         }),
-        A2aModule.forRoot({ apiToken: config.apiToken, publicUrl: config.publicUrl, version, push: { maxAttempts: config.a2aPushMaxAttempts, baseDelayMs: config.a2aPushRetryBaseMs } }),
+        A2aModule.forRoot({ apiToken: config.apiToken, allowedHosts: config.allowedHosts, publicUrl: config.publicUrl, version, push: { maxAttempts: config.a2aPushMaxAttempts, baseDelayMs: config.a2aPushRetryBaseMs } }),
       ],
       // Errors no controller handles (unknown route, unparsable or oversized body) answer as problem details.
       providers: [{ provide: APP_FILTER, useClass: ProblemDetailsFilter }],

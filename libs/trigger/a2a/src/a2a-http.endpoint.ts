@@ -42,7 +42,7 @@ export class A2aHttpEndpoint {
     push: PushNotificationDispatcher,
   ) {
     this.path = options.path ?? '/a2a';
-    this.token = new ApiTokenCheck(options.apiToken);
+    this.token = new ApiTokenCheck(options.apiToken, options.allowedHosts);
     this.handler = new A2aTaskHandler(tasks, devices, idempotency, pushConfigs, () => this.card(options.publicUrl ?? 'http://localhost'), (config) => push.registered(config));
     this.rpc = jsonRpcHandler({ requestHandler: this.handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }) as unknown as ExpressHandler;
   }

@@ -4,6 +4,8 @@ import type { PushDeliverySettings } from './push-notification-dispatcher';
 export interface A2aOptions {
   /** When set, the JSON-RPC endpoint needs `Authorization: Bearer <apiToken>` (the REST API's token); the agent card stays public. */
   apiToken?: string;
+  /** Without an API token, the `Host` names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`); the REST API's rule. */
+  allowedHosts?: string[];
   /** The gateway's URL as callers reach it (no trailing slash); undefined = the scheme and host of each request. */
   publicUrl?: string;
   /** The gateway's version, shown on the agent card. */
