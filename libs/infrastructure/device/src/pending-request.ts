@@ -1,4 +1,4 @@
-import { MobileClawError, type Command, type CommandResult, type ErrorCode, type ExecuteOptions } from '@mobileclaw/domain';
+import { MobileClawError, type Command, type CommandResult, type ErrorCode } from '@mobileclaw/domain';
 
 /**
  * One awaited command: the caller's promise, its deadline timer and abort listener. Settles exactly
@@ -13,7 +13,7 @@ export class PendingRequest {
   /** performance.now() when it settled (answer, error, deadline, abort); -1 until then. */
   settledAt = -1;
   settled = false;
-  /** A background read ({@link ExecuteOptions.background}): does not make the phone `busy`. */
+  /** A background read (`ExecuteOptions.background` of the domain): does not make the phone `busy`. */
   background = false;
   private timer: NodeJS.Timeout | undefined;
   private abortListener: (() => void) | undefined;
