@@ -64,11 +64,11 @@ describe('parseClientMessage', () => {
 
   it('names unknown fields cut to 64 characters, at most 3 of them', () => {
     const one = errorOf(JSON.stringify({ type: 'cancel', id: 1, taskId: 't', ['k'.repeat(70_000)]: 1 }));
-    expect(one.fieldErrors).toEqual([{ field: '(message)', message: `unknown field "${'k'.repeat(64)}…"` }]);
-    expect(one.message).toBe(`invalid cancel message: (message): unknown field "${'k'.repeat(64)}…"`);
+    expect(one.fieldErrors).toEqual([{ field: '(message)', message: `Unrecognized key: "${'k'.repeat(64)}…"` }]);
+    expect(one.message).toBe(`invalid cancel message: (message): Unrecognized key: "${'k'.repeat(64)}…"`);
     const keys = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`extra${i}`, i]));
     expect(errorOf(JSON.stringify({ type: 'cancel', id: 1, taskId: 't', ...keys })).fieldErrors).toEqual([
-      { field: '(message)', message: 'unknown fields "extra0", "extra1", "extra2" and 4997 more' },
+      { field: '(message)', message: 'Unrecognized keys: "extra0", "extra1", "extra2" and 4997 more' },
     ]);
   });
 

@@ -114,13 +114,13 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** One schema issue as a field error, its message bounded: unknown keys are quoted (cut) and at most {@link QUOTED_KEYS} of them. */
+/** One schema issue as a field error, its message bounded: unknown keys are quoted (cut), at most {@link QUOTED_KEYS} of them (zod's own message quotes them all, whole). */
 function fieldErrorOf(issue: z.core.$ZodIssue): FieldError {
   const field = issue.path.map(String).join('.') || '(message)';
   if (issue.code !== 'unrecognized_keys') return { field, message: issue.message };
   const { keys } = issue;
   const more = keys.length > QUOTED_KEYS ? ` and ${keys.length - QUOTED_KEYS} more` : '';
-  return { field, message: `unknown field${keys.length === 1 ? '' : 's'} ${keys.slice(0, QUOTED_KEYS).map(quoted).join(', ')}${more}` };
+  return { field, message: `Unrecognized key${keys.length === 1 ? '' : 's'}: ${keys.slice(0, QUOTED_KEYS).map(quoted).join(', ')}${more}` };
 }
 
 /**
