@@ -37,7 +37,14 @@ export function optionalBooleanArg(args: ActionArgs, key: string): boolean {
   return value === true;
 }
 
-/** A value as error messages quote it: JSON, cut to 40 characters; `nothing` when undefined. */
+/**
+ * A value as error messages quote it: a string, number, boolean or null as JSON cut to 40
+ * characters; `an array` / `an object` (never serialised: the value comes from the wire and may be
+ * nested deeper than `JSON.stringify` can recurse); `nothing` when undefined.
+ */
 export function describeValue(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 40) ?? typeof value;
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  return JSON.stringify(value)?.slice(0, 40) ?? typeof value;
 }

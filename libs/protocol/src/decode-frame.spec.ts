@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { decodeFrame, encodeFrame, peekRequestId } from './decode-frame';
+import { decodeFrame, encodeFrame, MAX_FRAME_DEPTH, peekRequestId } from './decode-frame';
 import { FRAME_TYPES, type Frame } from './frames';
 import { LineFrameDecoder } from './line-frame-decoder';
 
@@ -249,8 +249,43 @@ describe('decodeFrame names what is wrong with a malformed frame', () => {
   });
 
   it('quotes at most 64 characters of an unknown frame type', () => {
-    const type = 'x'.repeat(200);
-    const decoded = decodeFrame(JSON.stringify({ type }));
-    expect(decoded).toMatchObject({ ok: false, reason: `unknown frame type ${JSON.stringify(type).slice(0, 64)}` });
+    expect(decodeFrame(JSON.stringify({ type: 'x'.repeat(200) }))).toMatchObject({ ok: false, reason: `unknown frame type "${'x'.repeat(64)}…"` });
+    expect(decodeFrame(JSON.stringify({ type: 'y'.repeat(64) }))).toMatchObject({ ok: false, reason: `unknown frame type "${'y'.repeat(64)}"` });
+  });
+
+  it.each([
+    ['an array', '[1,2]'],
+    ['an object', '{"a":1}'],
+    ['a number', '7'],
+    ['a boolean', 'false'],
+    ['null', 'null'],
+  ])('describes a "type" that is not a string by its kind (%s), never by its content', (kind, json) => {
+    expect(decodeFrame(`{"type":${json},"requestId":"r1"}`)).toStrictEqual({ ok: false, code: 'PROTOCOL_ERROR', reason: `"type" must be a string, got ${kind}`, requestId: 'r1' });
+  });
+
+  it('refuses a "type" nested thousands of levels deep without overflowing the stack, in a short reason', () => {
+    // JSON.stringify of this value throws RangeError (Maximum call stack size exceeded).
+    const depth = 30_000;
+    const line = `{"type":${'['.repeat(depth)}${']'.repeat(depth)},"requestId":"r-deep"}`;
+    expect(decodeFrame(line)).toStrictEqual({ ok: false, code: 'PROTOCOL_ERROR', reason: `frame is nested deeper than ${MAX_FRAME_DEPTH} levels`, requestId: 'r-deep' });
+    expect(decodeFrame(Buffer.from(line))).toMatchObject({ ok: false, reason: `frame is nested deeper than ${MAX_FRAME_DEPTH} levels` });
+  });
+
+  /** A success response nested `levels` levels deep: the frame is level 1, `data` level 2, then `levels - 2` arrays or objects. */
+  const nestedResponse = (levels: number, kind: 'arrays' | 'objects'): string => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels - 2; i += 1) value = kind === 'arrays' ? [value] : { k: value };
+    return JSON.stringify({ type: 'response', requestId: 'r1', status: 'success', data: { v: value } });
+  };
+
+  it.each(['arrays', 'objects'] as const)('accepts a frame nested exactly MAX_FRAME_DEPTH levels deep and refuses one level more (%s)', (kind) => {
+    expect(MAX_FRAME_DEPTH).toBe(1024);
+    expect(decodeFrame(nestedResponse(1024, kind))).toMatchObject({ ok: true });
+    expect(decodeFrame(nestedResponse(1025, kind))).toStrictEqual({ ok: false, code: 'PROTOCOL_ERROR', reason: 'frame is nested deeper than 1024 levels', requestId: 'r1' });
+  });
+
+  it('walks past strings, numbers, booleans and nulls at any level', () => {
+    const frame = { type: 'event', event: 'e', data: { a: 'text', b: 1, c: true, d: null, e: [null, 'x', 2, { f: null }] } };
+    expect(decodeFrame(JSON.stringify(frame))).toStrictEqual({ ok: true, frame });
   });
 });

@@ -1,3 +1,4 @@
+import { describeJsonValue, quoteText } from './describe-json-value';
 import { parseJsonLine } from './parse-json-line';
 import { DEVICE_ID_PATTERN, FRAME_TYPES, type Frame, type FrameType } from './frames';
 
@@ -14,6 +15,24 @@ export type DecodeResult =
     };
 
 const MAX_ID_LENGTH = 256;
+
+/**
+ * Deepest nesting of arrays and objects a frame may have, the frame object itself being level 1.
+ * `JSON.parse` takes any depth, but whatever later walks a frame recursively (`JSON.stringify` when
+ * an event is forwarded or stored, a logger) overflows the stack at about 4,000 levels on Node's
+ * default stack; 1,024 leaves room for a UI tree at its 500-level limit (2 JSON levels per node).
+ */
+export const MAX_FRAME_DEPTH = 1024;
+
+/** True when `value` nests arrays/objects more than `limit` levels deep (`value` is level 1). Walks with an explicit stack. */
+function nestedDeeperThan(value: object, limit: number): boolean {
+  const stack: { item: object; depth: number }[] = [{ item: value, depth: 1 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (next.depth > limit) return true;
+    for (const child of Object.values(next.item)) if (typeof child === 'object' && child !== null) stack.push({ item: child as object, depth: next.depth + 1 });
+  }
+  return false;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,8 +101,10 @@ const KNOWN_TYPES = new Set<string>(FRAME_TYPES);
 
 /**
  * Decodes one line (without its `\n`) into a typed frame of wire protocol v1 (docs/protocol.md).
- * Never throws: malformed JSON, a non-object, a missing or unknown `type`, or a frame whose fields
- * have the wrong shape give `{ok: false, code: 'PROTOCOL_ERROR'}`. The shared test vectors in
+ * Never throws: malformed JSON, a non-object, a frame nested deeper than {@link MAX_FRAME_DEPTH}
+ * levels, a missing or unknown `type`, or a frame whose fields have the wrong shape give
+ * `{ok: false, code: 'PROTOCOL_ERROR'}`, with a `reason` of at most a few hundred characters (a bad
+ * `type` is described by its kind, never serialised). The shared test vectors in
  * `docs/protocol-vectors.json` pin its behaviour for every implementation.
  */
 export function decodeFrame(line: Buffer | string): DecodeResult {
@@ -96,8 +117,10 @@ export function decodeFrame(line: Buffer | string): DecodeResult {
   if (!isObject(value)) return fail('frame is not a JSON object');
   const type = value['type'];
   const requestId = isId(value['requestId']) ? value['requestId'] : undefined;
+  if (nestedDeeperThan(value, MAX_FRAME_DEPTH)) return fail(`frame is nested deeper than ${MAX_FRAME_DEPTH} levels`, requestId);
   if (type === undefined) return fail('frame has no "type"', requestId);
-  if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return fail(`unknown frame type ${JSON.stringify(type).slice(0, 64)}`, requestId);
+  if (typeof type !== 'string') return fail(`"type" must be a string, got ${describeJsonValue(type)}`, requestId);
+  if (!KNOWN_TYPES.has(type)) return fail(`unknown frame type ${quoteText(type)}`, requestId);
   if (type === 'response' && requestId === undefined) return fail('"requestId" must be a non-empty string');
   const problem = CHECKS[type as FrameType](value);
   if (problem !== null) return fail(`${type}: ${problem}`, requestId);

@@ -103,6 +103,64 @@ describe('DeviceSession over a message-based transport (no line framing)', () =>
     expect(hub.stats().protocolErrors).toBe(2);
   });
 
+  describe('a frame whose handling throws', () => {
+    const GENERIC = { type: 'error', code: 'PROTOCOL_ERROR', message: 'the gateway failed to handle a frame' };
+
+    it('after hello: ends only that session (error PROTOCOL_ERROR, close), fails its caller, and keeps the others', async () => {
+      const other = connect(hub, 'ok-1');
+      const phone = connect(hub, 'boom-1');
+      const waiting = hub.execute('boom-1', { command: 'home' });
+      const disconnected = new Promise<Json>((resolve) => hub.events$.subscribe((e) => e.type === 'device.disconnected' && resolve(e)));
+      jest.spyOn(hub, 'deviceEvent').mockImplementation(() => {
+        throw new RangeError(`Maximum call stack size exceeded ${'x'.repeat(500)}`);
+      });
+      expect(() => phone.deliver({ type: 'event', event: 'wifi', data: {} })).not.toThrow();
+      const reason = `the gateway failed to handle a frame: Maximum call stack size exceeded ${'x'.repeat(200 - 'Maximum call stack size exceeded '.length)}`;
+      expect(phone.sent.at(-1)).toEqual(GENERIC);
+      expect([phone.ended, phone.destroyed, phone.endCode]).toEqual([true, false, 'DEVICE_DISCONNECTED']);
+      expect(await disconnected).toMatchObject({ deviceId: 'boom-1', reason });
+      await expect(waiting).rejects.toMatchObject({ code: 'DEVICE_DISCONNECTED', message: `device disconnected: ${reason}` });
+      expect(other.ended).toBe(false);
+      expect((await hub.getDevice('ok-1')).status).toBe('online');
+    });
+
+    it('before hello: refuses the connection with the same error, reported as a refusal', () => {
+      const refused = jest.spyOn(hub, 'refused');
+      jest.spyOn(hub, 'authenticate').mockImplementation(() => {
+        throw new Error('keystore unavailable');
+      });
+      const transport = new MessageTransport();
+      transport.session = hub.accept(transport);
+      expect(() => transport.deliver({ type: 'hello', protocolVersion: 1, deviceId: 'boom-2', token: TOKEN })).not.toThrow();
+      expect(transport.sent).toEqual([GENERIC]);
+      expect(transport.ended).toBe(true);
+      expect(refused).toHaveBeenCalledWith(transport.session, 'PROTOCOL_ERROR', 'the gateway failed to handle a frame: keystore unavailable');
+      expect(transport.session.state).toBe('closed');
+    });
+
+    it.each([
+      ['an unreadable message', (phone: MessageTransport) => phone.session.receiveUnreadable(Buffer.from('{}'), 'binary message')],
+      ['an oversized frame', (phone: MessageTransport) => phone.session.frameTooLarge(Buffer.from('{"type":"response","requestId":"r"'))],
+      ['a discarded frame', (phone: MessageTransport) => phone.session.frameDiscarded(Buffer.from('{}'), 99_999)],
+    ])('ends the session when handling %s throws', (_name, deliver) => {
+      const phone = connect(hub, 'boom-3');
+      const fault = (): never => {
+        throw 'not an Error';
+      };
+      jest.spyOn(hub, 'frameDiscarded').mockImplementation(fault);
+      jest.spyOn(hub, 'count').mockImplementation(fault);
+      jest.spyOn(hub, 'statusChanged').mockImplementation(fault);
+      void hub.execute('boom-3', { command: 'home' }).catch(() => undefined);
+      const requestId = (phone.lastOfType('action') as Json)['requestId'] as string;
+      const withRequest = (head: Buffer): Buffer => Buffer.from(head.toString().replace('"r"', JSON.stringify(requestId)));
+      const original = phone.session.frameTooLarge.bind(phone.session);
+      phone.session.frameTooLarge = (head: Buffer) => original(withRequest(head));
+      expect(() => deliver(phone)).not.toThrow();
+      expect(phone.sent.at(-1)).toEqual(GENERIC);
+      expect(phone.endCode).toBe('DEVICE_DISCONNECTED');
+    });
+  });
+
   it('tells the transport why the session ended', () => {
     const replaced = connect(hub, 'msg-7');
     connect(hub, 'msg-7');

@@ -36,6 +36,9 @@ type SessionState = 'handshake' | 'open' | 'closed';
 /** Request ids a session remembers having sent, to tell a late reply from an unknown one. */
 const REMEMBERED_REQUEST_IDS = 64;
 
+/** Most characters of an error thrown while handling a frame that its close reason (and so the log) carries. */
+const FAILURE_REASON_CHARS = 200;
+
 /**
  * One phone connection, independent of the transport (frames in through {@link receive}, frames out
  * through {@link FrameTransport.send}). Runs the handshake, keeps one command in flight with a FIFO
@@ -122,8 +125,17 @@ export class DeviceSession {
 
   // ---- frames in ------------------------------------------------------------------------------
 
-  /** One complete frame from the transport, as JSON text (UTF-8 bytes or a string; no terminator). */
+  /**
+   * One complete frame from the transport, as JSON text (UTF-8 bytes or a string; no terminator).
+   * Never throws: like every frame entry point here ({@link receiveUnreadable}, {@link frameTooLarge},
+   * {@link frameDiscarded}), an error thrown while handling the frame ends this session only (see
+   * {@link failed}), since a throw would otherwise escape the transport's data handler and end the process.
+   */
   receive(line: Buffer | string): void {
+    this.guarded(() => this.handleFrame(line));
+  }
+
+  private handleFrame(line: Buffer | string): void {
     if (this.state === 'closed') return;
     this.lastReceivedAt = performance.now();
     this.lastSeenAt = Date.now();
@@ -158,6 +170,10 @@ export class DeviceSession {
    * `head` (the message's first bytes) names it by a top-level `requestId`.
    */
   receiveUnreadable(head: Buffer, reason: string): void {
+    this.guarded(() => this.handleUnreadable(head, reason));
+  }
+
+  private handleUnreadable(head: Buffer, reason: string): void {
     if (this.state === 'closed') return;
     this.lastReceivedAt = performance.now();
     this.lastSeenAt = Date.now();
@@ -172,6 +188,10 @@ export class DeviceSession {
    * before the rest of the frame has arrived; a message transport calls it on receipt.
    */
   frameTooLarge(head: Buffer): void {
+    this.guarded(() => this.handleTooLarge(head));
+  }
+
+  private handleTooLarge(head: Buffer): void {
     if (this.state === 'closed') return;
     if (this.state === 'handshake') return this.refuse('PROTOCOL_ERROR', `first frame exceeds ${this.host.options.maxHelloBytes} bytes`);
     const requestId = peekRequestId(head);
@@ -186,6 +206,10 @@ export class DeviceSession {
    * length. Counts it and tells the phone (`error PAYLOAD_TOO_LARGE` with the request id, when seen).
    */
   frameDiscarded(head: Buffer, sizeBytes: number): void {
+    this.guarded(() => this.handleDiscarded(head, sizeBytes));
+  }
+
+  private handleDiscarded(head: Buffer, sizeBytes: number): void {
     if (this.state !== 'open') return;
     this.lastReceivedAt = performance.now();
     this.lastSeenAt = Date.now();
@@ -275,6 +299,27 @@ export class DeviceSession {
   }
 
   // ---- internals ------------------------------------------------------------------------------
+
+  private guarded(handle: () => void): void {
+    try {
+      handle();
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  /**
+   * Handling a frame threw (a gateway bug, or a frame nobody foresaw): the phone gets `error
+   * PROTOCOL_ERROR` and the connection closes, failing its callers; the reason, with the error's
+   * message cut to {@link FAILURE_REASON_CHARS} characters, is logged once by the hub (as a refusal
+   * before `hello`, as the disconnect reason after it). Other sessions are untouched.
+   */
+  private failed(err: unknown): void {
+    const reason = `the gateway failed to handle a frame: ${(err instanceof Error ? err.message : String(err)).slice(0, FAILURE_REASON_CHARS)}`;
+    if (this.state === 'handshake') this.host.refused(this, 'PROTOCOL_ERROR', reason);
+    this.send({ type: 'error', code: 'PROTOCOL_ERROR', message: 'the gateway failed to handle a frame' });
+    this.close('DEVICE_DISCONNECTED', reason);
+  }
 
   private handshake(frame: Frame): void {
     if (frame.type !== 'hello') return this.refuse('PROTOCOL_ERROR', `first frame must be "hello", got "${frame.type}"`);

@@ -125,7 +125,15 @@ export class TcpDeviceTransport extends DeviceTransport {
     const transport = new TcpFrameTransport(socket);
     const session = acceptor.accept(transport);
     transport.session = session;
-    socket.on('data', (chunk: Buffer) => transport.decoder.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      // The session ends itself when handling a frame throws; this is the last line before the process.
+      try {
+        transport.decoder.push(chunk);
+      } catch (err) {
+        this.logger.error(`dropping the connection from ${transport.remoteAddress ?? 'unknown'}: reading its data failed: ${String(err instanceof Error ? err.message : err).slice(0, 200)}`);
+        socket.destroy();
+      }
+    });
     socket.on('error', () => {
       // ECONNRESET and friends end in 'close', which fails the session's callers.
     });

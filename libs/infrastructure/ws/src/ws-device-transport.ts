@@ -201,7 +201,15 @@ export class WsDeviceTransport extends DeviceTransport {
     };
     if (session.state === 'handshake') raw.on('data', countPreHello);
 
-    socket.on('message', (data: RawData, isBinary: boolean) => transport.receive(data as Buffer, isBinary));
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      // The session ends itself when handling a frame throws; this is the last line before the process.
+      try {
+        transport.receive(data as Buffer, isBinary);
+      } catch (err) {
+        this.logger.error(`dropping the connection from ${transport.remoteAddress ?? 'unknown'}: reading its message failed: ${String(err instanceof Error ? err.message : err).slice(0, 200)}`);
+        socket.terminate();
+      }
+    });
     socket.on('error', (err) => {
       transport.failure = err;
     });

@@ -35,11 +35,48 @@ describe('parseClientMessage', () => {
     ['', 'not valid JSON: send one JSON object per text message'],
     ['null', 'a message must be a JSON object with a "type"'],
     ['"subscribe"', 'a message must be a JSON object with a "type"'],
-    ['{"id":"k"}', 'unknown message type null; expected one of subscribe, unsubscribe, cancel, approve'],
+    ['{"id":"k"}', '"type" must be a string, got nothing; expected one of subscribe, unsubscribe, cancel, approve'],
+    ['{"type":null}', '"type" must be a string, got null; expected one of subscribe, unsubscribe, cancel, approve'],
+    ['{"type":["subscribe"]}', '"type" must be a string, got an array; expected one of subscribe, unsubscribe, cancel, approve'],
+    ['{"type":{"a":1}}', '"type" must be a string, got an object; expected one of subscribe, unsubscribe, cancel, approve'],
+    ['{"type":5}', '"type" must be a string, got a number; expected one of subscribe, unsubscribe, cancel, approve'],
+    ['{"type":true}', '"type" must be a string, got a boolean; expected one of subscribe, unsubscribe, cancel, approve'],
     ['{"type":"toString"}', 'unknown message type "toString"; expected one of subscribe, unsubscribe, cancel, approve'],
     ['{"type":"cancel","id":"k","taskId":"t","v":2}', 'invalid cancel message: v: Invalid input: expected 1'],
   ])('refuses %s: %s', (text, message) => {
     expect(errorOf(text).message).toBe(message);
+  });
+
+  it('refuses a "type" nested 30,000 levels deep by its kind, where JSON.stringify would overflow the stack', () => {
+    const depth = 30_000;
+    expect(errorOf(`{"id":"d","type":${'['.repeat(depth)}${']'.repeat(depth)}}`)).toEqual({
+      id: 'd',
+      code: 'VALIDATION_FAILED',
+      message: '"type" must be a string, got an array; expected one of subscribe, unsubscribe, cancel, approve',
+      fieldErrors: [{ field: 'type', message: 'must be one of subscribe, unsubscribe, cancel, approve' }],
+    });
+  });
+
+  it('quotes at most 64 characters of an unknown type (a 65 KB type is not echoed back)', () => {
+    expect(errorOf(JSON.stringify({ type: 'x'.repeat(65_000) })).message).toBe(`unknown message type "${'x'.repeat(64)}…"; expected one of subscribe, unsubscribe, cancel, approve`);
+    expect(errorOf(JSON.stringify({ type: 'y'.repeat(64) })).message).toBe(`unknown message type "${'y'.repeat(64)}"; expected one of subscribe, unsubscribe, cancel, approve`);
+  });
+
+  it('names unknown fields cut to 64 characters, at most 3 of them', () => {
+    const one = errorOf(JSON.stringify({ type: 'cancel', id: 1, taskId: 't', ['k'.repeat(70_000)]: 1 }));
+    expect(one.fieldErrors).toEqual([{ field: '(message)', message: `Unrecognized key: "${'k'.repeat(64)}…"` }]);
+    expect(one.message).toBe(`invalid cancel message: (message): Unrecognized key: "${'k'.repeat(64)}…"`);
+    const keys = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`extra${i}`, i]));
+    expect(errorOf(JSON.stringify({ type: 'cancel', id: 1, taskId: 't', ...keys })).fieldErrors).toEqual([
+      { field: '(message)', message: 'Unrecognized keys: "extra0", "extra1", "extra2" and 4997 more' },
+    ]);
+  });
+
+  it('lists at most 10 field errors and counts the rest', () => {
+    const tasks = Array.from({ length: 12 }, () => ({ taskId: '' }));
+    const error = errorOf(JSON.stringify({ type: 'subscribe', id: 'm', tasks }));
+    expect(error.fieldErrors).toEqual(Array.from({ length: 10 }, (_, i) => ({ field: `tasks.${i}.taskId`, message: 'Too small: expected string to have >=1 characters' })));
+    expect(error.message).toBe(`invalid subscribe message: ${Array.from({ length: 10 }, (_, i) => `tasks.${i}.taskId: Too small: expected string to have >=1 characters`).join('; ')}; and 2 more`);
   });
 
   it('refuses more than 100 ids in one message', () => {

@@ -93,11 +93,43 @@ export function socketError(err: unknown): SocketError {
 
 const invalid = (message: string, fieldErrors?: FieldError[]) => new MobileClawError('VALIDATION_FAILED', message, fieldErrors ? { fieldErrors } : {});
 
+/** Most characters of a client's text (a type, a field name) an error message quotes; longer text is cut with `…`. */
+const QUOTED_CHARS = 64;
+/** Most field errors one answer lists; the rest are counted in its message. */
+export const MAX_FIELD_ERRORS = 10;
+/** Most unknown field names one field error quotes; the rest are counted. */
+const QUOTED_KEYS = 3;
+
+/** `text` JSON-quoted, cut to {@link QUOTED_CHARS} characters (`…` inside the quotes when cut). */
+const quoted = (text: string): string => JSON.stringify(text.length > QUOTED_CHARS ? `${text.slice(0, QUOTED_CHARS)}…` : text);
+
+/**
+ * A `type` that is not a string, by its kind: never serialised, since a client's value can nest
+ * deeper than `JSON.stringify` can recurse (it throws RangeError) or be as long as the message.
+ */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** One schema issue as a field error, its message bounded: unknown keys are quoted (cut), at most {@link QUOTED_KEYS} of them (zod's own message quotes them all, whole). */
+function fieldErrorOf(issue: z.core.$ZodIssue): FieldError {
+  const field = issue.path.map(String).join('.') || '(message)';
+  if (issue.code !== 'unrecognized_keys') return { field, message: issue.message };
+  const { keys } = issue;
+  const more = keys.length > QUOTED_KEYS ? ` and ${keys.length - QUOTED_KEYS} more` : '';
+  return { field, message: `Unrecognized key${keys.length === 1 ? '' : 's'}: ${keys.slice(0, QUOTED_KEYS).map(quoted).join(', ')}${more}` };
+}
+
 /**
  * Reads one text message from a client.
  * @returns the message, or {@link UnreadableMessage} with `VALIDATION_FAILED`: not JSON, not an
- *   object, an unknown `type` (the known ones listed), or fields that do not fit its schema (each
- *   listed in `fieldErrors`, dotted paths such as `tasks.0.since`).
+ *   object, a `type` that is not a string or not a known one (the known ones listed), or fields that
+ *   do not fit its schema (listed in `fieldErrors`, dotted paths such as `tasks.0.since`, at most
+ *   {@link MAX_FIELD_ERRORS} of them). The error's text stays short whatever the message holds: a
+ *   bad `type` is described by its kind or quoted cut to 64 characters, never echoed whole.
  */
 export function parseClientMessage(text: string): ClientMessage | UnreadableMessage {
   let value: unknown;
@@ -113,12 +145,15 @@ export function parseClientMessage(text: string): ClientMessage | UnreadableMess
   const type = raw['type'];
   if (typeof type !== 'string' || !Object.hasOwn(SCHEMAS, type)) {
     const known = Object.keys(SCHEMAS).join(', ');
-    return { ...echo, error: invalid(`unknown message type ${JSON.stringify(type ?? null)}; expected one of ${known}`, [{ field: 'type', message: `must be one of ${known}` }]) };
+    const problem = typeof type === 'string' ? `unknown message type ${quoted(type)}` : `"type" must be a string, got ${kindOf(type)}`;
+    return { ...echo, error: invalid(`${problem}; expected one of ${known}`, [{ field: 'type', message: `must be one of ${known}` }]) };
   }
   const parsed = SCHEMAS[type as keyof typeof SCHEMAS].safeParse(raw);
   if (parsed.success) return parsed.data;
-  const fieldErrors = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(message)', message: issue.message }));
-  return { ...echo, error: invalid(`invalid ${type} message: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, fieldErrors) };
+  const all = parsed.error.issues.map(fieldErrorOf);
+  const fieldErrors = all.slice(0, MAX_FIELD_ERRORS);
+  const more = all.length > MAX_FIELD_ERRORS ? `; and ${all.length - MAX_FIELD_ERRORS} more` : '';
+  return { ...echo, error: invalid(`invalid ${type} message: ${fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ')}${more}`, fieldErrors) };
 }
 
 /** True when {@link parseClientMessage} could not read the message. */

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
+import { Logger } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { WebSocket } from 'ws';
 import type { LiveScreenFrame, LiveScreenService } from '@mobileclaw/case-device-control';
 import type { TaskService } from '@mobileclaw/case-tasks';
 import type { DeviceEvent, MobileClawService, TaskEvent } from '@mobileclaw/domain';
-import { CLOSE_TOO_SLOW, EventsSocketSession } from './events-socket.session';
+import { CLOSE_INTERNAL_ERROR, CLOSE_TOO_SLOW, EventsSocketSession } from './events-socket.session';
 
 /** The parts of a `ws` socket a session uses; `sent` holds every message, parsed. */
 class FakeSocket extends EventEmitter {
@@ -187,5 +188,46 @@ describe('EventsSocketSession', () => {
     taskEvents.get('t2')!.next({ taskId: 't2', id: 4, type: 'task.completed', at: '2026-12-01T00:00:00.000Z', data: {} });
     taskEvents.get('t2')!.complete();
     expect(await socket.until((m) => m.type === 'task.end' && m.taskId === 't2')).toEqual({ type: 'task.end', taskId: 't2', lastEventId: 4 });
+  });
+
+  describe('a message whose handling throws', () => {
+    let logged: jest.SpyInstance;
+    beforeEach(() => {
+      logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    });
+    afterEach(() => logged.mockRestore());
+
+    it('ends only this socket (INTERNAL_ERROR, close 1011) when an awaited handler rejects, and logs it once', async () => {
+      const { socket, screens } = setUp();
+      (screens as unknown as { set: unknown }).set = () => {
+        throw new Error(`watch failed ${'x'.repeat(1000)}`);
+      };
+      socket.receive({ type: 'subscribe', id: 's1', screens: ['sim-1'] });
+      const error = await socket.until((m) => m.type === 'error');
+      expect(error).toEqual({ type: 'error', error: { code: 'INTERNAL_ERROR', message: 'the gateway failed to handle this message; the socket closes' } });
+      expect(socket.closedWith).toEqual({ code: CLOSE_INTERNAL_ERROR, reason: 'internal error' });
+      expect(CLOSE_INTERNAL_ERROR).toBe(1011);
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(logged).toHaveBeenCalledWith(`closing an event socket: handling its message failed: watch failed ${'x'.repeat(200 - 'watch failed '.length)}`);
+      socket.receive({ type: 'subscribe', id: 's2', devices: '*' });
+      expect(socket.sent.filter((m) => m.type === 'reply')).toEqual([]);
+    });
+
+    it('ends only this socket when handling throws synchronously', () => {
+      const { socket } = setUp();
+      const send = socket.send.bind(socket);
+      let throwOnce = true;
+      socket.send = (text: string) => {
+        if (throwOnce) {
+          throwOnce = false;
+          throw new RangeError('Maximum call stack size exceeded');
+        }
+        send(text);
+      };
+      expect(() => socket.receive({ type: 'launch' })).not.toThrow();
+      expect(socket.sent.slice(1)).toEqual([{ type: 'error', error: { code: 'INTERNAL_ERROR', message: 'the gateway failed to handle this message; the socket closes' } }]);
+      expect(socket.closedWith).toEqual({ code: 1011, reason: 'internal error' });
+      expect(logged).toHaveBeenCalledWith('closing an event socket: handling its message failed: Maximum call stack size exceeded');
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import type { RawData, WebSocket } from 'ws';
 import type { LiveScreenService } from '@mobileclaw/case-device-control';
@@ -20,6 +21,12 @@ import {
 
 /** Close code of a client that does not read fast enough (RFC 6455 registry: 1013 Try Again Later). */
 export const CLOSE_TOO_SLOW = 1013;
+/** Close code of a socket whose message the gateway failed to handle (RFC 6455: 1011 Internal Error). */
+export const CLOSE_INTERNAL_ERROR = 1011;
+/** Most characters of a handler's error message that are logged. */
+const LOGGED_ERROR_CHARS = 200;
+
+const logger = new Logger('EventsSocket');
 
 /** What a session needs of the gateway. */
 export interface EventsSocketSessionDeps {
@@ -82,7 +89,33 @@ export class EventsSocketSession {
     this.heldFrames.clear();
   }
 
+  /**
+   * Reads one client message. Whatever its handling throws (synchronously or from the task lookups
+   * it awaits) ends this socket only: logged once, an `error` message with `INTERNAL_ERROR`, close
+   * {@link CLOSE_INTERNAL_ERROR}; it never reaches the process (an uncaught exception or unhandled
+   * rejection would end every session and the gateway).
+   */
   private onMessage(data: RawData, isBinary: boolean): void {
+    try {
+      this.handleMessage(data, isBinary);
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  private failed(err: unknown): void {
+    if (this.closed) return;
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, LOGGED_ERROR_CHARS);
+    logger.error(`closing an event socket: handling its message failed: ${message}`);
+    try {
+      this.send({ type: 'error', error: { code: 'INTERNAL_ERROR', message: 'the gateway failed to handle this message; the socket closes' } });
+    } finally {
+      this.socket.close(CLOSE_INTERNAL_ERROR, 'internal error');
+      this.close();
+    }
+  }
+
+  private handleMessage(data: RawData, isBinary: boolean): void {
     if (this.closed) return;
     if (isBinary) {
       this.send({ type: 'error', error: { code: 'VALIDATION_FAILED', message: 'binary messages are not read: send JSON text messages' } });
@@ -95,14 +128,14 @@ export class EventsSocketSession {
     }
     switch (message.type) {
       case 'subscribe':
-        void this.subscribe(message);
+        this.subscribe(message).catch((err: unknown) => this.failed(err));
         break;
       case 'unsubscribe':
         this.unsubscribe(message);
         break;
       case 'cancel':
       case 'approve':
-        void this.command(message);
+        this.command(message).catch((err: unknown) => this.failed(err));
         break;
     }
   }
