@@ -56,7 +56,9 @@ export class EventsSocketAccess {
   refusal(request: Pick<IncomingMessage, 'headers' | 'url' | 'method'>): SocketRefusal | undefined {
     // Without a token, the local-only rules go first: the "gateway's own origin" below trusts `Host`,
     // which only a host check makes trustworthy (a DNS-rebinding page sends its own name in both).
-    const local = this.token.required ? undefined : this.token.refusal({ method: request.method ?? 'GET', headers: request.headers, url: request.url });
+    // One check, read two ways: without a token its refusals are the local-only rules', with one the token's.
+    const refused = this.token.refusal({ method: request.method ?? 'GET', headers: request.headers, url: request.url });
+    const local = this.token.required ? undefined : refused;
     if (local) {
       // A close reason holds at most 123 bytes: the host rule's own message quotes the host, so it gets a fixed text.
       return { code: CLOSE_FORBIDDEN_ORIGIN, reason: local.code === 'HOST_NOT_ALLOWED' ? `${local.code}: host not allowed without an API token (MOBILECLAW_ALLOWED_HOSTS)` : local.message };
@@ -65,7 +67,6 @@ export class EventsSocketAccess {
     if (origin !== undefined && !this.originAllowed(origin, request.headers.host)) {
       return { code: CLOSE_FORBIDDEN_ORIGIN, reason: 'origin not allowed (MOBILECLAW_CORS_ORIGINS)' };
     }
-    const refused = this.token.refusal({ method: request.method ?? 'GET', headers: request.headers, url: request.url });
     if (refused) return { code: CLOSE_UNAUTHORIZED, reason: `unauthorized: ${refused.message.replace('"Authorization: Bearer <token>" header', 'API token (Bearer header or access_token)')}` };
     return undefined;
   }
