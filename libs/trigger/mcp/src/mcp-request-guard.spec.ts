@@ -9,15 +9,15 @@ interface Answer {
 }
 
 /** A local HTTP server that admits through `guard`, answering 200 "admitted" to what passes. */
-async function serve(guard: McpRequestGuard): Promise<{ send: (method: string, headers?: Record<string, string>) => Promise<Answer>; close: () => Promise<void> }> {
+async function serve(guard: McpRequestGuard): Promise<{ send: (method: string, headers?: Record<string, string>, path?: string) => Promise<Answer>; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     if (guard.admit(req, res)) res.end('admitted');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const send = (method: string, headers: Record<string, string> = {}) =>
+  const send = (method: string, headers: Record<string, string> = {}, path = '/mcp') =>
     new Promise<Answer>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method, headers }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
@@ -149,6 +149,13 @@ describe('McpRequestGuard: token', () => {
   it('admits the right bearer token, whatever the case of "Bearer" and surrounding spaces', async () => {
     const send = await guarded({ apiToken: 's3cret-token' });
     for (const authorization of ['Bearer s3cret-token', 'bearer   s3cret-token  ']) expect((await send('POST', { Authorization: authorization })).status).toBe(200);
+  });
+
+  it('takes the token as ?access_token= on a GET (an EventSource on the legacy /sse cannot send headers), as the REST API does, never on a POST', async () => {
+    const send = await guarded({ apiToken: 's3cret-token' });
+    expect((await send('GET', {}, '/sse?access_token=s3cret-token')).status).toBe(200);
+    expect((await send('GET', {}, '/sse?access_token=s3cret')).status).toBe(401);
+    expect((await send('POST', {}, '/mcp?access_token=s3cret-token')).status).toBe(401);
   });
 
   it.each([

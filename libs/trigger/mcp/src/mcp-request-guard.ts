@@ -1,6 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { localOnlyRefusal, type LocalOnlyPolicy } from '@mobileclaw/domain';
+import { ApiTokenCheck } from '@mobileclaw/trigger-rest';
 import { localhostAllowedOrigins, validateOriginHeader } from '@modelcontextprotocol/server';
 
 /** Headers a browser client may send on MCP routes, answered to every CORS preflight whatever it asks. */
@@ -15,8 +14,6 @@ const PARAM_HEADER = /^mcp-param-[a-z0-9-]{1,64}$/i;
 const ECHO_MAX_CHARS = 200;
 /** Response headers a browser client must be able to read: the session id above all. */
 const EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
-
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /**
  * The headers a preflight is answered with: the fixed {@link ALLOWED_REQUEST_HEADERS} and the
@@ -87,25 +84,24 @@ function originKey(text: string): string | undefined {
  * -32600 otherwise: it would fail building the request URL), the `Origin` allow-list (403, against
  * DNS rebinding), CORS for allowed browser origins (preflights answered here, `Mcp-Session-Id`
  * exposed), the bearer token (401 with `WWW-Authenticate: Bearer`) — or, with no token configured,
- * the local-only rules (403 `PROXIED_WITHOUT_API_TOKEN`: a proxy in between; 403 `HOST_NOT_ALLOWED`;
- * {@link localOnlyRefusal}) — and headers that keep proxies from buffering or compressing event streams.
+ * the local-only rules (403 `PROXIED_WITHOUT_API_TOKEN`: a proxy in between; 403 `HOST_NOT_ALLOWED`) —
+ * and headers that keep proxies from buffering or compressing event streams. Token and local-only
+ * rules are the REST API's own ({@link ApiTokenCheck}), so every face admits the same callers.
  */
 export class McpRequestGuard {
   private readonly hostnames: string[];
   private readonly origins: Set<string>;
-  private readonly token?: Buffer;
-  private readonly localOnly: LocalOnlyPolicy;
+  private readonly access: ApiTokenCheck;
 
   /**
    * @param options.allowedOrigins allow-list entries (see {@link AllowedOrigin}); localhost hostnames are always allowed.
    * @param options.allowedHosts without `apiToken`, host names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`).
    */
   constructor(options: { allowedOrigins: string[]; apiToken?: string; allowedHosts?: string[] }) {
-    this.localOnly = { apiTokenConfigured: !!options.apiToken, allowedHosts: options.allowedHosts ?? [] };
+    this.access = new ApiTokenCheck(options.apiToken, options.allowedHosts ?? []);
     const entries = options.allowedOrigins.map(parseAllowedOrigin);
     this.hostnames = [...new Set([...localhostAllowedOrigins(), ...entries.flatMap((e) => ('hostname' in e ? [e.hostname] : []))])];
     this.origins = new Set(entries.flatMap((e) => ('origin' in e ? [e.origin] : [])));
-    if (options.apiToken) this.token = digest(options.apiToken);
   }
 
   /** True when the request may go on; otherwise the answer has been written. */
@@ -116,7 +112,8 @@ export class McpRequestGuard {
       writeJsonRpcError(res, 400, -32600, 'Bad Request: invalid Host header');
       return false;
     }
-    const local = localOnlyRefusal(req.headers, this.localOnly);
+    // Without a token the local-only rules come first: a refused request learns nothing about origins.
+    const local = this.access.required ? undefined : this.access.refusal(req);
     if (local) {
       writeJsonRpcError(res, 403, -32000, `Forbidden (${local.code}): ${local.message}`);
       return false;
@@ -140,7 +137,7 @@ export class McpRequestGuard {
         return false;
       }
     }
-    if (this.token && !this.tokenMatches(req.headers.authorization)) {
+    if (this.access.required && this.access.refusal(req)) {
       writeJsonRpcError(res, 401, -32001, 'Unauthorized: send the API token set in MOBILECLAW_API_TOKEN (not the device token) as Authorization: Bearer <token>', {
         'WWW-Authenticate': 'Bearer realm="mobileclaw"',
       });
@@ -153,12 +150,5 @@ export class McpRequestGuard {
     if (validateOriginHeader(origin, this.hostnames).ok) return true;
     const key = originKey(origin);
     return key !== undefined && this.origins.has(key);
-  }
-
-  /** The REST API's rule: `Bearer <token>`, surrounding spaces ignored, compared in constant time (SHA-256 digests, so not even the length leaks). */
-  private tokenMatches(header: string | undefined): boolean {
-    const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-    const sent = match?.[1].trim();
-    return !!sent && !!this.token && timingSafeEqual(digest(sent), this.token);
   }
 }
