@@ -75,8 +75,24 @@ Example:
   $ MOBILECLAW_HTTP_PORT=3000 mobileclaw start --sim 3
 `;
 
-/** The device port `mobileclaw adb` connects to without `--gateway`: the gateway's own default (TCP 7397). */
+/** The device port `mobileclaw adb` connects to without `--gateway` or MOBILECLAW_DEVICE_PORT: the gateway's own default (TCP 7397). */
 export const DEFAULT_GATEWAY_DEVICE_ADDRESS = '127.0.0.1:7397';
+
+/**
+ * Where `mobileclaw adb` finds the local gateway without `--gateway`: loopback at the device port this
+ * machine's gateway is configured with (`MOBILECLAW_DEVICE_PORT`, as `start` reads it), else 7397.
+ * @throws RangeError when MOBILECLAW_DEVICE_PORT is not a port from 1 to 65535 (0, a port chosen at
+ *   start, cannot be known here: pass --gateway).
+ */
+export function localGatewayDeviceAddress(env: Record<string, string | undefined>): HostPort {
+  const port = env.MOBILECLAW_DEVICE_PORT?.trim();
+  if (!port) return parseHostPort(DEFAULT_GATEWAY_DEVICE_ADDRESS, '--gateway');
+  const value = /^\d{1,5}$/.test(port) ? Number(port) : NaN;
+  if (!(value >= 1 && value <= 65535)) {
+    throw new RangeError(`MOBILECLAW_DEVICE_PORT must be a port from 1 to 65535 to find the local gateway (got ${JSON.stringify(port)}); pass --gateway <host:port>`);
+  }
+  return { host: '127.0.0.1', port: value };
+}
 
 const ADB_HELP_AFTER = `
 Each phone adb lists in state "device" becomes a MobileClaw device named by its
@@ -174,16 +190,18 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
     .command('adb')
     .description("bridge the phones this machine's adb server lists (USB debugging) to a gateway, as MobileClaw devices")
     .option('--serial <serial>', 'bridge only this phone (its adb serial); default: every phone, following plugs and unplugs')
-    .addOption(new Option('--gateway <host:port>', "the gateway's device port").default(parseHostPort(DEFAULT_GATEWAY_DEVICE_ADDRESS, '--gateway'), DEFAULT_GATEWAY_DEVICE_ADDRESS).argParser(hostPortArgument('--gateway')))
+    .addOption(new Option('--gateway <host:port>', `the gateway's device port (default: 127.0.0.1 at MOBILECLAW_DEVICE_PORT, else ${DEFAULT_GATEWAY_DEVICE_ADDRESS})`).argParser(hostPortArgument('--gateway')))
     .addOption(new Option('--token <token>', "the gateway's device token").env('MOBILECLAW_DEVICE_TOKEN'))
     .addOption(new Option('--adb <host:port>', 'the adb server (default: ADB_SERVER_SOCKET, else 127.0.0.1:5037)').argParser(hostPortArgument('--adb')))
     .addHelpText('after', ADB_HELP_AFTER)
     .addHelpText('after', 'Example:\n  $ mobileclaw adb --gateway 192.0.2.10:7397 --token "$MOBILECLAW_DEVICE_TOKEN" --serial R58M123ABC\n')
-    .action(async (options: { serial?: string; gateway: HostPort; token?: string; adb?: HostPort }) => {
+    .action(async (options: { serial?: string; gateway?: HostPort; token?: string; adb?: HostPort }) => {
       const command = loadAdbCommand();
       let adb: HostPort;
+      let gateway: HostPort;
       try {
         adb = options.adb ?? command.defaultAdbServer(env);
+        gateway = options.gateway ?? localGatewayDeviceAddress(env);
       } catch (error) {
         process.stderr.write(`mobileclaw adb: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exit(CLI_USAGE_EXIT);
@@ -196,7 +214,7 @@ export function mobileclawCli(env: Record<string, string | undefined> = process.
       const stop = new AbortController();
       process.once('SIGTERM', () => stop.abort());
       process.once('SIGINT', () => stop.abort());
-      const code = await command.runAdbBridge({ adb, gateway: options.gateway, token, serial: options.serial, signal: stop.signal, stderr: (line) => process.stderr.write(`${line}\n`) });
+      const code = await command.runAdbBridge({ adb, gateway, token, serial: options.serial, signal: stop.signal, stderr: (line) => process.stderr.write(`${line}\n`) });
       process.exit(code);
     });
 
