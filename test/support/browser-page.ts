@@ -54,11 +54,13 @@ export async function startPageGateway(prefix: string, env: Record<string, strin
 /**
  * Headless chromium at `$MOBILECLAW_CHROMIUM` (default `/usr/bin/chromium`, Debian's), without a
  * sandbox, GPU, QUIC or any background traffic of its own (updates, sync, first-run pages).
+ * `extraArgs` are added, e.g. `--host-resolver-rules=MAP rebound.test 127.0.0.1` to reach the
+ * gateway under a host name that is not loopback.
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env['MOBILECLAW_CHROMIUM'] ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 

@@ -30,6 +30,12 @@ const tokenInput = byId<HTMLInputElement>('api-token');
 const tokenNotice = byId('token-notice');
 /** Set while the gateway refuses the page's token (none, wrong or not allowed): what to tell the user. */
 let accessProblem: string | undefined;
+/**
+ * What the phones and history say while access is refused: a 401 is about the token; a 403 refuses
+ * the page itself whatever its token (its origin, a proxy in between or a Host not served without a
+ * token), and the gateway's reason says what to change.
+ */
+let accessHidden = '';
 /** True when the page opened the token panel itself; it closes it again once access works. */
 let tokenPanelOpenedForAccess = false;
 
@@ -38,9 +44,10 @@ let tokenPanelOpenedForAccess = false;
  * open the token panel, and show the phones and history as hidden rather than empty.
  */
 function onAccessRefused(status: number, detail: string): void {
+  accessHidden = status === 403 ? 'the gateway refuses this page' : 'the gateway needs a valid API token';
   accessProblem =
     status === 403
-      ? `The gateway does not allow this API token (${detail}). Enter another one.`
+      ? `The gateway refuses this page (${detail}).`
       : client.token
         ? `The gateway refused the saved API token (${detail}). Enter the current one.`
         : 'The gateway needs an API token. Enter it below.';
@@ -85,7 +92,7 @@ let preferredDeviceId: string | undefined;
 
 function showDevices(): void {
   const unavailable = accessProblem
-    ? 'Phones hidden: the gateway needs a valid API token.'
+    ? `Phones hidden: ${accessHidden}.`
     : deviceStreamState === 'reconnecting'
       ? 'The gateway cannot be reached — reconnecting…'
       : undefined;
@@ -200,7 +207,7 @@ let history: { tasks: Task[]; nextCursor?: string } = { tasks: [] };
 let historyUnavailable: string | undefined;
 
 function showHistory(): void {
-  const unavailable = accessProblem ? 'History hidden: the gateway needs a valid API token.' : historyUnavailable;
+  const unavailable = accessProblem ? `History hidden: ${accessHidden}.` : historyUnavailable;
   renderHistory(historyList, history.tasks, current?.timeline.taskId, unavailable);
   historyMore.hidden = !history.nextCursor;
 }

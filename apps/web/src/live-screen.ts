@@ -55,6 +55,8 @@ export class LiveScreenPanel {
   private retry?: ReturnType<typeof setTimeout>;
   /** Set while the gateway refuses access: no reconnecting until {@link reconnect}. */
   private refused = false;
+  /** What the placeholder says while refused: 4401 is about the token, 4403 refuses the page's origin. */
+  private refusedText = '';
 
   constructor(
     container: HTMLElement,
@@ -78,7 +80,7 @@ export class LiveScreenPanel {
       this.showNoPicture('no-phone', 'No phone selected.');
       return;
     }
-    if (this.refused) return this.showNoPicture('unauthorized', 'No picture: the gateway needs a valid API token.');
+    if (this.refused) return this.showNoPicture('unauthorized', this.refusedText);
     this.showNoPicture('waiting', `Waiting for ${deviceId}'s screen…`);
     if (this.socket?.readyState === WebSocket.OPEN) this.subscribe(deviceId);
     else this.open();
@@ -120,8 +122,9 @@ export class LiveScreenPanel {
   private onClose(code: number, reason: string): void {
     if (ACCESS_REFUSED.has(code)) {
       this.refused = true;
+      this.refusedText = code === 4403 ? 'No picture: the gateway refuses this page.' : 'No picture: the gateway needs a valid API token.';
       this.clearPicture();
-      this.showNoPicture('unauthorized', 'No picture: the gateway needs a valid API token.');
+      this.showNoPicture('unauthorized', this.refusedText);
       this.options.onAccessRefused?.(code, reason);
       return;
     }
