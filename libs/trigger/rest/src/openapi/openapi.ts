@@ -41,7 +41,34 @@ export function createOpenApiDocument(app: INestApplication, options: OpenApiOpt
   const document = SwaggerModule.createDocument(app, config);
   // `{}` first: no credentials is acceptable when no API token is configured.
   document.security = [{}, { [BEARER_SCHEME]: [] }, { [ACCESS_TOKEN_QUERY_SCHEME]: [] }];
+  documentLocalOnlyRefusals(document);
   return document;
+}
+
+/** The codes of the local-only rules, which refuse a request when no API token is configured. */
+const LOCAL_ONLY_CODES = ['PROXIED_WITHOUT_API_TOKEN', 'HOST_NOT_ALLOWED'] as const;
+
+/**
+ * Every operation the token rule guards (it documents a 401) is also refused by the local-only rules
+ * when no token is configured: its 403 lists `PROXIED_WITHOUT_API_TOKEN` and `HOST_NOT_ALLOWED`,
+ * beside any 403 code of its own. Done once here rather than on each controller, so that no guarded
+ * route can miss it.
+ */
+function documentLocalOnlyRefusals(document: OpenAPIObject): void {
+  const codes = LOCAL_ONLY_CODES.map((code) => `\`${code}\``).join(' or ');
+  const why = 'without `MOBILECLAW_API_TOKEN`, a request through a proxy, or to a Host that is neither loopback nor in `MOBILECLAW_ALLOWED_HOSTS`';
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.options, item.head, item.patch, item.trace]) {
+      const responses = operation?.responses;
+      if (!responses?.['401']) continue;
+      const own = responses['403'] as { description?: string; content?: unknown } | undefined;
+      const content = own?.content ?? (responses['401'] as { content?: unknown }).content;
+      responses['403'] = {
+        description: own?.description ? `${own.description} Also ${codes} (${why}).` : `Problem details with \`code\` ${codes} (${why}).`,
+        ...(content ? { content } : {}),
+      } as (typeof responses)['403'];
+    }
+  }
 }
 
 /**
