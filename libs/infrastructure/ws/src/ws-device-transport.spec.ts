@@ -180,6 +180,14 @@ describe('WebSocket device transport', () => {
       expect((await gw.hub.getDevice('addr-1')).remoteAddress).toBe(phone.localAddress);
     });
 
+    it('refuses an upgrade that carries an Origin (a browser page) with 403, and still serves phones', async () => {
+      const gw = await start();
+      await expect(WsRawPhone.connect(gw.url, { Origin: 'https://evil.example' })).rejects.toThrow('Unexpected server response: 403');
+      await expect(WsRawPhone.connect(gw.url, { Origin: `http://${new URL(gw.url).host}` })).rejects.toThrow('Unexpected server response: 403');
+      const phone = await phoneFor(gw, 'after-origin-1');
+      expect((await gw.hub.getDevice('after-origin-1')).remoteAddress).toBe(phone.localAddress);
+    });
+
     it('turns away an upgrade to any other path with 404', async () => {
       const gw = await start();
       await expect(WsRawPhone.connect(gw.url.replace('/ws/device', '/ws/other'))).rejects.toThrow('Unexpected server response: 404');

@@ -34,8 +34,9 @@ export class WsRawPhone {
   }
 
   /** Opens `url` (e.g. `ws://127.0.0.1:3000/ws/device`). @throws Error when the upgrade is refused (e.g. `Unexpected server response: 503`). */
-  static async connect(url: string): Promise<WsRawPhone> {
-    const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+  /** @param headers extra upgrade request headers, e.g. an `Origin` a browser would send. */
+  static async connect(url: string, headers: Record<string, string> = {}): Promise<WsRawPhone> {
+    const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, headers });
     const phone = new WsRawPhone(socket);
     await Promise.race([
       once(socket, 'open'),
