@@ -459,16 +459,20 @@ export class MobileClawClient {
     });
   }
 
-  /** Hands one event to the app (when a channel is given) after the record notes it as delivered. */
-  private async deliver(channel: EventChannel<InvocationEvent> | undefined, item: FollowedEvent): Promise<void> {
+  /**
+   * Notes one event in the record as delivered, then hands it to the app (when a channel is given): a
+   * later `events()` (also after a restart) starts after the last event the app got.
+   */
+  private deliver(channel: EventChannel<InvocationEvent> | undefined, item: FollowedEvent): Promise<void> {
     const { event } = item;
     const work = this.update(event.invocationRef, (stored) => ({
       ...stored,
       ...(event.eventId !== undefined && event.eventId > stored.lastEventId ? { lastEventId: event.eventId } : {}),
       ...(item.status === undefined ? {} : { status: item.status, pendingAction: item.pendingAction }),
     }));
-    channel?.push(event);
-    await work;
+    // Records of one invocation are written in order, so the events reach the app in order too. A
+    // store that fails to write loses only the resume point, never the event.
+    return work.catch(() => undefined).then(() => channel?.push(event));
   }
 
   /** Resolves once every record update queued so far has landed. */

@@ -40,6 +40,8 @@ export interface TaskFollowerDeps {
 export class TaskFollower {
   private status?: InvocationStatus;
   private awaitingApproval: boolean;
+  /** A terminal event was delivered: the stream has nothing more. */
+  private ended = false;
   private cursor: number;
 
   constructor(
@@ -74,7 +76,7 @@ export class TaskFollower {
             break;
           }
           failures = 0;
-          if (this.status !== undefined && isTerminalStatus(this.status)) return;
+          if (this.ended) return;
         }
         cause = unanswered ? 'a tool call could not be answered' : 'the gateway ended the event stream before the task ended';
       } catch (error) {
@@ -82,8 +84,7 @@ export class TaskFollower {
         if (isFinal(error)) throw error;
         cause = error instanceof Error ? error.message : String(error);
       }
-      if (signal.aborted) return;
-      if (this.status !== undefined && isTerminalStatus(this.status)) return;
+      if (signal.aborted || this.ended) return;
       if (this.awaitingApproval) return;
       // Lost while the task goes on: learn its real state, then resume after the last event seen.
       for (;;) {
@@ -119,6 +120,7 @@ export class TaskFollower {
     this.cursor = record.id;
     if (meaning.status !== undefined) {
       this.status = meaning.status;
+      this.ended = isTerminalStatus(meaning.status);
       this.awaitingApproval = meaning.pendingAction !== undefined;
     }
     if (meaning.event) this.emit({ event: meaning.event, status: meaning.status, pendingAction: meaning.pendingAction });
