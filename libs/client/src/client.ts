@@ -469,6 +469,7 @@ export class MobileClawClient {
       ...stored,
       ...(event.eventId !== undefined && event.eventId > stored.lastEventId ? { lastEventId: event.eventId } : {}),
       ...(item.status === undefined ? {} : { status: item.status, pendingAction: item.pendingAction }),
+      ...(event.type === 'completed' || event.type === 'failed' || event.type === 'canceled' ? { ended: true } : {}),
     }));
     // Records of one invocation are written in order, so the events reach the app in order too. A
     // store that fails to write loses only the resume point, never the event.

@@ -28,6 +28,8 @@ export interface InvocationRecord {
   pendingAction?: PendingPhoneAction;
   /** The id of the last event delivered to the app (0: none). */
   lastEventId: number;
+  /** True once the app got the task's terminal event: there is nothing more to follow. */
+  ended?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -15,6 +15,8 @@ export interface FollowStart extends InvocationIds {
   taskRef: string;
   idempotencyKey: string;
   lastEventId: number;
+  /** The terminal event was already delivered. */
+  ended?: boolean;
   status?: InvocationStatus;
   pendingAction?: PendingPhoneAction;
 }
@@ -52,6 +54,7 @@ export class TaskFollower {
     this.cursor = start.lastEventId;
     this.status = start.status;
     this.awaitingApproval = start.status === 'input_required' && start.pendingAction !== undefined;
+    this.ended = start.ended === true;
   }
 
   /** The app answered the approval (the gateway's new status): a later loss is recovered again. */
@@ -64,6 +67,7 @@ export class TaskFollower {
   async run(signal: AbortSignal): Promise<void> {
     const ids: InvocationIds = { invocationRef: this.start.invocationRef, conversationId: this.start.conversationId };
     let failures = 0;
+    if (this.ended) return;
     for (;;) {
       let cause: string;
       let unanswered = false;
