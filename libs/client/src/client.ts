@@ -378,7 +378,10 @@ export class MobileClawClient {
       await follower.run(signal);
     } finally {
       followers.delete(follower);
-      if (followers.size === 0) this.followers.delete(record.invocationRef);
+      if (followers.size === 0) {
+        this.followers.delete(record.invocationRef);
+        this.cancellations.delete(record.invocationRef);
+      }
     }
   }
 
@@ -471,6 +474,7 @@ export class MobileClawClient {
       ...(item.status === undefined ? {} : { status: item.status, pendingAction: item.pendingAction }),
       ...(event.type === 'completed' || event.type === 'failed' || event.type === 'canceled' ? { ended: true } : {}),
     }));
+    if (event.type === 'completed' || event.type === 'failed' || event.type === 'canceled') this.approvalHandlers.delete(event.invocationRef);
     // Records of one invocation are written in order, so the events reach the app in order too. A
     // store that fails to write loses only the resume point, never the event.
     return work.catch(() => undefined).then(() => channel?.push(event));
