@@ -204,6 +204,14 @@ describe('MobileClawClient', () => {
       expect(creates.map((c) => c.body)).toEqual(Array(4).fill(creates[0].body));
     });
 
+    it('re-sends a creation the gateway did not answer within requestTimeoutMs', async () => {
+      storeRun();
+      gateway.createAnswers.push('hang');
+      const events = await collect(newClient({ requestTimeoutMs: 100 }).invoke({ mode: 'STREAMING', goal: 'Turn on Wi-Fi', deviceId: 'sim-1', idempotencyKey: 'key-t' }));
+      expect(events.at(-1)?.type).toBe('completed');
+      expect(gateway.sent('POST /api/tasks').map((r) => r.headers['idempotency-key'])).toEqual(['key-t', 'key-t']);
+    });
+
     it('emits progress_uncertain (RESEND_WITH_SAME_IDEMPOTENCY_KEY) when no attempt was acknowledged', async () => {
       gateway.createAnswers.push('drop', 'drop', 'drop', 'drop');
       const invocation = newClient().invoke({ mode: 'STREAMING', goal: 'Turn on Wi-Fi', deviceId: 'sim-1', idempotencyKey: 'key-x' });

@@ -10,8 +10,8 @@ export interface ReceivedRequest {
   body: unknown;
 }
 
-/** What `POST /api/tasks` does next: drop the connection, or answer with a status and body. */
-export type CreateAnswer = 'drop' | { status: number; body: unknown };
+/** What `POST /api/tasks` does next: drop the connection, never answer (`hang`), or answer with a status and body. */
+export type CreateAnswer = 'drop' | 'hang' | { status: number; body: unknown };
 
 /** How one event-stream connection behaves: send `count` new events, then `destroy` the socket, `end` the response, or `hold` it (later `append`s flow). */
 export interface StreamPlan {
@@ -117,6 +117,7 @@ export class FakeGateway {
       response.socket?.destroy();
       return;
     }
+    if (answer === 'hang') return;
     response.writeHead(answer.status, { 'content-type': answer.status >= 400 ? 'application/problem+json' : 'application/json' });
     response.end(JSON.stringify(answer.body));
   }
