@@ -2,4 +2,44 @@
  * `@mobileclaw/client`: call a MobileClaw gateway from a business system (Node 20, no framework
  * needed; a Nest module for Nest apps).
  */
-export const CLIENT_PACKAGE = '@mobileclaw/client';
+export { MobileClawClient } from './client';
+export type { AsyncInvocationOptions, BlockingInvocationOptions, Invocation, InvocationOptions, MobileClawClientOptions, StreamingInvocationOptions } from './client';
+export { assertNever, isTerminalStatus, TERMINAL_STATUSES } from './events';
+export type {
+  CanceledEvent,
+  CompletedEvent,
+  FailedEvent,
+  InputRequiredEvent,
+  InvocationAccepted,
+  InvocationAcceptedEvent,
+  InvocationEvent,
+  InvocationResult,
+  InvocationState,
+  InvocationStatus,
+  PendingPhoneAction,
+  PhoneCommand,
+  ProgressUncertainEvent,
+  StatusChangedEvent,
+  StepOutcome,
+  StepProgressEvent,
+  ToolCallRequiresConfirmationEvent,
+} from './events';
+export { MobileClawClientError } from './errors';
+export type { ClientErrorCode, MobileClawClientErrorDetails, RecoveryHint } from './errors';
+export { FileInvocationStore, MemoryInvocationStore } from './invocation-store';
+export type { InvocationRecord, InvocationRequest, InvocationStore } from './invocation-store';
+export { LocalTools } from './tools/local-tools';
+export type { ToolCallHooks } from './tools/local-tools';
+export type {
+  JsonValue,
+  LocalTool,
+  ToolApprovalDecision,
+  ToolApprovalHandler,
+  ToolApprovalRequest,
+  ToolCallContext,
+  ToolCallOutcome,
+  ToolCallRecord,
+  ToolCallRequest,
+  ToolPolicy,
+  ToolSpec,
+} from './tools/tool-types';

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CreateTaskBody } from './gateway-api';
+import type { InvocationStatus, PendingPhoneAction } from './events';
+import type { ToolPolicy } from './tools/tool-types';
+
+/** The creation request of an invocation; `deviceId` is absent until the only online phone was looked up. */
+export type InvocationRequest = Omit<CreateTaskBody, 'deviceId'> & { deviceId?: string };
+
+/**
+ * What the SDK remembers of one invocation, so that it can re-send an unacknowledged creation with the
+ * same key and content, and follow the task again after a restart. Times are ISO-8601.
+ */
+export interface InvocationRecord {
+  invocationRef: string;
+  conversationId: string;
+  idempotencyKey: string;
+  /** The exact creation request (its `deviceId` once resolved); a re-send uses it unchanged. */
+  request: InvocationRequest;
+  /** The invocation's own tool policy (narrows the conversation's). */
+  toolPolicy?: ToolPolicy;
+  /** The gateway's task id once creation was acknowledged. */
+  taskRef?: string;
+  /** Last status the SDK saw. */
+  status?: InvocationStatus;
+  /** With `input_required` for an approval: the action waiting. */
+  pendingAction?: PendingPhoneAction;
+  /** The id of the last event delivered to the app (0: none). */
+  lastEventId: number;
+  /** True once the app got the task's terminal event: there is nothing more to follow. */
+  ended?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Where invocation records live. Pluggable (e.g. a database in an app running several processes);
+ * `put` replaces the whole record.
+ */
+export interface InvocationStore {
+  /** The record, or undefined when there is none. */
+  get(invocationRef: string): Promise<InvocationRecord | undefined>;
+  put(record: InvocationRecord): Promise<void>;
+  delete(invocationRef: string): Promise<void>;
+}
+
+/** Records in memory: they go with the process. */
+export class MemoryInvocationStore implements InvocationStore {
+  private readonly records = new Map<string, InvocationRecord>();
+
+  async get(invocationRef: string): Promise<InvocationRecord | undefined> {
+    const record = this.records.get(invocationRef);
+    return record === undefined ? undefined : structuredClone(record);
+  }
+
+  async put(record: InvocationRecord): Promise<void> {
+    this.records.set(record.invocationRef, structuredClone(record));
+  }
+
+  async delete(invocationRef: string): Promise<void> {
+    this.records.delete(invocationRef);
+  }
+}
+
+/** invocationRefs are the SDK's UUIDs; anything else is never a file name. */
+const REF_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * Records as JSON files `<dir>/<invocationRef>.json` that survive a restart: the directory is made
+ * owner-only (0700), each file is owner-only (0600) and replaced atomically (written to a temporary
+ * file, flushed to disk, renamed over the old one), so a crash leaves the old record or the new one.
+ * Writes of one record are applied in call order.
+ * @throws on I/O failures (the `fs` error, e.g. `EACCES`).
+ */
+export class FileInvocationStore implements InvocationStore {
+  private ready?: Promise<void>;
+  private readonly writes = new Map<string, Promise<void>>();
+
+  constructor(readonly dir: string) {}
+
+  async get(invocationRef: string): Promise<InvocationRecord | undefined> {
+    if (!REF_PATTERN.test(invocationRef)) return undefined;
+    await this.writes.get(invocationRef);
+    try {
+      return JSON.parse(await readFile(this.file(invocationRef), 'utf8')) as InvocationRecord;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  put(record: InvocationRecord): Promise<void> {
+    if (!REF_PATTERN.test(record.invocationRef)) return Promise.reject(new Error(`invocationRef "${record.invocationRef}" is not 1–128 of A-Z a-z 0-9 _ -`));
+    return this.serial(record.invocationRef, () => this.write(record));
+  }
+
+  delete(invocationRef: string): Promise<void> {
+    if (!REF_PATTERN.test(invocationRef)) return Promise.resolve();
+    return this.serial(invocationRef, () => rm(this.file(invocationRef), { force: true }));
+  }
+
+  private serial(invocationRef: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.writes.get(invocationRef) ?? Promise.resolve()).then(work, work);
+    const settled = next.catch(() => undefined);
+    this.writes.set(invocationRef, settled);
+    void settled.then(() => {
+      if (this.writes.get(invocationRef) === settled) this.writes.delete(invocationRef);
+    });
+    return next;
+  }
+
+  private async write(record: InvocationRecord): Promise<void> {
+    await (this.ready ??= this.prepare().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    }));
+    const target = this.file(record.invocationRef);
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(record));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  private async prepare(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // mkdir's mode does not apply to a directory that already exists.
+    await chmod(this.dir, 0o700);
+  }
+
+  private file(invocationRef: string): string {
+    return join(this.dir, `${invocationRef}.json`);
+  }
+}
