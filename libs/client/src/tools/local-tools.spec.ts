@@ -91,6 +91,24 @@ describe('LocalTools', () => {
       expect(tools.registeredSpecs().map((spec) => spec.name)).toEqual(['a', 'b']);
     });
 
+    it('refuses a schema that is not JSON', () => {
+      expect(() => new LocalTools().register({ ...valid, inputSchema: { type: 'object', maximum: BigInt(5) } })).toThrow(
+        new ToolRegistrationError('TOOL_SPEC_INVALID', 'tool lookup_order: inputSchema is not JSON: Do not know how to serialize a BigInt'),
+      );
+    });
+
+    it('keeps its own copy of the schema: changing the app object later changes neither the spec nor the validation', async () => {
+      const inputSchema = { type: 'object' as const, properties: { orderId: { type: 'string' } }, required: ['orderId'] };
+      const tools = new LocalTools();
+      tools.register({ ...valid, inputSchema });
+      inputSchema.required = [];
+      inputSchema.properties.orderId.type = 'number';
+
+      expect(tools.registeredSpecs()[0].inputSchema).toEqual({ type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] });
+      await expect(tools.handle(callOf({ arguments: {} }), hooksOf())).resolves.toMatchObject({ outcome: 'rejected' });
+      await expect(tools.handle(callOf({ toolCallId: 'task-1:1' }), hooksOf())).resolves.toMatchObject({ outcome: 'ok' });
+    });
+
     it('treats format as an annotation (no format validators are bundled)', () => {
       const tools = new LocalTools();
       tools.register({ ...valid, inputSchema: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } });

@@ -95,10 +95,10 @@ export class LocalTools {
    * at most 16 KiB, execute not a function) or `TOOL_NAME_TAKEN`.
    */
   register(tool: LocalTool): void {
-    const validate = this.schemas.compile(tool);
+    const { validate, inputSchema } = this.schemas.compile(tool);
     if (typeof tool.execute !== 'function') throw new ToolRegistrationError('TOOL_SPEC_INVALID', `tool ${tool.name}: execute must be a function`);
     if (this.tools.has(tool.name)) throw new ToolRegistrationError('TOOL_NAME_TAKEN', `a tool named ${tool.name} is already registered`);
-    const spec: ToolSpec = { name: tool.name, description: tool.description, inputSchema: structuredClone(tool.inputSchema), kind: tool.kind };
+    const spec: ToolSpec = { name: tool.name, description: tool.description, inputSchema, kind: tool.kind };
     this.tools.set(tool.name, { tool, spec, validate });
   }
 

@@ -29,10 +29,12 @@ export class ToolSchemas {
   });
 
   /**
-   * Checks a tool's spec against the gateway's rules and compiles its input schema.
+   * Checks a tool's spec against the gateway's rules and compiles its input schema. Answers the
+   * validator and the schema as JSON (a copy: what is sent is what validates, whatever the app does
+   * with its own object later).
    * @throws ToolRegistrationError `TOOL_SPEC_INVALID` naming the broken rule (ajv's message for a bad schema).
    */
-  compile(spec: ToolSpec): ValidateFunction {
+  compile(spec: ToolSpec): { validate: ValidateFunction; inputSchema: ToolSpec['inputSchema'] } {
     const name: unknown = spec.name;
     if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
       throw invalid(`tool name ${JSON.stringify(name)} must be 1-64 characters of A-Z a-z 0-9 _ -`);
@@ -58,8 +60,9 @@ export class ToolSchemas {
     if (bytes > MAX_TOOL_SCHEMA_BYTES) {
       throw invalid(`tool ${name}: inputSchema is ${bytes} bytes as JSON, more than the ${MAX_TOOL_SCHEMA_BYTES} allowed`);
     }
+    const inputSchema = JSON.parse(serialised) as ToolSpec['inputSchema'];
     try {
-      return this.ajv.compile(schema);
+      return { validate: this.ajv.compile(inputSchema), inputSchema };
     } catch (err) {
       throw invalid(`tool ${name}: inputSchema is not a valid JSON Schema: ${messageOf(err)}`);
     }
