@@ -185,6 +185,18 @@ describe('LocalTools', () => {
       expect(runs).toEqual([]);
     });
 
+    it('rejects a call without a toolCallId (it could not be recorded) and arguments that are not an object', async () => {
+      const { tool, runs } = recordingTool();
+      const tools = new LocalTools();
+      tools.register(tool);
+      await expect(tools.handle(callOf({ toolCallId: '' }), hooksOf())).resolves.toEqual({ outcome: 'rejected', reason: 'the tool call has no toolCallId, so it is not run' });
+      await expect(tools.handle(callOf({ arguments: ['A-17'] as never }), hooksOf())).resolves.toEqual({
+        outcome: 'rejected',
+        reason: 'tool lookup_order: the arguments do not match its input schema: arguments must be object',
+      });
+      expect(runs).toEqual([]);
+    });
+
     it('rejects an exposed name that is not registered', async () => {
       await expect(new LocalTools().handle(callOf({ name: 'drop_tables' }), hooksOf())).resolves.toEqual({
         outcome: 'rejected',

@@ -127,6 +127,7 @@ export class LocalTools {
    * (any refusal, failure or cancellation is a `rejected` outcome with a precise reason).
    */
   handle(call: ToolCallRequest, hooks: ToolCallHooks): Promise<ToolCallOutcome> {
+    if (typeof call?.toolCallId !== 'string' || call.toolCallId === '') return Promise.resolve(rejected('the tool call has no toolCallId, so it is not run'));
     const running = this.inFlight.get(call.toolCallId);
     if (running) return running;
     const handling = this.run(call, hooks).catch((err: unknown): ToolCallOutcome => rejected(`the tool call failed inside the client: ${messageOf(err)}`));
