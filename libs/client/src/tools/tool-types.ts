@@ -80,3 +80,12 @@ export interface ToolCallRecord {
   startedAt: string;
   endedAt?: string;
 }
+
+/** A policy guard's verdict on one call: allowed, or refused with the reason the agent is told. */
+export type ToolGuardDecision = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * The app's own rule, run after the arguments are validated and before approval, e.g. "refunds only
+ * below 100 €" or a rate limit. Throwing refuses the call with the error's message.
+ */
+export type ToolCallGuard = (call: ToolCallRequest, spec: ToolSpec) => Promise<ToolGuardDecision> | ToolGuardDecision;

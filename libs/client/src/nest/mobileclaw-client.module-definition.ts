@@ -1,0 +1,22 @@
+import { ConfigurableModuleBuilder } from '@nestjs/common';
+
+/**
+ * Options of {@link MobileClawClientModule}: what `new MobileClawClient(options)` takes (`baseUrl`,
+ * `apiToken`, `storeDir`, `toolCallStore`, `onToolApproval`, … — see the root entry), given to the client
+ * unchanged. `isGlobal` (module option, not passed on) makes the client injectable everywhere.
+ */
+export interface MobileClawClientModuleOptions {
+  /** The gateway, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  [option: string]: unknown;
+}
+
+export const {
+  ConfigurableModuleClass,
+  MODULE_OPTIONS_TOKEN: MOBILECLAW_CLIENT_OPTIONS,
+  OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<MobileClawClientModuleOptions>()
+  .setClassMethodName('forRoot')
+  .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+  .build();
