@@ -8,8 +8,10 @@ import { GatewayApi, type PendingToolCallResource, type TaskResource } from './g
 import { FileInvocationStore, MemoryInvocationStore, type InvocationRecord, type InvocationStore } from './invocation-store';
 import { TaskFollower, type FollowedEvent } from './task-follower';
 import { pendingActionOf } from './task-event-mapping';
+import { FileToolCallStore } from './tools/file-tool-call-store';
 import { LocalTools } from './tools/local-tools';
-import type { ToolApprovalHandler, ToolCallOutcome, ToolPolicy } from './tools/tool-types';
+import { InMemoryToolCallStore, ToolCallStore } from './tools/tool-call-store';
+import type { ToolApprovalHandler, ToolCallGuard, ToolCallOutcome, ToolPolicy } from './tools/tool-types';
 
 /** Settings of a {@link MobileClawClient}. Durations are ms. */
 export interface MobileClawClientOptions {
@@ -18,14 +20,19 @@ export interface MobileClawClientOptions {
   /** Sent as `Authorization: Bearer …` (the gateway's `MOBILECLAW_API_TOKEN`). */
   apiToken?: string;
   /**
-   * Directory of the default file store: invocation records in `<storeDir>/invocations` (owner-only,
-   * 0700 directories and 0600 files). Default `~/.mobileclaw/client`. `store: 'memory'` keeps them in
-   * memory instead (lost with the process).
+   * Directory of the default file stores: invocation records in `<storeDir>/invocations`, local tool
+   * call records (a `toolCallId` runs at most once, across restarts too) in `<storeDir>/tool-calls`
+   * (owner-only, 0700 directories and 0600 files). Default `~/.mobileclaw/client`. `store: 'memory'`
+   * keeps them in memory instead (lost with the process).
    */
   storeDir?: string;
   store?: 'file' | 'memory';
   /** Replaces the default invocation store. */
   invocationStore?: InvocationStore;
+  /** Replaces the default store of local tool calls (e.g. one in the app's database). */
+  toolCallStore?: ToolCallStore;
+  /** The app's policy guard: asked for each local tool call after its arguments are validated, before approval. */
+  toolGuard?: ToolCallGuard;
   /** Pauses before each re-send of an unacknowledged creation. Default `[200, 400, 800]`: 3 retries. */
   creationRetry?: { delaysMs: number[] };
   /** Pauses before each attempt to recover a lost event stream, their number bounding the attempts in a row. Default `[200, 400, 800, 1600, 3200]`. */
@@ -118,13 +125,15 @@ export class MobileClawClient {
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
       streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULTS.streamIdleTimeoutMs,
     });
-    this.store =
-      options.invocationStore ??
-      (options.store === 'memory' ? new MemoryInvocationStore() : new FileInvocationStore(join(options.storeDir ?? join(homedir(), '.mobileclaw', 'client'), 'invocations')));
+    const storeDir = options.storeDir ?? join(homedir(), '.mobileclaw', 'client');
+    this.store = options.invocationStore ?? (options.store === 'memory' ? new MemoryInvocationStore() : new FileInvocationStore(join(storeDir, 'invocations')));
     this.creationDelaysMs = options.creationRetry?.delaysMs ?? DEFAULTS.creationDelaysMs;
     this.recoveryDelaysMs = options.streamRecovery?.delaysMs ?? DEFAULTS.recoveryDelaysMs;
     this.blockingPoll = options.blockingPoll ?? DEFAULTS.blockingPoll;
-    this.tools = new LocalTools();
+    this.tools = new LocalTools({
+      store: options.toolCallStore ?? (options.store === 'memory' ? new InMemoryToolCallStore() : new FileToolCallStore(join(storeDir, 'tool-calls'))),
+      guard: options.toolGuard,
+    });
   }
 
   /** Sets (or with `undefined` clears) which local tools a conversation exposes; an invocation's policy can only narrow it. */

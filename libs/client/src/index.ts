@@ -28,18 +28,4 @@ export { MobileClawClientError } from './errors';
 export type { ClientErrorCode, MobileClawClientErrorDetails, RecoveryHint } from './errors';
 export { FileInvocationStore, MemoryInvocationStore } from './invocation-store';
 export type { InvocationRecord, InvocationRequest, InvocationStore } from './invocation-store';
-export { LocalTools } from './tools/local-tools';
-export type { ToolCallHooks } from './tools/local-tools';
-export type {
-  JsonValue,
-  LocalTool,
-  ToolApprovalDecision,
-  ToolApprovalHandler,
-  ToolApprovalRequest,
-  ToolCallContext,
-  ToolCallOutcome,
-  ToolCallRecord,
-  ToolCallRequest,
-  ToolPolicy,
-  ToolSpec,
-} from './tools/tool-types';
+export * from './tools';

@@ -1,15 +1,12 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
+import type { MobileClawClientOptions } from '../client';
 
 /**
  * Options of {@link MobileClawClientModule}: what `new MobileClawClient(options)` takes (`baseUrl`,
  * `apiToken`, `storeDir`, `toolCallStore`, `onToolApproval`, … — see the root entry), given to the client
  * unchanged. `isGlobal` (module option, not passed on) makes the client injectable everywhere.
  */
-export interface MobileClawClientModuleOptions {
-  /** The gateway, e.g. `http://127.0.0.1:8080`. */
-  baseUrl: string;
-  [option: string]: unknown;
-}
+export type MobileClawClientModuleOptions = MobileClawClientOptions;
 
 export const {
   ConfigurableModuleClass,

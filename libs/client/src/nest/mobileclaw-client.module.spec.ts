@@ -1,26 +1,33 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MobileClawClientModule } from './mobileclaw-client.module';
 import { MOBILECLAW_CLIENT_OPTIONS } from './mobileclaw-client.module-definition';
 
-/** A stand-in for the package's MobileClawClient: the module provides whatever class `../client` exports. */
-class MobileClawClient {
-  closeCount = 0;
-  constructor(readonly options: Record<string, unknown>) {}
-  async close(): Promise<void> {
-    this.closeCount += 1;
+/** The package's MobileClawClient, recording the options it was built with and its `close()` calls. */
+jest.mock('../client', () => {
+  const actual = jest.requireActual<typeof import('../client')>('../client');
+  class RecordingClient extends actual.MobileClawClient {
+    closeCount = 0;
+    constructor(readonly options: import('../client').MobileClawClientOptions) {
+      super({ ...options, store: 'memory' });
+    }
+    override async close(): Promise<void> {
+      this.closeCount += 1;
+      await super.close();
+    }
   }
-}
-const mockClientEntry: { MobileClawClient?: typeof MobileClawClient } = {};
-jest.mock('../client', () => mockClientEntry, { virtual: true });
-mockClientEntry.MobileClawClient = MobileClawClient;
+  return { ...actual, MobileClawClient: RecordingClient };
+});
+import { MobileClawClient as ClientClass } from '../client';
+type RecordingClient = ClientClass & { options: Record<string, unknown>; closeCount: number };
+const MobileClawClient = ClientClass as unknown as new (...args: never[]) => RecordingClient;
 
 /** A service of the app that needs the client, injected by its class. */
 @Injectable()
 class OrderSync {
-  constructor(readonly client: MobileClawClient) {}
+  constructor(@Inject(ClientClass) readonly client: RecordingClient) {}
 }
 
 @Module({ providers: [OrderSync], exports: [OrderSync] })
@@ -93,17 +100,6 @@ describe('MobileClawClientModule', () => {
 
     await app.close();
     expect(client.closeCount).toBe(1);
-  });
-
-  it('refuses to be defined when the package has no MobileClawClient', () => {
-    delete mockClientEntry.MobileClawClient;
-    try {
-      expect(() => MobileClawClientModule.forRoot({ baseUrl: 'http://127.0.0.1:8080' })).toThrow(
-        'MobileClawClientModule: this build of @mobileclaw/client has no MobileClawClient (../client does not export it)',
-      );
-    } finally {
-      mockClientEntry.MobileClawClient = MobileClawClient;
-    }
   });
 
   it('is the subpath export @mobileclaw/client/nest, sources and build alike', async () => {

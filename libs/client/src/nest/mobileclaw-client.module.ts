@@ -1,5 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { loadClientClass, type ProvidedClient } from './client-class';
+import { MobileClawClient } from '../client';
 import { ASYNC_OPTIONS_TYPE, ConfigurableModuleClass, MOBILECLAW_CLIENT_OPTIONS, OPTIONS_TYPE, type MobileClawClientModuleOptions } from './mobileclaw-client.module-definition';
 
 /** The module's client under a fixed token, for its own shutdown hook (apps inject the `MobileClawClient` class). */
@@ -8,10 +8,10 @@ const PROVIDED_CLIENT = Symbol('mobileclaw.client');
 /** Closes the client when the app shuts down, when the client has a `close()`. */
 @Injectable()
 class ClientShutdown implements OnApplicationShutdown {
-  constructor(@Inject(PROVIDED_CLIENT) private readonly client: ProvidedClient) {}
+  constructor(@Inject(PROVIDED_CLIENT) private readonly client: MobileClawClient) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (typeof this.client.close === 'function') await this.client.close();
+    await this.client.close();
   }
 }
 
@@ -29,8 +29,8 @@ class ClientShutdown implements OnApplicationShutdown {
  * ```
  *
  * The options (also injectable as {@link MOBILECLAW_CLIENT_OPTIONS}) go to the client's constructor
- * as they are. On application shutdown the client's `close()` is awaited, when it has one.
- * `forRoot`/`forRootAsync` throw when this build of the package has no client.
+ * as they are. On application shutdown the client's `close()` is awaited (it stops the followers of
+ * ASYNC invocations that answer local tool calls in the background).
  */
 @Module({})
 export class MobileClawClientModule extends ConfigurableModuleClass {
@@ -45,15 +45,14 @@ export class MobileClawClientModule extends ConfigurableModuleClass {
 
 /** The module definition with the client provided (and exported) under its class, built from the options. */
 function withClient(definition: DynamicModule): DynamicModule {
-  const Client = loadClientClass();
   return {
     ...definition,
     providers: [
       ...(definition.providers ?? []),
-      { provide: Client, useFactory: (options: MobileClawClientModuleOptions) => new Client(options as never), inject: [MOBILECLAW_CLIENT_OPTIONS] },
-      { provide: PROVIDED_CLIENT, useExisting: Client },
+      { provide: MobileClawClient, useFactory: (options: MobileClawClientModuleOptions) => new MobileClawClient(options), inject: [MOBILECLAW_CLIENT_OPTIONS] },
+      { provide: PROVIDED_CLIENT, useExisting: MobileClawClient },
       ClientShutdown,
     ],
-    exports: [...(definition.exports ?? []), Client, MOBILECLAW_CLIENT_OPTIONS],
+    exports: [...(definition.exports ?? []), MobileClawClient, MOBILECLAW_CLIENT_OPTIONS],
   };
 }
