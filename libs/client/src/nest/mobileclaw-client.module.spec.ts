@@ -10,8 +10,10 @@ jest.mock('../client', () => {
   const actual = jest.requireActual<typeof import('../client')>('../client');
   class RecordingClient extends actual.MobileClawClient {
     closeCount = 0;
-    constructor(readonly options: import('../client').MobileClawClientOptions) {
+    readonly builtWith: import('../client').MobileClawClientOptions;
+    constructor(options: import('../client').MobileClawClientOptions) {
       super({ ...options, store: 'memory' });
+      this.builtWith = options;
     }
     override async close(): Promise<void> {
       this.closeCount += 1;
@@ -21,7 +23,11 @@ jest.mock('../client', () => {
   return { ...actual, MobileClawClient: RecordingClient };
 });
 import { MobileClawClient as ClientClass } from '../client';
-type RecordingClient = ClientClass & { options: Record<string, unknown>; closeCount: number };
+/** What the recording client adds (the real client keeps its options private). */
+interface RecordingClient {
+  readonly builtWith: Record<string, unknown>;
+  readonly closeCount: number;
+}
 const MobileClawClient = ClientClass as unknown as new (...args: never[]) => RecordingClient;
 
 /** A service of the app that needs the client, injected by its class. */
@@ -51,7 +57,7 @@ describe('MobileClawClientModule', () => {
 
     const client = app.get(MobileClawClient);
     expect(client).toBeInstanceOf(MobileClawClient);
-    expect(client.options).toEqual({ baseUrl: 'http://127.0.0.1:8080', apiToken: 't0ken' });
+    expect(client.builtWith).toEqual({ baseUrl: 'http://127.0.0.1:8080', apiToken: 't0ken' });
     expect(app.get(OrderSync).client).toBe(client);
     expect(app.get(MOBILECLAW_CLIENT_OPTIONS)).toEqual({ baseUrl: 'http://127.0.0.1:8080', apiToken: 't0ken' });
     await app.close();
@@ -70,7 +76,7 @@ describe('MobileClawClientModule', () => {
     }).compile();
     await app.init();
 
-    expect(app.get(OrderSync).client.options).toEqual({ baseUrl: 'http://gateway.internal:8080', requestTimeoutMs: 5000 });
+    expect(app.get(OrderSync).client.builtWith).toEqual({ baseUrl: 'http://gateway.internal:8080', requestTimeoutMs: 5000 });
     await app.close();
   });
 
@@ -81,7 +87,7 @@ describe('MobileClawClientModule', () => {
     await app.init();
 
     expect(app.get(OrderSync).client).toBe(app.get(MobileClawClient));
-    expect(app.get(OrderSync).client.options).toEqual({ baseUrl: 'http://127.0.0.1:8080' });
+    expect(app.get(OrderSync).client.builtWith).toEqual({ baseUrl: 'http://127.0.0.1:8080' });
     await app.close();
   });
 
