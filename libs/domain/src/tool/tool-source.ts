@@ -34,8 +34,9 @@ export abstract class ToolSource {
   abstract invoke(name: string, args: Record<string, unknown>, context: ToolInvocationContext): Promise<ToolInvocationResult>;
 
   /**
-   * Hot stream of changes to {@link list}: it emits after the change is in place (a `list()` called
-   * then sees it). Never errors; completes when the source is closed.
+   * Hot stream of changes: it emits after {@link list} (or what the adapter reports besides it, e.g. a
+   * skills folder's issues) changed, once the change is in place (a `list()` called then sees it).
+   * Never errors; completes when the source is closed.
    */
   abstract readonly changes$: Observable<ToolSourceChange>;
 }
