@@ -32,6 +32,8 @@ export interface SkillFileLocation {
   relativePath: string;
   /** Its real path (symbolic links resolved): the same file found twice is loaded once. */
   realPath: string;
+  /** The root's real path, which {@link realPath} is inside. */
+  rootRealPath: string;
 }
 
 /** What a walk of every root found: SKILL.md files in precedence order, and what it could not use. */
@@ -127,14 +129,14 @@ class RootWalk {
   private async skillFile(path: string, isLink: boolean): Promise<void> {
     const real = isLink ? await this.inRootTarget(path) : await realpathOrReport(path, (message) => this.report('unreadable', path, message));
     if (!real) return;
-    this.discovery.files.push({ root: this.root, path, relativePath: relative(this.root.path, path).split(sep).join('/'), realPath: real });
+    this.discovery.files.push({ root: this.root, path, relativePath: relative(this.root.path, path).split(sep).join('/'), realPath: real, rootRealPath: this.rootReal });
   }
 
   /** The real path of the symbolic link at `path` when it stays inside the root; else reports why not and gives undefined. */
   private async inRootTarget(path: string): Promise<string | undefined> {
     const real = await realpathOrReport(path, (message) => this.report('unreadable', path, message));
     if (real === undefined) return undefined;
-    if (real !== this.rootReal && !real.startsWith(this.rootReal + sep)) {
+    if (!isInside(real, this.rootReal)) {
       this.report('symlink_escapes_root', path, `the symbolic link leads to ${real}, outside ${this.rootReal}; not followed`);
       return undefined;
     }
@@ -151,6 +153,11 @@ export async function existingSkillsRoots(roots: readonly SkillsRoot[]): Promise
   const existing: string[] = [];
   for (const root of roots) if (await realFolder(resolve(root.path))) existing.push(resolve(root.path));
   return existing;
+}
+
+/** True when the real path `real` is `rootReal` or inside it. */
+export function isInside(real: string, rootReal: string): boolean {
+  return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
 }
 
 async function realFolder(path: string): Promise<string | undefined> {

@@ -311,26 +311,35 @@ describe('SkillsFolderSource: activation', () => {
     });
   });
 
-  it('answers a typed failure: unknown name, aborted, no time left, file changed since listing', async () => {
+  it('answers a typed failure: unknown name, aborted, no time left, file gone, renamed or swapped for a link out of its root', async () => {
     const root = join(tmp, 'skills');
     writeSkill(join(root, 'gone'), 'gone');
     writeSkill(join(root, 'renamed'), 'renamed');
     writeSkill(join(root, 'kept'), 'kept');
+    writeSkill(join(root, 'stays'), 'stays');
     const skills = source({ roots: [{ label: 'workspace', path: root }] });
-    expect(names(await skills.list())).toEqual(['gone', 'kept', 'renamed']);
+    expect(names(await skills.list())).toEqual(['gone', 'kept', 'renamed', 'stays']);
     unlinkSync(join(root, 'gone', 'SKILL.md'));
     writeSkill(join(root, 'renamed'), 'new-name');
+    writeFileSync(join(tmp, 'secret.md'), '---\nname: kept\ndescription: A file outside every root.\n---\nSecret.\n');
+    unlinkSync(join(root, 'kept', 'SKILL.md'));
+    symlinkSync(join(tmp, 'secret.md'), join(root, 'kept', 'SKILL.md'));
     const aborted = new AbortController();
     aborted.abort();
 
     expect(await skills.invoke('nope', {}, context())).toEqual({ ok: false, error: { code: 'TOOL_NOT_FOUND', message: `no skill named nope in ${root}`, retryable: false } });
-    expect(await skills.invoke('kept', {}, context({ signal: aborted.signal }))).toEqual({ ok: false, error: { code: 'ABORTED', message: 'activation of skill kept aborted', retryable: true } });
-    expect(await skills.invoke('kept', {}, context({ deadlineMs: 0 }))).toEqual({ ok: false, error: { code: 'TIMEOUT', message: 'no time left to read skill kept (deadline 0 ms)', retryable: true } });
+    expect(await skills.invoke('stays', {}, context({ signal: aborted.signal }))).toEqual({ ok: false, error: { code: 'ABORTED', message: 'activation of skill stays aborted', retryable: true } });
+    expect(await skills.invoke('stays', {}, context({ deadlineMs: 0 }))).toEqual({ ok: false, error: { code: 'TIMEOUT', message: 'no time left to read skill stays (deadline 0 ms)', retryable: true } });
     expect(await skills.invoke('gone', {}, context())).toMatchObject({ ok: false, error: { code: 'TOOL_UNAVAILABLE', message: expect.stringMatching(/^skill gone \(workspace:gone\/SKILL\.md\) changed since it was listed: ENOENT: no such file or directory/), retryable: true } });
+    expect(await skills.invoke('kept', {}, context())).toEqual({
+      ok: false,
+      error: { code: 'TOOL_UNAVAILABLE', message: `skill kept (workspace:kept/SKILL.md) changed since it was listed: it now leads to ${join(tmp, 'secret.md')}, outside ${root}`, retryable: true },
+    });
     expect(await skills.invoke('renamed', {}, context())).toEqual({
       ok: false,
       error: { code: 'TOOL_UNAVAILABLE', message: 'skill renamed (workspace:renamed/SKILL.md) is now named new-name; list the tools again', retryable: true },
     });
+    expect(await skills.invoke('stays', {}, context())).toMatchObject({ ok: true, content: { name: 'stays', body: '# stays\n\nStep one.' } });
   });
 });
 

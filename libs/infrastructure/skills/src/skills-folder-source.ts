@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { Subject, type Observable } from 'rxjs';
@@ -16,7 +16,7 @@ import {
 } from '@mobileclaw/domain';
 import { errorMessage } from './error-message';
 import { boundSkillBody } from './skill-body';
-import { SKILL_FILE_NAME, discoverSkillFiles, existingSkillsRoots, skillLocation, type SkillFileLocation, type SkillsRoot } from './skill-discovery';
+import { SKILL_FILE_NAME, discoverSkillFiles, existingSkillsRoots, isInside, skillLocation, type SkillFileLocation, type SkillsRoot } from './skill-discovery';
 import { SkillFileError, parseSkillFile, type SkillFile } from './skill-file';
 import type { SkillIssue } from './skill-issue';
 import { createProgramLookup } from './program-lookup';
@@ -159,7 +159,7 @@ export class SkillsFolderSource extends ToolSource {
     const timeout = AbortSignal.timeout(context.deadlineMs);
     let parsed: SkillFile;
     try {
-      parsed = parseSkillFile(await this.readSkillFile(skill.file.path, AbortSignal.any([context.signal, timeout])));
+      parsed = parseSkillFile(await this.readSkillFile(await this.currentRealPath(skill.file), AbortSignal.any([context.signal, timeout])));
     } catch (err) {
       if (context.signal.aborted) return toolFailure('ABORTED', `activation of skill ${name} aborted`);
       if (timeout.aborted) return toolFailure('TIMEOUT', `skill ${name} was not read within ${context.deadlineMs} ms`);
@@ -309,7 +309,8 @@ export class SkillsFolderSource extends ToolSource {
       const location = skillLocation(file.root, file.path);
       let parsed: SkillFile;
       try {
-        parsed = parseSkillFile(await this.readSkillFile(file.path));
+        // The real path the walk checked, not the walked one: a link swapped in since cannot redirect the read.
+        parsed = parseSkillFile(await this.readSkillFile(file.realPath));
       } catch (err) {
         const kind = err instanceof SkillFileTooLarge ? 'too_large' : err instanceof SkillFileError ? 'invalid' : 'unreadable';
         issues.push({ kind, location, path: file.path, message: errorMessage(err) });
@@ -339,6 +340,17 @@ export class SkillsFolderSource extends ToolSource {
     }
     const descriptors = [...skills.values()].map((skill) => skill.descriptor).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { skills, descriptors, issues: [...issues, ...shadowed], existingRoots: discovery.existingRoots };
+  }
+
+  /**
+   * Where a listed SKILL.md's path leads now, checked again against its root: between the scan and an
+   * activation a file can be replaced by a symbolic link to anything on the host.
+   * @throws Error when it no longer exists or now leads outside its root.
+   */
+  private async currentRealPath(file: SkillFileLocation): Promise<string> {
+    const real = await realpath(file.path);
+    if (!isInside(real, file.rootRealPath)) throw new Error(`it now leads to ${real}, outside ${file.rootRealPath}`);
+    return real;
   }
 
   /**
