@@ -242,6 +242,14 @@ describe('SkillsFolderSource: discovery', () => {
   });
 });
 
+describe('SkillsFolderSource: configuration', () => {
+  it('refuses a source id unfit for a name prefix and ambiguous root labels', () => {
+    expect(() => new SkillsFolderSource({ roots: [], id: 'my skills' })).toThrow('skills source id "my skills" must be 1–32 of [A-Za-z0-9_-]');
+    expect(() => new SkillsFolderSource({ roots: [{ label: 'a', path: '/x' }, { label: 'a', path: '/y' }] })).toThrow('skills root labels must be non-empty and unique; "a" is not');
+    expect(() => new SkillsFolderSource({ roots: [{ label: '', path: '/x' }] })).toThrow('skills root labels must be non-empty and unique; "" is not');
+  });
+});
+
 describe('SkillsFolderSource: eligibility', () => {
   it('lists ineligible skills with what they miss: environment variables, programs on PATH, platforms', async () => {
     const bin = join(tmp, 'bin');

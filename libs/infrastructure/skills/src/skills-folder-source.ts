@@ -3,6 +3,7 @@ import { resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { Subject, type Observable } from 'rxjs';
 import {
+  TOOL_SOURCE_ID_PATTERN,
   ToolSource,
   sanitizeToolName,
   toolEligibility,
@@ -117,9 +118,15 @@ export class SkillsFolderSource extends ToolSource {
   private rootPoll: NodeJS.Timeout | undefined;
   private closed = false;
 
+  /** @throws Error when `id` does not match `TOOL_SOURCE_ID_PATTERN`, or a root label is empty or used twice. */
   constructor(options: SkillsFolderSourceOptions) {
     super();
-    this.ref = { kind: 'skills', id: options.id ?? SKILLS_FOLDER_DEFAULTS.id };
+    const id = options.id ?? SKILLS_FOLDER_DEFAULTS.id;
+    if (!TOOL_SOURCE_ID_PATTERN.test(id)) throw new Error(`skills source id ${JSON.stringify(id)} must be 1–32 of [A-Za-z0-9_-]`);
+    const labels = options.roots.map((root) => root.label);
+    const badLabel = labels.find((label, index) => label === '' || labels.indexOf(label) !== index);
+    if (badLabel !== undefined) throw new Error(`skills root labels must be non-empty and unique; ${JSON.stringify(badLabel)} is not`);
+    this.ref = { kind: 'skills', id };
     this.roots = options.roots.map((root) => ({ label: root.label, path: resolve(root.path) }));
     this.env = options.env ?? process.env;
     this.platform = options.platform ?? process.platform;
