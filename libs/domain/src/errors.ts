@@ -112,6 +112,15 @@ export const ERROR_CATALOG = {
   IDEMPOTENCY_KEY_REUSED: { title: 'Idempotency key reused with different content', retryable: false },
   /** The first request with this `Idempotency-Key` is still being processed; retry once it has answered. */
   IDEMPOTENCY_KEY_IN_PROGRESS: { title: 'A request with this idempotency key is in progress', retryable: true },
+
+  // ---- tools --------------------------------------------------------------------------------
+  /** No tool of that name (in the registry, or in the source asked); waiting does not create it. */
+  TOOL_NOT_FOUND: { title: 'No such tool', retryable: false },
+  /**
+   * The tool is listed but cannot be reached now: its remote server is down, or its definition changed
+   * on disk since it was listed. Retrying once the source is back (or re-read) can succeed.
+   */
+  TOOL_UNAVAILABLE: { title: 'The tool is unavailable right now', retryable: true },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

@@ -17,3 +17,4 @@ export * from './idempotency-store';
 export * from './push-notification-config-store';
 export * from './proxied-request';
 export * from './local-only-request';
+export * from './tool';

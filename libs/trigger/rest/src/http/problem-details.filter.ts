@@ -15,6 +15,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   HOST_NOT_ALLOWED: 403,
   DEVICE_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
+  TOOL_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   TASK_STATE_CONFLICT: 409,
@@ -38,6 +39,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   DEVICE_REPLACED: 503,
   SHUTTING_DOWN: 503,
   STORAGE_ERROR: 503,
+  TOOL_UNAVAILABLE: 503,
   TIMEOUT: 504,
   // Task outcomes end a task (`task.error`) and answer no request today. Were a route to fail with
   // one: a human refused (403), the task was canceled (409), the goal is out of reach (422), the

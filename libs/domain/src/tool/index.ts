@@ -1,0 +1,4 @@
+export * from './tool-name';
+export * from './tool';
+export * from './tool-invocation';
+export * from './tool-source';
