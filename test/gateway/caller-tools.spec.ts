@@ -107,6 +107,20 @@ describe('caller tools over REST (real gateway, simulated phone, rule-based plan
     expect(late).toMatchObject({ status: 409, body: { code: 'TOOL_CALL_NOT_PENDING' } });
   });
 
+  it('interrupts a task waiting for a tool call when the gateway stops; its tools survive the restart', async () => {
+    const dataDir = gateways.dataDir();
+    const gw = await start({ MOBILECLAW_DATA_DIR: dataDir });
+    const { taskId, stream } = await startTask(gw);
+    await toolCallOf(stream);
+    await gw.close();
+    const again = await start({ MOBILECLAW_DATA_DIR: dataDir });
+    const task: Json = await (await fetch(gatewayUrl(again, `/api/tasks/${taskId}`))).json();
+    expect(task).toMatchObject({ status: 'interrupted', error: { code: 'INTERRUPTED' }, tools: [{ name: 'lookup_order', kind: 'OBSERVATION', description: lookupOrder.description }] });
+    expect(task).not.toHaveProperty('pendingToolCall');
+    const late = await post(again, `/api/tasks/${taskId}/tool-results`, { toolCallId: `${taskId}:0`, outcome: 'ok', result: 1 });
+    expect(late).toMatchObject({ status: 409, body: { code: 'TOOL_CALL_NOT_PENDING', detail: expect.stringContaining(`task ${taskId} is interrupted and waits for no tool call`) } });
+  });
+
   it('refuses bad tool specs and answers with precise field errors', async () => {
     const gw = await start();
     const bad = await post(gw, '/api/tasks', { deviceId: 'sim-1', goal: GOAL, tools: [{ ...lookupOrder, name: 'tap' }, { ...lookupOrder, inputSchema: { type: 'array' } }] });
