@@ -39,6 +39,12 @@ function answer(name: string, args: Record<string, unknown>): Json {
 function decide(body: Json): Json {
   const user = body.messages.filter((m: Json) => m.role === 'user').pop();
   const text: string = typeof user.content === 'string' ? user.content : user.content.find((p: Json) => p.type === 'text').text;
+  // Offered the caller's lookup_order: call it first, then report what it returned.
+  if (body.tools.some((t: Json) => t.function.name === 'lookup_order')) {
+    const returned = /caller tool lookup_order .* → success returned (.*?) —/.exec(text);
+    if (!returned) return answer('lookup_order', { orderId: 'A-17' });
+    return answer('done', { reasoning: 'the caller answered', summary: `The order is ${JSON.parse(returned[1]).status}.` });
+  }
   const switchLine = text.split('\n').find((line) => /^\[\d+\] .* (un)?checked /.test(line));
   if (!switchLine) return answer('open_app', { reasoning: 'Wi-Fi lives in Settings', package: 'com.android.settings' });
   const index = Number(/^\[(\d+)\]/.exec(switchLine)![1]);
@@ -115,6 +121,31 @@ describe('gateway with the LLM planner (local Chat Completions server)', () => {
     const tap = task.steps[1].plan;
     expect(tap.elementIndex).toEqual(expect.any(Number));
     expect(task.steps[1].result).toEqual({ status: 'success', verified: true });
+  });
+
+  it('offers the caller\'s tools to the model, pauses on its call of one, and shows the model the result', async () => {
+    const lookupOrder = { name: 'lookup_order', description: 'Finds an order by its id.', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } }, kind: 'OBSERVATION' };
+    const before = seen.length;
+    const res = await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: 'sim-1', goal: 'Tell me the status of order A-17', tools: [lookupOrder] }),
+    });
+    const { taskId } = (await res.json()) as Json;
+    const stream = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/events`);
+    const asked = JSON.parse((await stream.next((e) => e.event === 'task.input_required')).data).data;
+    expect(asked).toStrictEqual({ toolCall: { toolCallId: `${taskId}:0`, name: 'lookup_order', arguments: { orderId: 'A-17' }, kind: 'OBSERVATION', stepIndex: 0 } });
+    expect(seen[before].body.tools.at(-1)).toStrictEqual({ type: 'function', function: { name: 'lookup_order', description: '[caller tool] (OBSERVATION) Finds an order by its id.', parameters: lookupOrder.inputSchema } });
+    const answered = await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/tool-results`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ toolCallId: `${taskId}:0`, outcome: 'ok', result: { status: 'shipped' } }),
+    });
+    expect(answered.status).toBe(200);
+    await stream.ended;
+    const task = (await (await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}`)).json()) as Json;
+    expect(task).toMatchObject({ status: 'completed', summary: 'The order is shipped.', stepCount: 2 });
+    expect(task.steps[0].plan).toMatchObject({ type: 'tool_call', name: 'lookup_order', arguments: { orderId: 'A-17' }, toolCallId: `${taskId}:0` });
   });
 });
 

@@ -29,6 +29,7 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'get', path: '/api/tasks/{taskId}', ok: [200, json('TaskWithSteps')], errors: [401, 404, 503] },
   { method: 'post', path: '/api/tasks/{taskId}/cancel', ok: [200, json('Task')], errors: [401, 404, 409, 503] },
   { method: 'post', path: '/api/tasks/{taskId}/approval', ok: [200, json('Task')], errors: [400, 401, 404, 409, 413, 415, 503] },
+  { method: 'post', path: '/api/tasks/{taskId}/tool-results', ok: [200, json('Task')], errors: [400, 401, 404, 409, 413, 415, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/events', ok: [200, SSE], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/steps/{index}/screenshot', ok: [200, { 'image/png': BINARY, 'image/jpeg': BINARY }], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/health', ok: [200, json('HealthCheckResult')], errors: [401] },
@@ -137,6 +138,13 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(schemas.CreateTask.properties.maxSteps).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
     expect(schemas.CreateTask.properties.onBusy).toMatchObject({ enum: ['queue', 'reject'] });
     expect(schemas.CreateTask.properties.contextId).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(schemas.CreateTask.properties.tools).toMatchObject({ type: 'array', maxItems: 64, items: { $ref: '#/components/schemas/CallerToolSpec' } });
+    expect(schemas.CallerToolSpec.required).toEqual(['name', 'description', 'inputSchema', 'kind']);
+    expect(schemas.CallerToolSpec.properties.kind).toMatchObject({ enum: ['OBSERVATION', 'ACTION'] });
+    expect(doc.paths['/api/tasks/{taskId}/tool-results'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ToolResult' });
+    expect(schemas.ToolResult.required).toEqual(['toolCallId', 'outcome']);
+    expect(schemas.ToolResult.properties.outcome).toMatchObject({ enum: ['ok', 'rejected'] });
+    expect(schemas.Task.properties.pendingToolCall.allOf).toEqual([{ $ref: '#/components/schemas/PendingToolCall' }]);
     expect(doc.paths['/api/tasks'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
     expect(schemas.Approval).toMatchObject({ required: ['approve'], properties: { approve: { type: 'boolean' } } });
     const list = doc.paths['/api/tasks'].get.parameters;

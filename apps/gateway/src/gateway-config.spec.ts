@@ -147,3 +147,13 @@ describe('gateway configuration of the hosts served without an API token', () =>
     expect(() => validateGatewayEnvironment({ MOBILECLAW_DEVICE_TOKEN: 'x'.repeat(512) })).not.toThrow();
   });
 });
+
+describe('gateway configuration of the tool-result deadline', () => {
+  it('reads MOBILECLAW_TOOL_RESULT_TIMEOUT_MS, 5 minutes by default, and refuses values out of range', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_TOOL_RESULT_TIMEOUT_MS: '1500' }), '/srv').toolResultTimeoutMs).toBe(1500);
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').toolResultTimeoutMs).toBe(300_000);
+    for (const value of ['99', '86400001', 'later']) {
+      expect(() => validateGatewayEnvironment({ MOBILECLAW_TOOL_RESULT_TIMEOUT_MS: value })).toThrow(/MOBILECLAW_TOOL_RESULT_TIMEOUT_MS/);
+    }
+  });
+});

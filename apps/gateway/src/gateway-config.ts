@@ -41,6 +41,7 @@ export class GatewayEnvironment {
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(10_000) MOBILECLAW_QUEUE_LIMIT?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(200) MOBILECLAW_TASK_MAX_STEPS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(3_600_000) MOBILECLAW_PLANNING_TIMEOUT_MS?: number;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(100) @Max(86_400_000) MOBILECLAW_TOOL_RESULT_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(30_000) MOBILECLAW_SETTLE_TIMEOUT_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(5000) MOBILECLAW_SETTLE_POLL_MS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(3000) @Max(3_600_000) MOBILECLAW_TAKEOVER_LEASE_MS?: number;
@@ -123,6 +124,8 @@ export interface GatewayConfig {
   a2aPushRetryBaseMs: number;
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
   planningTimeoutMs: number;
+  /** Longest wait for the caller's answer to a tool call, in ms; then the step ends `TOOL_RESULT_TIMEOUT` and the task goes on. */
+  toolResultTimeoutMs: number;
   /** Longest wait for the phone's UI to settle (two equal UI trees) before each observation, in ms; 0 = off. */
   settleTimeoutMs: number;
   /** Pause between two UI-tree reads while the UI settles, in ms. */
@@ -263,6 +266,7 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     a2aPushMaxAttempts: v.MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS ?? 5,
     a2aPushRetryBaseMs: v.MOBILECLAW_A2A_PUSH_RETRY_BASE_MS ?? 1000,
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
+    toolResultTimeoutMs: v.MOBILECLAW_TOOL_RESULT_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.toolResultTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,
     settlePollMs: v.MOBILECLAW_SETTLE_POLL_MS ?? DEFAULT_TASK_CASE_OPTIONS.settlePollMs,
     takeoverLeaseMs: v.MOBILECLAW_TAKEOVER_LEASE_MS ?? DEFAULT_DEVICE_CONTROL_OPTIONS.controlLeaseMs,

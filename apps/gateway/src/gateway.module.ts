@@ -72,6 +72,7 @@ export class GatewayModule {
           options: {
             defaultMaxSteps: config.taskMaxSteps,
             planningTimeoutMs: config.planningTimeoutMs,
+            toolResultTimeoutMs: config.toolResultTimeoutMs,
             settleTimeoutMs: config.settleTimeoutMs,
             settlePollMs: config.settlePollMs,
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },

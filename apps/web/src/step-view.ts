@@ -118,6 +118,7 @@ function planSection(step: StepState): HTMLElement[] {
   const rows: HTMLElement[] = [];
   if (plan.type === 'action') rows.push(h('p', { class: 'action' }, h('span', { class: 'label' }, 'Action '), h('code', {}, describeAction(plan.action))));
   else if (plan.type === 'done') rows.push(h('p', { class: 'action ok' }, h('span', { class: 'label' }, 'Done '), plan.summary));
+  else if (plan.type === 'tool_call') rows.push(h('p', { class: 'action' }, h('span', { class: 'label' }, 'Caller tool '), h('code', {}, `${plan.name} ${JSON.stringify(plan.arguments)}`)));
   else rows.push(h('p', { class: 'action bad' }, h('span', { class: 'label' }, 'Gave up '), plan.reason));
   // A person's step says who in its title; its reasoning would only repeat it.
   if (plan.reasoning && step.actor !== 'human') rows.push(h('p', { class: 'reasoning' }, plan.reasoning));
@@ -126,6 +127,10 @@ function planSection(step: StepState): HTMLElement[] {
 
 function resultSection(step: StepState): HTMLElement | null {
   const result = step.result;
+  if (result?.status && step.plan?.type === 'tool_call') {
+    const answer = result.status === 'success' ? ` returned ${JSON.stringify(result.output ?? null)}` : ` ${[result.errorCode, result.message].filter(Boolean).join(': ')}`;
+    return h('p', { class: 'result' }, h('span', { class: `badge result-${result.status}` }, result.status), h('span', { class: 'error-text' }, answer));
+  }
   if (!result?.status || step.plan?.type !== 'action') return null;
   const verified = verifiedText(result.verified);
   return h(

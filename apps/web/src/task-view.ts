@@ -118,6 +118,9 @@ export class TaskView {
       task.status === 'input_required' && task.takeover
         ? h('p', { class: 'takeover-note', id: 'task-takeover' }, `Paused: ${task.takeover.holder} took the phone over at ${formatTime(task.takeover.since)}; the task goes on once they hand it back.`)
         : null,
+      task.status === 'input_required' && task.pendingToolCall
+        ? h('p', { class: 'takeover-note', id: 'task-tool-call' }, `Waiting for the caller's tool ${task.pendingToolCall.name} (step ${task.pendingToolCall.stepIndex + 1}); the task goes on once the caller answers.`)
+        : null,
     ];
     this.header.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
     this.cancelButton.hidden = !active;

@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(39);
+    expect(ERROR_CODES).toHaveLength(41);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -19,6 +19,7 @@ describe('error catalog', () => {
       'DEVICE_AMBIGUOUS', 'NOT_SUPPORTED', 'APPROVAL_REQUIRED', 'DEVICE_CONTROLLED', 'CONTROL_NOT_HELD',
       'SHUTTING_DOWN', 'STORAGE_ERROR', 'INTERNAL_ERROR',
       'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'PLANNER_ERROR', 'GOAL_FAILED', 'NO_EFFECT', 'MAX_STEPS', 'APPROVAL_DENIED', 'CANCELED', 'INTERRUPTED',
+      'TOOL_CALL_NOT_PENDING', 'TOOL_RESULT_TIMEOUT',
       'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS',
       'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE',
     ];
@@ -56,7 +57,7 @@ describe('error catalog', () => {
   it('calls retryable exactly the failures of the moment, not of the request', () => {
     const retryable = ERROR_CODES.filter((code) => ERROR_CATALOG[code].retryable).sort();
     expect(retryable).toEqual(
-      ['ABORTED', 'DEVICE_BUSY', 'DEVICE_CONTROLLED', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'INTERRUPTED', 'PLANNER_ERROR', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'TIMEOUT', 'TOOL_UNAVAILABLE'].sort(),
+      ['ABORTED', 'DEVICE_BUSY', 'DEVICE_CONTROLLED', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'INTERRUPTED', 'PLANNER_ERROR', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'TIMEOUT', 'TOOL_RESULT_TIMEOUT', 'TOOL_UNAVAILABLE'].sort(),
     );
   });
 

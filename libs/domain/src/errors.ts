@@ -107,6 +107,18 @@ export const ERROR_CATALOG = {
   /** The gateway stopped (or crashed) under the task; it can run once the gateway is back. */
   INTERRUPTED: { title: 'Task interrupted by a gateway stop', retryable: true },
 
+  // ---- caller tools -------------------------------------------------------------------------
+  /**
+   * An answer to a tool call the task is not waiting for: already answered, another id, or the task
+   * ended or never called it. The caller reads the task's `pendingToolCall` to learn what it waits for.
+   */
+  TOOL_CALL_NOT_PENDING: { title: 'The task is not waiting for this tool call', retryable: false },
+  /**
+   * The caller did not answer a tool call within the tool-result deadline: the step's result (the
+   * task goes on). Calling the tool again may succeed once the caller answers.
+   */
+  TOOL_RESULT_TIMEOUT: { title: 'The caller did not answer the tool call in time', retryable: true },
+
   // ---- idempotent creation ------------------------------------------------------------------
   /** The `Idempotency-Key` was used before with other request content; a new request needs a new key. */
   IDEMPOTENCY_KEY_REUSED: { title: 'Idempotency key reused with different content', retryable: false },

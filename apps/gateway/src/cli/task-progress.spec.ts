@@ -114,6 +114,26 @@ describe('TaskProgress: a task event stream as terminal lines', () => {
     });
   });
 
+  it('says the task waits for the caller\'s tool, not for this terminal, and shows the tool step', () => {
+    const updates = applyAll(
+      events(
+        accepted,
+        ['task.started', {}],
+        ['step.started', { index: 0 }],
+        observed(0),
+        ['step.planned', { index: 0, plan: { type: 'tool_call', name: 'lookup_order', arguments: { orderId: 'A-17' }, reasoning: 'The goal asks for the order.', toolCallId: `${TASK_ID}:0` }, planningMs: 2 }],
+        ['task.input_required', { toolCall: { toolCallId: `${TASK_ID}:0`, name: 'lookup_order', arguments: { orderId: 'A-17' }, stepIndex: 0 } }],
+        ['task.resumed', { stepIndex: 0 }],
+        acted(0, { status: 'success', output: { status: 'shipped' } }, 2),
+      ),
+    );
+    expect(lines(updates).slice(1)).toEqual([
+      `• waiting for the caller's tool lookup_order (${TASK_ID}:0)`,
+      '• the caller answered lookup_order',
+      '✓ step 1 · caller tool lookup_order · 325 ms (settle 216, capture 100, transfer 6, planning 2, action 1)\n    The goal asks for the order.',
+    ]);
+  });
+
   it('marks an action the next screen contradicts, and a step the task ended before it ran', () => {
     const updates = applyAll(
       events(

@@ -42,6 +42,12 @@ export interface TaskCaseOptions {
   leaseMs: number;
   /** How long an `Idempotency-Key` of a task creation is remembered, in ms. Default 86 400 000 (24 h). */
   idempotencyTtlMs: number;
+  /**
+   * Longest wait for the caller's answer to a tool call, in ms. When it passes, the step ends `error`
+   * with `TOOL_RESULT_TIMEOUT` and the task goes on (its planner sees the timeout). The wait counts
+   * toward no other deadline. Default 300 000 (5 min).
+   */
+  toolResultTimeoutMs: number;
 }
 
 /** Finished tasks kept when the host sets no retention. */
@@ -60,6 +66,7 @@ export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   pruneIntervalMs: 3_600_000,
   leaseMs: 600_000,
   idempotencyTtlMs: 86_400_000,
+  toolResultTimeoutMs: 300_000,
 };
 
 /** DI token of the {@link TaskCaseOptions}. */

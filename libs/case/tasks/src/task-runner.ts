@@ -30,7 +30,10 @@ import {
   type AgentAction,
   type TaskTakeover,
   type ExecuteOptions,
+  type PendingToolCall,
+  type ToolCallAnswer,
   isTerminalTaskStatus,
+  toolCallIdOf,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
 import { NoEffectRule } from './no-effect-rule';
@@ -67,6 +70,14 @@ export interface HumanActionRecord {
   result: CommandResult;
 }
 
+/** The tool call the loop waits on, and how to hand it the caller's answer. */
+interface ToolCallWait {
+  toolCallId: string;
+  answer: (answer: ToolCallAnswer) => void;
+  /** Resolves once the answer is recorded (`task.resumed`, `step.acted`) or the wait ended otherwise. */
+  recorded: Promise<void>;
+}
+
 /** Command errors after which the loop cannot go on: the phone is gone or the gateway is closing. */
 const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
 
@@ -90,11 +101,23 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
  * again; steps so dropped do not count toward `maxSteps`, and the wait counts toward no timeout (each
  * command and planner deadline covers one call, never the pause). The person's own actions are recorded
  * as `human` steps ({@link actAsHuman}). Cancel works at any time during the pause.
+ *
+ * Caller tools: a `tool_call` decision of a task with `tools` pauses the task (`input_required` with
+ * its `pendingToolCall`, event `task.input_required` `{toolCall}`) until the caller answers
+ * ({@link answerToolCall}) or `toolResultTimeoutMs` passes — a promise and one timer, no polling. Then
+ * `task.resumed` and the step's result: `success` with the `output`, `denied` with the reason, or
+ * `error` `TOOL_RESULT_TIMEOUT`; the loop goes on in all three cases. A tool step counts toward
+ * `maxSteps`, sends nothing to the phone and is never judged for its effect on the screen. A task
+ * without `tools` gets its tool call `denied`.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
   private stopReason?: StopReason;
   private approval?: { resolve: (approve: boolean) => void };
+  /** Set while the loop waits for the caller's answer to a tool call. */
+  private toolCall?: ToolCallWait;
+  /** Ends the tool-call wait when the task is stopped. */
+  private toolCallStopped?: () => void;
   private history: PlannerHistoryEntry[] = [];
   private readonly noEffect = new NoEffectRule();
   /** Set while a person holds the phone. */
@@ -134,6 +157,7 @@ export class TaskRunner {
     this.stopReason = reason;
     this.abort.abort(new MobileClawError('ABORTED', reason.message));
     this.approval?.resolve(false);
+    this.toolCallStopped?.();
     this.hold?.release();
   }
 
@@ -167,7 +191,7 @@ export class TaskRunner {
     if (!hold) return;
     this.hold = undefined;
     if (!this.finishing && !this.stopReason && this.task.status === 'input_required') {
-      if (this.task.pendingAction) {
+      if (this.task.pendingAction || this.task.pendingToolCall) {
         const next = { ...this.task };
         delete next.takeover;
         this.recordOutside(next, 'task.handed_back', { status: next.status, holder: hold.takeover.holder });
@@ -231,6 +255,25 @@ export class TaskRunner {
       throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is ${this.task.status}, not waiting for approval`);
     }
     this.approval.resolve(approve);
+  }
+
+  /**
+   * Hands the caller's answer to the tool call the task waits on. Resolves once the answer is recorded
+   * (`task.resumed`, then the step's `step.acted`).
+   * @throws MobileClawError `TOOL_CALL_NOT_PENDING` when the task waits for no tool call, or for
+   *   another one (the message names the one it waits for).
+   */
+  answerToolCall(answer: ToolCallAnswer): Promise<void> {
+    const waiting = this.toolCall;
+    if (!waiting || this.stopReason || isTerminalTaskStatus(this.task.status)) {
+      throw new MobileClawError('TOOL_CALL_NOT_PENDING', `task ${this.task.taskId} is ${this.task.status} and waits for no tool call (tool call ${answer.toolCallId} was answered already, or never made)`);
+    }
+    if (waiting.toolCallId !== answer.toolCallId) {
+      throw new MobileClawError('TOOL_CALL_NOT_PENDING', `task ${this.task.taskId} waits for tool call ${waiting.toolCallId}, not ${answer.toolCallId}`);
+    }
+    this.toolCall = undefined;
+    waiting.answer(answer);
+    return waiting.recorded;
   }
 
   async run(): Promise<Task> {
@@ -308,6 +351,8 @@ export class TaskRunner {
 
       const decision = await this.plan(index, observed, step);
       this.metrics.stepPhaseMeasured('planning', step.timings.planningMs);
+      // The call's id is the task's and the step's: the same call keeps it after a restart or a redelivery.
+      if (decision.type === 'tool_call') decision.toolCallId = toolCallIdOf(this.task.taskId, index);
       step.plan = decision;
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });
@@ -318,6 +363,14 @@ export class TaskRunner {
         continue;
       }
       budgetUsed++;
+      if (decision.type === 'tool_call') {
+        await this.callTool(index, decision, step, observed);
+        // The screen was not touched: the next step's observation has no action to judge.
+        before = undefined;
+        treeBeforeAction = undefined;
+        lastStep = undefined;
+        continue;
+      }
       if (decision.type !== 'action') this.finishing = true;
       if (decision.type === 'done') {
         await this.endStep(step, { status: 'success' });
@@ -447,6 +500,7 @@ export class TaskRunner {
             screenshot: { mime: observed.screenshot.mime, width: observed.screenshot.width, height: observed.screenshot.height, base64: observed.screenshot.base64 },
           },
           history: this.history.map((h) => structuredClone(h)),
+          ...(this.task.tools === undefined ? {} : { tools: structuredClone(this.task.tools) }),
           signal,
           onProgress: (reported) => progress.report(reported),
         }),
@@ -510,6 +564,64 @@ export class TaskRunner {
     this.approval = undefined;
     if (approved) await this.setStatus('running', { owner: this.claim() }, 'task.resumed', { stepIndex: index });
     return approved;
+  }
+
+  /**
+   * Runs a `tool_call` step: denied at once when the task offers no caller tools; else the task waits
+   * in `input_required` with its `pendingToolCall` for the caller's answer, at most
+   * `toolResultTimeoutMs`, then resumes and records the step's result. The decision gets its
+   * `toolCallId` before it is stored.
+   * @throws the stop reason when the task is stopped while waiting.
+   */
+  private async callTool(index: number, decision: Extract<PlanDecision, { type: 'tool_call' }>, step: TaskStep, observed: Observation): Promise<void> {
+    const toolCallId = decision.toolCallId ?? toolCallIdOf(this.task.taskId, index);
+    const seen: PlannerHistoryObservation = { elements: observed.elements };
+    if (observed.step.package !== undefined) seen.package = observed.step.package;
+    if (this.task.tools === undefined) {
+      const result: StepResult = { status: 'denied', message: 'this task offers no caller tools' };
+      await this.endStep(step, result);
+      this.history.push({ index, decision, result, observation: seen });
+      return;
+    }
+    const kind = this.task.tools.find((tool) => tool.name === decision.name)?.kind;
+    const pendingToolCall: PendingToolCall = { stepIndex: index, toolCallId, name: decision.name, arguments: decision.arguments, ...(kind ? { kind } : {}) };
+    const started = performance.now();
+    let settle!: (outcome: ToolCallAnswer | 'timeout' | 'stopped') => void;
+    const outcome = new Promise<ToolCallAnswer | 'timeout' | 'stopped'>((resolve) => (settle = resolve));
+    let recorded!: () => void;
+    const wait: ToolCallWait = { toolCallId, answer: settle, recorded: new Promise<void>((resolve) => (recorded = resolve)) };
+    this.toolCallStopped = () => settle('stopped');
+    const timeoutMs = this.options.toolResultTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    // Waiting before the status is stored: an answer that comes as soon as the event is out finds the call.
+    this.toolCall = wait;
+    try {
+      await this.setStatus('input_required', { pendingToolCall }, 'task.input_required', { toolCall: { toolCallId, name: decision.name, arguments: decision.arguments, ...(kind ? { kind } : {}), stepIndex: index } });
+      if (this.stopReason) throw this.abort.signal.reason;
+      timer = setTimeout(() => {
+        // An answer that came first wins; a later one finds no pending call.
+        if (this.toolCall !== wait) return;
+        this.toolCall = undefined;
+        settle('timeout');
+      }, timeoutMs);
+      const got = await outcome;
+      if (got === 'stopped' || this.stopReason) throw this.abort.signal.reason;
+      const result: StepResult =
+        got === 'timeout'
+          ? { status: 'error', errorCode: 'TOOL_RESULT_TIMEOUT', message: `the caller did not answer tool call ${toolCallId} (${decision.name}) within ${timeoutMs} ms` }
+          : got.outcome === 'ok'
+            ? { status: 'success', output: got.result === undefined ? null : got.result }
+            : { status: 'denied', message: got.reason };
+      step.timings.actionMs = Math.round(performance.now() - started);
+      await this.setStatus('running', { owner: this.claim() }, 'task.resumed', { stepIndex: index });
+      await this.endStep(step, result);
+      this.history.push({ index, decision, result, observation: seen });
+    } finally {
+      clearTimeout(timer);
+      this.toolCall = undefined;
+      this.toolCallStopped = undefined;
+      recorded();
+    }
   }
 
   private async endStep(step: TaskStep, result: StepResult): Promise<void> {

@@ -30,6 +30,10 @@ import {
   type TaskQuery,
   type TaskStep,
   type CommandResult,
+  type CallerToolSpec,
+  type ToolCallAnswer,
+  callerToolsErrors,
+  toolCallAnswerErrors,
 } from '@mobileclaw/domain';
 import { InProcessTaskEventBus } from './in-process-task-event-bus';
 import { RandomIdSource } from './random-id-source';
@@ -49,6 +53,11 @@ export interface StartTaskInput {
   onBusy?: 'queue' | 'reject';
   /** The caller's conversation id ({@link Task.contextId}): 1–256 printable characters. */
   contextId?: string;
+  /**
+   * The caller's tools the planner may call ({@link Task.tools}); present (even `[]`) when the caller
+   * answers tool calls ({@link TaskService.submitToolResult}). Checked by `callerToolsErrors`.
+   */
+  tools?: CallerToolSpec[];
 }
 
 /** Longest {@link Task.contextId}, in characters. */
@@ -148,7 +157,8 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
    * The task gets an id from the {@link IdSource}, `createdAt` from the {@link Clock}, and this
    * instance as its `owner`.
    * @returns the stored task (`running` or `queued` with `queuePosition`).
-   * @throws MobileClawError `VALIDATION_FAILED` (empty/too long goal, maxSteps out of range),
+   * @throws MobileClawError `VALIDATION_FAILED` (empty/too long goal, maxSteps out of range, bad
+   *   `tools`: a field error per bad member, e.g. `tools.0.name`),
    *   `DEVICE_NOT_FOUND` (the gateway has never seen the phone), `DEVICE_DISCONNECTED` (the phone is
    *   offline), `DEVICE_BUSY` (`onBusy: 'reject'` and the phone runs a task, or its queue is full),
    *   `SHUTTING_DOWN`.
@@ -165,6 +175,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     }
     const contextIdError = input.contextId === undefined ? undefined : checkContextId(input.contextId);
     if (contextIdError) fieldErrors.push({ field: 'contextId', message: contextIdError });
+    if (input.tools !== undefined) fieldErrors.push(...callerToolsErrors(input.tools));
     if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
     const device = await this.devices.getDevice(input.deviceId);
     if (this.closing) throw new MobileClawError('SHUTTING_DOWN', 'the gateway is shutting down');
@@ -185,6 +196,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       deviceId: input.deviceId,
       goal,
       ...(input.contextId === undefined ? {} : { contextId: input.contextId }),
+      ...(input.tools === undefined ? {} : { tools: input.tools.map(({ name, description, inputSchema, kind }) => ({ name, description, inputSchema: structuredClone(inputSchema), kind })) }),
       status: 'queued',
       maxSteps,
       planner: this.planner.name,
@@ -261,6 +273,29 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     }
     runner.decide(approve);
     if (!approve) return this.waitForEnd(taskId);
+    await this.journal.flush(taskId);
+    return structuredClone(runner.current);
+  }
+
+  /**
+   * Answers the tool call a task waits on with the caller's result (`outcome: 'ok'`, any JSON value of
+   * at most 64 KiB as JSON) or rejection (`outcome: 'rejected'` with a reason of 1–2000 characters).
+   * Resolves with the task once the answer is recorded (`task.resumed`, the step's `step.acted`):
+   * usually `running`, or already further on.
+   * @throws MobileClawError `VALIDATION_FAILED` (a bad answer, a field error per member), `TASK_NOT_FOUND`,
+   *   `TOOL_CALL_NOT_PENDING` (the task does not wait for that `toolCallId`: answered already, another
+   *   id, or the task ended; the message says which).
+   */
+  async submitToolResult(taskId: string, answer: ToolCallAnswer): Promise<Task> {
+    const fieldErrors = toolCallAnswerErrors(answer);
+    if (fieldErrors.length > 0) throw new MobileClawError('VALIDATION_FAILED', fieldErrors.map((f) => f.message).join('; '), { fieldErrors });
+    const runner = this.runners.get(taskId);
+    if (!runner) {
+      const task = await this.find(taskId);
+      throw new MobileClawError('TOOL_CALL_NOT_PENDING', `task ${taskId} is ${task.status} and waits for no tool call (tool call ${answer.toolCallId} was answered already, or never made)`);
+    }
+    const copy: ToolCallAnswer = answer.outcome === 'ok' ? { toolCallId: answer.toolCallId, outcome: 'ok', result: structuredClone(answer.result) } : { toolCallId: answer.toolCallId, outcome: 'rejected', reason: answer.reason };
+    await runner.answerToolCall(copy);
     await this.journal.flush(taskId);
     return structuredClone(runner.current);
   }

@@ -7,3 +7,4 @@ export * from './sensitive-action';
 export * from './task-event-bus';
 export * from './task-lifecycle';
 export * from './task-context';
+export * from './caller-tool';

@@ -1,5 +1,6 @@
 import type { ScreenInfo, UiNode } from '../results';
 import type { PlanDecision, StepResult } from './task';
+import type { CallerToolSpec } from './caller-tool';
 import type { UiElement } from './ui-elements';
 
 /** One earlier step, as a planner sees it. */
@@ -56,6 +57,11 @@ export interface PlanningContext {
   /** Every earlier step of the task, oldest first. */
   history: PlannerHistoryEntry[];
   /**
+   * The caller's tools ({@link Task.tools}), which the planner may call with a `tool_call` decision;
+   * absent when the task has none (a `tool_call` is then denied).
+   */
+  tools?: CallerToolSpec[];
+  /**
    * Fires when the task is canceled or the step's planning deadline passes; planners must stop (e.g.
    * abort their HTTP request).
    */
@@ -77,7 +83,7 @@ export abstract class Planner {
   abstract readonly name: string;
 
   /**
-   * Decides one step: an action, `done` or `fail`.
+   * Decides one step: an action, `done`, `fail`, or a `tool_call` of one of `ctx.tools`.
    * @throws MobileClawError `ABORTED` when `ctx.signal` fires; any other error fails the task with
    *   code `PLANNER_ERROR` and the error's message.
    */

@@ -1,6 +1,7 @@
 import type { Command, ScreenshotCommand, UiTreeCommand } from '../commands';
 import type { ErrorCode } from '../errors';
 import type { ScreenInfo } from '../results';
+import type { CallerToolSpec, PendingToolCall } from './caller-tool';
 
 /**
  * Task model of the agent workflow: a goal run on one phone as observe → plan → act → record
@@ -62,7 +63,17 @@ export type PlanDecision =
       approval?: ApprovalRequest;
     }
   | { type: 'done'; summary: string; reasoning: string }
-  | { type: 'fail'; reason: string; reasoning: string };
+  | { type: 'fail'; reason: string; reasoning: string }
+  | {
+      /** A call of one of the caller's tools ({@link Task.tools}): the task waits for the caller's answer. */
+      type: 'tool_call';
+      name: string;
+      /** The tool's arguments, a JSON object. */
+      arguments: Record<string, unknown>;
+      reasoning: string;
+      /** Set by the task loop (`<taskId>:<stepIndex>`); planners leave it out. */
+      toolCallId?: string;
+    };
 
 /**
  * Code of a task's `error`: the code of whatever ended it — a command error that stopped the loop
@@ -74,6 +85,8 @@ export type PlanDecision =
  *   the planner declared the goal reached (`done`) right after an action with no visible effect;
  * - `MAX_STEPS`: the step budget ran out;
  * - `APPROVAL_DENIED`: a human denied a pending action;
+ * - `TOOL_RESULT_TIMEOUT` never ends a task: it is the result of a tool-call step the caller did not
+ *   answer in time (`step.result.errorCode`), and the planner goes on from it;
  * - `CANCELED`: a caller canceled the task;
  * - `INTERRUPTED`: the gateway stopped (or crashed) under it;
  * - `INTERNAL_ERROR`: a bug in the gateway (an unexpected exception); the message says what.
@@ -139,6 +152,13 @@ export interface Task {
   /** The action waiting for approval, while `input_required`. */
   pendingAction?: { stepIndex: number; action: AgentAction; reason: string };
   /**
+   * The caller's tools its planner may call (names, descriptions, argument schemas, kinds). Present
+   * (even `[]`) when the caller answers tool calls; absent otherwise, and then a tool call is denied.
+   */
+  tools?: CallerToolSpec[];
+  /** The tool call waiting for the caller's answer, while `input_required`. */
+  pendingToolCall?: PendingToolCall;
+  /**
    * Present while a person holds the task's phone: the task is `input_required` (or stays so, when it
    * was waiting for an approval) and its loop waits until they hand the phone back.
    */
@@ -174,10 +194,13 @@ export interface StepResult {
   status: 'success' | 'error' | 'denied' | 'canceled';
   /**
    * Why the action failed (`error`): the code its command was rejected with, a
-   * `CommandErrorCode` by the port's contract; `ABORTED` when it was `canceled` in flight.
+   * `CommandErrorCode` by the port's contract; `ABORTED` when it was `canceled` in flight;
+   * `TOOL_RESULT_TIMEOUT` when the caller did not answer a tool call in time.
    */
   errorCode?: ErrorCode;
   message?: string;
+  /** A caller tool's result (`success` of a `tool_call` step): any JSON value. */
+  output?: unknown;
   /**
    * True when the next observation confirms the effect (text present, switch toggled, app opened),
    * false when it contradicts it, absent when it cannot tell.

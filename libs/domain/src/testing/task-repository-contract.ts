@@ -104,6 +104,61 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
       });
     });
 
+    describe('caller tools', () => {
+      const tools: NonNullable<Task['tools']> = [
+        { name: 'lookup_order', description: 'Finds an order. 查订单', inputSchema: { type: 'object', properties: { orderId: { type: 'string', pattern: '^[A-Z]-\\d+$' } }, required: ['orderId'] }, kind: 'OBSERVATION' },
+        { name: 'refund', description: 'Refunds an order.', inputSchema: { type: 'object' }, kind: 'ACTION' },
+      ];
+      const pendingToolCall = { stepIndex: 1, toolCallId: 'tools-a:1', name: 'lookup_order', arguments: { orderId: 'A-17', nested: { list: [1, 'two', null] } }, kind: 'OBSERVATION' as const };
+
+      it('round-trips tools (also none, `[]`, which is not the same as absent) and the pending tool call through create, update, get and list', async () => {
+        const waiting = taskFixture({ taskId: 'tools-a', status: 'input_required', stepCount: 2, tools, pendingToolCall });
+        const empty = taskFixture({ taskId: 'tools-b', createdAt: minutesAfter(T0, 1), tools: [] });
+        const none = taskFixture({ taskId: 'tools-c', createdAt: minutesAfter(T0, 2) });
+        for (const task of [waiting, empty, none]) await repository.createTask(task);
+        expect(await repository.getTask('tools-a')).toStrictEqual(waiting);
+        expect(await repository.getTask('tools-b')).toStrictEqual(empty);
+        expect(await repository.getTask('tools-c')).toStrictEqual(none);
+        expect((await repository.listTasks({ limit: 10 })).tasks).toStrictEqual([none, empty, waiting]);
+
+        const { pendingToolCall: _pending, ...rest } = waiting;
+        const resumed: Task = { ...rest, status: 'running', stepCount: 3 };
+        await repository.updateTask(resumed);
+        expect(await repository.getTask('tools-a')).toStrictEqual(resumed);
+        const { tools: _tools, ...withoutTools } = resumed;
+        await repository.updateTask(withoutTools);
+        expect(await repository.getTask('tools-a')).toStrictEqual(withoutTools);
+        await repository.updateTask({ ...none, tools: [tools[1]] });
+        expect(await repository.getTask('tools-c')).toStrictEqual({ ...none, tools: [tools[1]] });
+      });
+
+      it('round-trips a tool-call step with its output, and hands out copies of the tools', async () => {
+        const task = taskFixture({ taskId: 'tools-s', tools });
+        await repository.createTask(task);
+        const step = stepFixture('tools-s', 0, {
+          plan: { type: 'tool_call', name: 'lookup_order', arguments: { orderId: 'A-17' }, reasoning: 'the goal asks for it', toolCallId: 'tools-s:0' },
+          result: { status: 'success', output: { status: 'shipped', items: [{ sku: 'x', qty: 2 }], note: null } },
+        });
+        const rejected = stepFixture('tools-s', 1, { plan: { type: 'tool_call', name: 'refund', arguments: {}, reasoning: 'r', toolCallId: 'tools-s:1' }, result: { status: 'denied', message: 'not approved' } });
+        const late = stepFixture('tools-s', 2, { plan: { type: 'tool_call', name: 'refund', arguments: {}, reasoning: 'r', toolCallId: 'tools-s:2' }, result: { status: 'error', errorCode: 'TOOL_RESULT_TIMEOUT', message: 'no answer' } });
+        for (const each of [step, rejected, late]) await repository.saveStep(each);
+        expect(await repository.listSteps('tools-s')).toStrictEqual([step, rejected, late]);
+        const read = (await repository.getTask('tools-s')) as Task;
+        (read.tools as NonNullable<Task['tools']>)[0].description = 'changed after read';
+        expect(await repository.getTask('tools-s')).toStrictEqual(task);
+      });
+
+      it('interrupts a task waiting for a tool call: the pending call goes, the tools stay', async () => {
+        const waiting = taskFixture({ taskId: 'tools-w', status: 'input_required', tools, pendingToolCall: { ...pendingToolCall, toolCallId: 'tools-w:1' } });
+        await repository.createTask(waiting);
+        const at = '2026-03-01T11:00:00.000Z';
+        const { pendingToolCall: _pending, ...rest } = waiting;
+        const expected: Task = { ...rest, status: 'interrupted', endedAt: at, error: { code: 'INTERRUPTED', message: 'restart' } };
+        expect(await repository.interruptUnfinished('gw-a', 'restart', at)).toStrictEqual([expected]);
+        expect(await repository.getTask('tools-w')).toStrictEqual(expected);
+      });
+    });
+
     describe('listTasks', () => {
       // Seven tasks, newest last; t3 and t4 share a creation time (tie broken by taskId, descending).
       const tasks: Task[] = [

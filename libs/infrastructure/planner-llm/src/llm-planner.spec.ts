@@ -712,3 +712,60 @@ describe('LlmPlanner over the Chat Completions wire format', () => {
     ]);
   });
 });
+
+describe('LlmPlanner with the caller\'s tools', () => {
+  const lookupOrder = {
+    name: 'lookup_order',
+    description: 'Finds an order by its id.',
+    inputSchema: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'], additionalProperties: false },
+    kind: 'OBSERVATION' as const,
+  };
+
+  it('offers them as functions beside the phone\'s tools, and decodes a call of one to a tool_call', async () => {
+    server.reply(completion([call('call_1', 'lookup_order', { orderId: 'A-17' })], 'The goal needs the order first.'));
+    const decision = await planner({ vision: false }).plan(context({ tools: [lookupOrder] }));
+    expect(decision).toEqual({ type: 'tool_call', name: 'lookup_order', arguments: { orderId: 'A-17' }, reasoning: 'The goal needs the order first.' });
+    const request = server.requests[0];
+    const offered = request.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(offered).toEqual(['tap', 'long_press', 'swipe', 'type_text', 'open_app', 'back', 'home', 'done', 'fail', 'lookup_order']);
+    expect(request.body.tools.at(-1)).toEqual({
+      type: 'function',
+      function: { name: 'lookup_order', description: '[caller tool] (OBSERVATION) Finds an order by its id.', parameters: lookupOrder.inputSchema },
+    });
+    expect(request.body.messages[0].content).toContain('Tools marked [caller tool] belong to the user\'s own system');
+    expect(userText(request)).toContain('Caller tools (run by the user\'s system, not on the phone):\n- lookup_order (OBSERVATION): Finds an order by its id.');
+  });
+
+  it('sends arguments that are not a JSON object back to the model, and names the caller\'s tools among the known ones', async () => {
+    server.reply(
+      completion([call('call_1', 'lookup_order', '["A-17"]')]),
+      completion([call('call_2', 'lookup_ordr', { orderId: 'A-17' })]),
+      completion([call('call_3', 'lookup_order', { orderId: 'A-17' })]),
+    );
+    const decision = await planner({ vision: false }).plan(context({ tools: [lookupOrder] }));
+    expect(decision).toEqual({ type: 'tool_call', name: 'lookup_order', arguments: { orderId: 'A-17' }, reasoning: 'call the caller\'s tool lookup_order' });
+    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Error: arguments must be a JSON object, got ["A-17"]. Call one tool again with corrected arguments.' });
+    expect(server.requests[2].body.messages.at(-1).content).toBe(
+      'Error: unknown tool "lookup_ordr"; use one of tap, long_press, swipe, type_text, open_app, back, home, done, fail, lookup_order. Call one tool again with corrected arguments.',
+    );
+  });
+
+  it('shows a tool call\'s result, rejection or timeout in the history', async () => {
+    server.reply(completion([call('call_1', 'done', { summary: 'Order A-17 shipped.', reasoning: 'The tool said so.' })]));
+    const decision = { type: 'tool_call' as const, name: 'lookup_order', arguments: { orderId: 'A-17' }, reasoning: 'need the order', toolCallId: 'task-1:0' };
+    await planner({ vision: false }).plan(
+      context({
+        tools: [lookupOrder],
+        history: [
+          { index: 0, decision, result: { status: 'success', output: { status: 'shipped', items: 2 } } },
+          { index: 1, decision, result: { status: 'denied', message: 'the user declined' } },
+          { index: 2, decision, result: { status: 'error', errorCode: 'TOOL_RESULT_TIMEOUT', message: 'no answer within 1000 ms' } },
+        ],
+      }),
+    );
+    const text = userText(server.requests[0]);
+    expect(text).toContain('#1 caller tool lookup_order {"orderId":"A-17"} → success returned {"status":"shipped","items":2} — need the order');
+    expect(text).toContain('#2 caller tool lookup_order {"orderId":"A-17"} → denied: the user declined — need the order');
+    expect(text).toContain('#3 caller tool lookup_order {"orderId":"A-17"} → error TOOL_RESULT_TIMEOUT: no answer within 1000 ms — need the order');
+  });
+});

@@ -12,7 +12,7 @@ import {
 } from './chat-completion-client';
 import { withLlmPlannerDefaults, type LlmPlannerOptions, type ResolvedLlmPlannerOptions } from './llm-planner.options';
 import { PLANNER_SYSTEM_PROMPT, buildUserPrompt } from './planner-prompt';
-import { PLANNER_TOOLS } from './planner-tools';
+import { PLANNER_TOOLS, callerToolFunctions } from './planner-tools';
 import { downscaleScreenshot, type ModelImage } from './screenshot-downscale';
 import { ToolCallError, decodeToolCall, type ToolCallScope } from './tool-call-decoder';
 
@@ -30,6 +30,8 @@ const EXTRA_CALL_FEEDBACK = 'Not run: only the first tool call of an answer is u
  * step and budget, the history, the screen size and coordinate space, the indexed element list and — with
  * `vision` — a JPEG copy of the screenshot whose long side is at most `maxImageSide` px. The model answers
  * with one tool call (see {@link PLANNER_TOOLS}); coordinates it gives in the image map back to device px.
+ * The task's caller tools (`ctx.tools`) are offered as functions too ({@link callerToolFunctions}); a call
+ * of one is a `tool_call` decision, and its result (or rejection) shows in the history of later steps.
  * A malformed answer (no tool call, unknown tool, bad JSON, invalid or missing argument, unknown element)
  * is sent back with the reason, as a `tool` message for that call id, up to `maxAttempts` answers per step;
  * each request for an answer is reported through `ctx.onProgress` as it starts. A response that is not a
@@ -74,7 +76,8 @@ export class LlmPlanner extends Planner {
     if (ctx.signal.aborted) throw abortedError(ctx.signal);
     const screen = ctx.observation.screen;
     const space = image ? CoordinateSpace.ofImage(image, screen) : CoordinateSpace.ofScreen(screen);
-    const scope: ToolCallScope = { elements: ctx.observation.elements, space };
+    const scope: ToolCallScope = { elements: ctx.observation.elements, space, ...(ctx.tools ? { callerTools: ctx.tools } : {}) };
+    const tools = [...PLANNER_TOOLS, ...callerToolFunctions(ctx.tools)];
     const text = buildUserPrompt(ctx, space, image !== undefined);
     const content: ChatCompletionContentPart[] | string = image
       ? [
@@ -92,7 +95,7 @@ export class LlmPlanner extends Planner {
       ctx.onProgress?.({ attempt, maxAttempts: this.options.maxAttempts });
       if (attempt > 1) this.metrics.retried('invalid_answer');
       this.logger.debug(`step ${ctx.stepIndex}: asking ${this.name} (answer ${attempt} of ${this.options.maxAttempts})`);
-      const reply = await this.client.complete(messages, PLANNER_TOOLS, ctx.signal);
+      const reply = await this.client.complete(messages, tools, ctx.signal);
       const call = reply.toolCalls[0];
       if (!call) {
         this.logger.warn(`step ${ctx.stepIndex}: answer ${attempt} of ${this.name} had no tool call${reply.finishReason ? ` (finish_reason ${reply.finishReason})` : ''}`);
@@ -102,7 +105,7 @@ export class LlmPlanner extends Planner {
         continue;
       }
       try {
-        return decodeToolCall(call.name, call.arguments, scope);
+        return decodeToolCall(call.name, call.arguments, scope, reply.content);
       } catch (err) {
         if (!(err instanceof ToolCallError)) throw err;
         this.logger.warn(`step ${ctx.stepIndex}: answer ${attempt} of ${this.name} called ${JSON.stringify(call.name.slice(0, 40))} with unusable arguments`);

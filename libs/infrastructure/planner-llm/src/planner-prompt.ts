@@ -2,6 +2,8 @@ import { formatUiElement, type AgentAction, type CoordinateSpace, type PlanDecis
 
 /** Longest reasoning or message text quoted from an earlier step, in characters. */
 const HISTORY_TEXT_LIMIT = 160;
+/** Longest caller-tool result or arguments quoted from an earlier step, in characters: the model needs the result itself. */
+const TOOL_OUTPUT_LIMIT = 2000;
 
 /** The system message: the model's role and the rules of a step. */
 export const PLANNER_SYSTEM_PROMPT = [
@@ -25,6 +27,9 @@ export const PLANNER_SYSTEM_PROMPT = [
     'or email to a recipient not contacted before, or changes security or account settings.',
   '- Call done when the current screen shows the goal achieved; call fail when it cannot be achieved.',
   '- Password fields are marked "password"; their text is never shown. Do not guess passwords.',
+  '- Tools marked [caller tool] belong to the user\'s own system, not to the phone: call one for information ' +
+    'or an effect outside the phone when the goal needs it. Its result (or why it was rejected) shows in the ' +
+    'steps so far; do not call it again with the same arguments after it answered.',
 ].join('\n');
 
 /** A compact one-line description of an action, with coordinates shown in `space`. */
@@ -47,9 +52,14 @@ export function describeAction(action: AgentAction, space: CoordinateSpace): str
   }
 }
 
-function shorten(text: string): string {
+function shorten(text: string, limit = HISTORY_TEXT_LIMIT): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > HISTORY_TEXT_LIMIT ? `${oneLine.slice(0, HISTORY_TEXT_LIMIT - 1)}…` : oneLine;
+  return oneLine.length > limit ? `${oneLine.slice(0, limit - 1)}…` : oneLine;
+}
+
+/** A JSON value on one line, at most `limit` characters. */
+function compactJson(value: unknown, limit = TOOL_OUTPUT_LIMIT): string {
+  return shorten(JSON.stringify(value) ?? 'null', limit);
 }
 
 function describeDecision(decision: PlanDecision, space: CoordinateSpace): string {
@@ -62,6 +72,8 @@ function describeDecision(decision: PlanDecision, space: CoordinateSpace): strin
       const target = decision.elementIndex === undefined ? '' : ` on element [${decision.elementIndex}] of that screen`;
       return `${describeAction(decision.action, space)}${target}`;
     }
+    case 'tool_call':
+      return `caller tool ${decision.name} ${compactJson(decision.arguments)}`;
   }
 }
 
@@ -72,7 +84,8 @@ export function formatHistoryEntry(entry: PlannerHistoryEntry, space: Coordinate
   if (result) {
     outcome = result.status;
     if (result.errorCode) outcome += ` ${result.errorCode}`;
-    if (result.message) outcome += `: ${shorten(result.message)}`;
+    if (result.message) outcome += `: ${shorten(result.message, entry.decision.type === 'tool_call' ? TOOL_OUTPUT_LIMIT : HISTORY_TEXT_LIMIT)}`;
+    if (entry.decision.type === 'tool_call' && result.status === 'success') outcome += ` returned ${compactJson(result.output)}`;
     if (result.verified !== undefined) outcome += result.verified ? ' (effect confirmed)' : ' (effect NOT seen on screen)';
   }
   const reasoning = entry.decision.reasoning ? ` — ${shorten(entry.decision.reasoning)}` : '';
@@ -99,6 +112,9 @@ export function buildUserPrompt(ctx: PlanningContext, space: CoordinateSpace, wi
     lines.push('Steps so far (oldest first):', ...ctx.history.map((entry) => formatHistoryEntry(entry, space)));
   }
   lines.push('');
+  if (ctx.tools && ctx.tools.length > 0) {
+    lines.push('Caller tools (run by the user\'s system, not on the phone):', ...ctx.tools.map((tool) => `- ${tool.name} (${tool.kind}): ${shorten(tool.description)}`), '');
+  }
   const screen = `${observation.screen.width}x${observation.screen.height} px`;
   if (withImage) {
     lines.push(

@@ -1,4 +1,5 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { CallerToolSpec } from '@mobileclaw/domain';
 
 /** Names of the tools the model may call; each call is one step. */
 export const PLANNER_TOOL_NAMES = [
@@ -150,3 +151,19 @@ export const PLANNER_TOOLS: readonly ChatCompletionFunctionTool[] = [
     ['reason'],
   ),
 ];
+
+/** Marks a caller tool's description, so the model tells it from the phone's tools. */
+export const CALLER_TOOL_MARK = '[caller tool]';
+
+/**
+ * The caller's tools as functions beside {@link PLANNER_TOOLS}: the spec's name, its description
+ * (marked {@link CALLER_TOOL_MARK} and with its kind) and its argument schema as given — the caller
+ * validates the arguments against it. Their names never clash with the phone's tools (the domain
+ * reserves those).
+ */
+export function callerToolFunctions(tools: readonly CallerToolSpec[] | undefined): ChatCompletionFunctionTool[] {
+  return (tools ?? []).map((spec) => ({
+    type: 'function',
+    function: { name: spec.name, description: `${CALLER_TOOL_MARK} (${spec.kind}) ${spec.description}`, parameters: spec.inputSchema },
+  }));
+}

@@ -1,4 +1,4 @@
-import { CoordinateSpace, toUiElements, type UiNode } from '@mobileclaw/domain';
+import { CoordinateSpace, RESERVED_TOOL_NAMES, toUiElements, type UiNode } from '@mobileclaw/domain';
 import { PLANNER_TOOLS, PLANNER_TOOL_NAMES } from './planner-tools';
 import { ToolCallError, decodeToolCall, directionSwipe, type ToolCallScope } from './tool-call-decoder';
 
@@ -170,5 +170,11 @@ describe('decodeToolCall', () => {
     rejects('tap', { element_index: 1 }, 'reasoning: required string is missing');
     rejects('tap', { element_index: 1, reasoning: '  ' }, 'reasoning: must not be empty');
     rejects('tap', { element_index: 0, reasoning: 'r' }, 'no elements are listed', { ...onScreen, elements: [] });
+  });
+});
+
+describe('reserved tool names', () => {
+  it('the domain reserves every function name of the phone\'s tools, so no caller tool can take one', () => {
+    for (const name of PLANNER_TOOL_NAMES) expect(RESERVED_TOOL_NAMES).toContain(name);
   });
 });

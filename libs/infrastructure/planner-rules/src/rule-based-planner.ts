@@ -1,9 +1,11 @@
-import { MobileClawError, Planner, type PlanDecision, type PlanningContext } from '@mobileclaw/domain';
+import { MobileClawError, Planner, type PlanDecision, type PlannerHistoryEntry, type PlanningContext } from '@mobileclaw/domain';
+import { decideWithToolCalls } from './caller-tool-step';
 import { parseGoal } from './goal-parser';
 import { normalizeGoal } from './goal-text';
 import { Screen } from './screen';
 import { decideStep } from './step-decision';
 import { taskMemoryFrom } from './task-memory';
+import { ToolClauseError, splitToolCalls, type GoalSegment } from './tool-call-clauses';
 
 /** The kinds of goal the planner handles, for the reason given when it does not understand one. */
 const SUPPORTED_KINDS =
@@ -25,6 +27,11 @@ const SUPPORTED_KINDS =
  * Actions that cannot be undone (tapping Send, deleting/paying taps) are planned at most once per
  * intent of a task: the loop guard never retries them.
  *
+ * When the task offers caller tools (`ctx.tools`, even `[]`), a goal may call them: `call|use|run
+ * <name> [with <JSON object>]` clauses ({@link splitToolCalls}) become `tool_call` steps between the
+ * other clauses, any name (the caller rejects one it does not have); see {@link decideWithToolCalls}.
+ * Without tools, such words are read as before.
+ *
  * It keeps no state: what it knows about a task (the screens of earlier steps, its progress through
  * a compound goal) is derived from `ctx.history` on every call (see {@link taskMemoryFrom}), so one
  * instance serves any number of tasks, and a task may continue on another instance.
@@ -44,16 +51,33 @@ export class RuleBasedPlanner extends Planner {
         reasoning: 'Nothing is left of the goal once invisible format characters and spaces are removed.',
       };
     }
-    const intents = parseGoal(ctx.goal);
+    if (ctx.tools !== undefined) {
+      let segments: GoalSegment[];
+      try {
+        segments = splitToolCalls(ctx.goal);
+      } catch (err) {
+        if (!(err instanceof ToolClauseError)) throw err;
+        return { type: 'fail', reason: `The goal's tool call cannot be read: ${err.message}.`, reasoning: 'A tool-call clause of the goal is malformed.' };
+      }
+      if (segments.some((segment) => segment.kind === 'tool')) {
+        return decideWithToolCalls(segments, ctx.history, (text, history) => this.planGoal(text, normalizeGoal(text).text, history, ctx));
+      }
+    }
+    return this.planGoal(ctx.goal, goal, ctx.history, ctx);
+  }
+
+  /** One step toward `rawGoal` (`goal` its normalised words) on the current screen, knowing `history`. */
+  private planGoal(rawGoal: string, goal: string, history: readonly PlannerHistoryEntry[], ctx: PlanningContext): PlanDecision {
+    const intents = parseGoal(rawGoal);
     if (!intents) {
       return {
         type: 'fail',
-        reason: `I do not understand the goal ${JSON.stringify(ctx.goal)}. The rule-based planner can: ${SUPPORTED_KINDS}.`,
+        reason: `I do not understand the goal ${JSON.stringify(rawGoal)}. The rule-based planner can: ${SUPPORTED_KINDS}.`,
         reasoning: 'The goal matches none of the supported goal forms.',
       };
     }
-    const memory = taskMemoryFrom(ctx.history, intents, goal);
+    const memory = taskMemoryFrom(history, intents, goal);
     const screen = new Screen(ctx.observation.elements, ctx.observation.package);
-    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history: ctx.history, goal });
+    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history, goal });
   }
 }

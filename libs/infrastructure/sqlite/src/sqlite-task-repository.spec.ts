@@ -65,9 +65,9 @@ describe('SqliteTaskRepository', () => {
       const raw = new Database(repository.path);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
-      expect(TASK_SCHEMA_VERSION).toBe(3);
+      expect(TASK_SCHEMA_VERSION).toBe(4);
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['events', 'idempotency_keys', 'push_configs', 'screenshots', 'steps', 'tasks']);
+      expect(tables).toEqual(['events', 'idempotency_keys', 'push_configs', 'screenshots', 'steps', 'task_tools', 'tasks']);
       raw.close();
     });
 
@@ -84,6 +84,23 @@ describe('SqliteTaskRepository', () => {
       raw.pragma(`user_version = ${TASK_SCHEMA_VERSION + 1}`);
       raw.close();
       expect(() => open()).toThrow(new RegExp(`schema version ${TASK_SCHEMA_VERSION + 1} is newer than this gateway supports \\(${TASK_SCHEMA_VERSION}\\)`));
+    });
+
+    it('keeps a task\'s caller tools in task_tools, out of the task row, and deletes them with the task', async () => {
+      const tools = [{ name: 'lookup_order', description: 'Finds an order.', inputSchema: { type: 'object' }, kind: 'OBSERVATION' as const }];
+      const repository = open();
+      const task = taskFixture({ taskId: 'with-tools', status: 'completed', endedAt: minutesAfter(T0, 1), tools });
+      await repository.createTask(task);
+      await repository.updateTask({ ...task, summary: 'done' });
+      const raw = rawConnection();
+      expect(JSON.parse(raw.prepare('SELECT data FROM tasks WHERE task_id = ?').pluck().get('with-tools') as string)).not.toHaveProperty('tools');
+      expect(JSON.parse(raw.prepare('SELECT data FROM task_tools WHERE task_id = ?').pluck().get('with-tools') as string)).toEqual(tools);
+      raw.close();
+      expect(await repository.prune({ maxTasks: 0 }, new Date(minutesAfter(T0, 2)))).toBe(1);
+      const after = rawConnection();
+      expect(after.prepare('SELECT COUNT(*) FROM task_tools').pluck().get()).toBe(0);
+      after.close();
+      await repository.close();
     });
 
     it('migrates a database written by schema version 1 and keeps working with it', async () => {

@@ -20,6 +20,9 @@
  * - Task ownership (`owner_instance_id`, `lease_expires_at`; schema version 2) is copied from
  *   `Task.owner` on every write, so start-up picks the tasks it may interrupt in SQL, also for rows
  *   whose JSON is corrupt. Rows written by version 1 have NULL there: no owner.
+ * - A task's caller tools (`Task.tools`; schema version 4) are a row of `task_tools`, written in the
+ *   task's own transaction and rewritten only when they change, so that the (possibly large) specs are
+ *   not rewritten with the task row at every step.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,7 +57,10 @@ import {
   stepToRow,
   taskFromRow,
   taskToRow,
+  taskToolsFromRow,
+  taskToolsToRow,
   type CorruptRecord,
+  type TaskToolsRow,
   type EventRow,
   type StepRow,
   type TaskRow,
@@ -173,8 +179,12 @@ export class SqliteTaskRepository extends TaskRepository {
   createTask(task: Task): Promise<void> {
     return this.withStorageErrors(async () => {
       const row = taskToRow(task);
+      const tools = taskToolsToRow(task);
       try {
-        this.statements.insertTask.run(row);
+        this.db.transaction(() => {
+          this.statements.insertTask.run(row);
+          if (tools) this.statements.upsertTools.run(tools);
+        })();
       } catch (err) {
         if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
           throw new MobileClawError('TASK_STATE_CONFLICT', `task ${task.taskId} already exists`, { cause: err });
@@ -188,7 +198,12 @@ export class SqliteTaskRepository extends TaskRepository {
   updateTask(task: Task): Promise<void> {
     return this.withStorageErrors(async () => {
       const row = taskToRow(task);
-      if (this.statements.updateTask.run(row).changes === 0) throw taskNotFound(task.taskId);
+      const tools = taskToolsToRow(task);
+      this.db.transaction(() => {
+        if (this.statements.updateTask.run(row).changes === 0) throw taskNotFound(task.taskId);
+        if (tools) this.statements.upsertTools.run(tools);
+        else this.statements.deleteTools.run(task.taskId);
+      })();
     });
   }
 
@@ -196,7 +211,7 @@ export class SqliteTaskRepository extends TaskRepository {
   getTask(taskId: string): Promise<Task | undefined> {
     return this.withStorageErrors(async () => {
       const row = this.statements.getTask.get(taskId) as TaskRow | undefined;
-      return row && this.decodeAll([row], taskFromRow)[0];
+      return row && this.decodeAll([row], (each) => this.withTools(taskFromRow(each)))[0];
     });
   }
 
@@ -229,7 +244,7 @@ export class SqliteTaskRepository extends TaskRepository {
       const pageRows = rows.slice(0, query.limit);
       const last = pageRows[pageRows.length - 1];
       return {
-        tasks: this.decodeAll(pageRows, taskFromRow),
+        tasks: this.decodeAll(pageRows, (row) => this.withTools(taskFromRow(row))),
         ...(rows.length > query.limit ? { nextCursor: encodeTaskCursor({ createdAtMs: last.created_at, taskId: last.task_id }) } : {}),
       };
     });
@@ -315,8 +330,8 @@ export class SqliteTaskRepository extends TaskRepository {
    * In one transaction, every `queued`, `running` or `input_required` task that no other live instance
    * holds — no owner (`owner_instance_id` NULL, e.g. rows of schema version 1), owned by `instanceId`,
    * or a lease that expired (`lease_expires_at <= at`) — becomes `interrupted` with `error {code:
-   * 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses `queuePosition` and
-   * `pendingAction` (keeps `owner`), and gets a `task.interrupted` event `{reason, status}`. A corrupt
+   * 'INTERRUPTED', message: reason}` and `endedAt = at` (default now), loses `queuePosition`,
+   * `pendingAction` and `pendingToolCall` (keeps `owner` and `tools`), and gets a `task.interrupted` event `{reason, status}`. A corrupt
    * unfinished task is reported; its status columns are still set to `interrupted`.
    * @returns the updated tasks, oldest first.
    * @throws MobileClawError `VALIDATION_FAILED` for an unparseable `at`.
@@ -332,7 +347,7 @@ export class SqliteTaskRepository extends TaskRepository {
             try {
               const task = transitionTask(taskFromRow(row), 'interrupted', at, { error: { code: 'INTERRUPTED', message: reason } });
               this.statements.updateTask.run(taskToRow(task));
-              updated.push(task);
+              updated.push(this.withTools(task));
             } catch (err) {
               if (!(err instanceof CorruptRecordError) && !(err instanceof MobileClawError)) throw err;
               corrupt.push(err instanceof CorruptRecordError ? err.record : { table: 'tasks', key: row.task_id, reason: err.message });
@@ -457,6 +472,22 @@ export class SqliteTaskRepository extends TaskRepository {
     }
   }
 
+  /**
+   * The task with its stored caller tools, when it has any; a corrupt tools row is reported and the
+   * task read without them.
+   */
+  private withTools(task: Task): Task {
+    const row = this.statements.getTools.get(task.taskId) as TaskToolsRow | undefined;
+    if (!row) return task;
+    try {
+      return { ...task, tools: taskToolsFromRow(row) };
+    } catch (err) {
+      if (!(err instanceof CorruptRecordError)) throw err;
+      this.report(err.record);
+      return task;
+    }
+  }
+
   /** Decodes rows, reporting and skipping corrupt ones. */
   private decodeAll<R, T>(rows: R[], decode: (row: R) => T): T[] {
     const decoded: T[] = [];
@@ -516,6 +547,12 @@ function prepareStatements(db: TaskDatabase) {
       `SELECT task_id FROM tasks WHERE status IN (${finished}) ORDER BY created_at DESC, task_id DESC LIMIT -1 OFFSET ?`,
     ),
     deleteTask: db.prepare('DELETE FROM tasks WHERE task_id = ?'),
+    getTools: db.prepare('SELECT * FROM task_tools WHERE task_id = ?'),
+    // Rewritten only when the tools changed (they are fixed at creation, and may be large).
+    upsertTools: db.prepare(
+      'INSERT INTO task_tools (task_id, data) VALUES (@task_id, @data) ON CONFLICT (task_id) DO UPDATE SET data = excluded.data WHERE task_tools.data <> excluded.data',
+    ),
+    deleteTools: db.prepare('DELETE FROM task_tools WHERE task_id = ?'),
     upsertStep: db.prepare('INSERT INTO steps (task_id, idx, data) VALUES (@task_id, @idx, @data) ON CONFLICT (task_id, idx) DO UPDATE SET data = excluded.data'),
     listSteps: db.prepare('SELECT * FROM steps WHERE task_id = ? ORDER BY idx'),
     nextEventId: db.prepare('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM events WHERE task_id = ?'),

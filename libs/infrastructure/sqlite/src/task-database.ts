@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 3;
+export const TASK_SCHEMA_VERSION = 4;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -35,6 +35,10 @@ export const TASK_SCHEMA_VERSION = 3;
  *   (a caller's key, the hash of its request, the answer once given, its expiry in ms) and
  *   `push_configs` (a task's webhook configurations as JSON); `tasks.context_id`, a copy of
  *   `Task.contextId` (NULL for older rows, whose tasks have none), indexed for listing one conversation.
+ * - 4: `task_tools`, a task's caller tools (`Task.tools`, a JSON array; a row exactly when the task has
+ *   `tools`, `[]` included). They are kept out of `tasks.data` because they are fixed at creation and
+ *   may be large (64 specs of up to 16 KiB), while the task row is rewritten at every step. A regular
+ *   rowid table, since its rows can be large.
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -99,6 +103,12 @@ export const TASK_MIGRATIONS: readonly string[] = [
 
   ALTER TABLE tasks ADD COLUMN context_id TEXT;
   CREATE INDEX tasks_by_context ON tasks (context_id, created_at DESC, task_id DESC);
+  `,
+  `
+  CREATE TABLE task_tools (
+    task_id TEXT PRIMARY KEY NOT NULL REFERENCES tasks (task_id) ON DELETE CASCADE,
+    data    TEXT NOT NULL
+  ) STRICT;
   `,
 ];
 

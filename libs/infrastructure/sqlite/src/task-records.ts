@@ -13,7 +13,8 @@ import { isSafeFileName } from './safe-file-name';
  * Conversions between the domain's task records and the rows of the task database. A task row keeps
  * the whole {@link Task} as JSON in `data`; `device_id`, `status`, `created_at`, `ended_at`,
  * `owner_instance_id`, `lease_expires_at` and `context_id` (times in ms since the epoch) are copies of the queried
- * fields, written from the same object in one statement.
+ * fields, written from the same object in one statement. `Task.tools` is not in `data`: it lives in
+ * its own table (`task_tools`, one JSON array per task that has tools), written with the task.
  */
 
 export interface TaskRow {
@@ -28,6 +29,12 @@ export interface TaskRow {
   lease_expires_at: number | null;
   /** `Task.contextId`; NULL when the task has none (always so in rows written before schema version 3). */
   context_id: string | null;
+  data: string;
+}
+
+export interface TaskToolsRow {
+  task_id: string;
+  /** `Task.tools` as a JSON array. */
   data: string;
 }
 
@@ -47,7 +54,7 @@ export interface EventRow {
 
 /** A stored record that cannot be read back (bad JSON, wrong shape). */
 export interface CorruptRecord {
-  table: 'tasks' | 'steps' | 'events';
+  table: 'tasks' | 'task_tools' | 'steps' | 'events';
   /** The record's key, e.g. `3f2a…` or `3f2a…#7`. */
   key: string;
   reason: string;
@@ -102,8 +109,25 @@ export function taskToRow(task: Task): TaskRow {
     owner_instance_id: owner?.instanceId ?? null,
     context_id: task.contextId ?? null,
     lease_expires_at: leaseExpiresAtMs ?? null,
-    data: JSON.stringify(task),
+    data: JSON.stringify(task, (key, value: unknown) => (key === 'tools' && value === task.tools ? undefined : value)),
   };
+}
+
+/** The `task_tools` row of a task, or undefined when it has no `tools`. */
+export function taskToolsToRow(task: Task): TaskToolsRow | undefined {
+  return task.tools === undefined ? undefined : { task_id: task.taskId, data: JSON.stringify(task.tools) };
+}
+
+/** @throws CorruptRecordError when `data` is not a JSON array. */
+export function taskToolsFromRow(row: TaskToolsRow): NonNullable<Task['tools']> {
+  let value: unknown;
+  try {
+    value = JSON.parse(row.data);
+  } catch (err) {
+    throw new CorruptRecordError({ table: 'task_tools', key: row.task_id, reason: `invalid JSON (${(err as Error).message})` });
+  }
+  if (!Array.isArray(value)) throw new CorruptRecordError({ table: 'task_tools', key: row.task_id, reason: 'not a JSON array' });
+  return value as NonNullable<Task['tools']>;
 }
 
 /** @throws CorruptRecordError when `data` is not a task object whose id and status match the row. */

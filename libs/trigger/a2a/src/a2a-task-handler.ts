@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_CATALOG, MobileClawError, MobileClawService, PushNotificationConfigStore, isTerminalTaskStatus, type PushNotificationConfig, type Task, type TaskEvent } from '@mobileclaw/domain';
+import {
+  ERROR_CATALOG,
+  MobileClawError,
+  MobileClawService,
+  PushNotificationConfigStore,
+  isTerminalTaskStatus,
+  type CallerToolSpec,
+  type PushNotificationConfig,
+  type Task,
+  type TaskEvent,
+  type ToolCallAnswer,
+} from '@mobileclaw/domain';
 import { IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
 import {
   ExtendedAgentCardNotConfiguredError,
@@ -46,8 +57,11 @@ const NO = /^\s*(n|no|deny|denied|reject|cancel)\s*[.!]?\s*$/i;
  *   `contextId` is kept (one is made when absent). Idempotent per `Idempotency-Key` header, else per
  *   `messageId`: the same key and content answers the same task (its current state). Blocking unless
  *   `configuration.returnImmediately`: answers once the task ended or waits for approval.
+ *   Caller tools: a data part `{tools: [...]}` (the same part as `{deviceId}` or another), else
+ *   `metadata.tools` of the message; part of the idempotent content.
  * - `SendMessage` with the `taskId` of a task in INPUT_REQUIRED: the approval — text yes/no or a data
- *   part `{approved: boolean}`.
+ *   part `{approved: boolean}`; for a task waiting for a tool call (status message with a data part
+ *   `{toolCall}`), the caller's answer — a data part `{toolCallId, result}` or `{toolCallId, rejected}`.
  * - `SendStreamingMessage` / `SubscribeToTask`: the task, then a status update per status change and
  *   per planned step (WORKING with the step in words), ending at a terminal state or INPUT_REQUIRED.
  * - `GetTask`, `ListTasks` (filters `contextId`, `status`; `pageToken` is our cursor), `CancelTask`.
@@ -163,10 +177,12 @@ export class A2aTaskHandler implements A2ARequestHandler {
       .trim();
     if (goal === '') throw invalidParams('VALIDATION_FAILED', 'the message needs a text part: the goal, e.g. "Turn on Wi-Fi"');
     const requestedDevice = deviceIdOf(message, params.metadata);
-    const content = { goal, deviceId: requestedDevice ?? null, contextId: message.contextId || null };
+    const tools = toolsOf(message);
+    const content = { goal, deviceId: requestedDevice ?? null, contextId: message.contextId || null, tools: tools ?? null };
     const create = async () => {
       const deviceId = requestedDevice ?? (await this.onlyPhone());
-      const task = await this.call(() => this.tasks.start({ deviceId, goal, contextId: message.contextId || randomUUID() }));
+      // The case layer checks the specs (a field error per bad member, e.g. tools.0.name).
+      const task = await this.call(() => this.tasks.start({ deviceId, goal, contextId: message.contextId || randomUUID(), ...(tools === undefined ? {} : { tools: tools as CallerToolSpec[] }) }));
       return { status: 200, body: { taskId: task.taskId } };
     };
     const pushConfig = params.configuration?.taskPushNotificationConfig;
@@ -184,9 +200,22 @@ export class A2aTaskHandler implements A2ARequestHandler {
     return this.find(taskId);
   }
 
-  /** A message on an existing task: the answer to its approval question. */
+  /**
+   * A message on an existing task: the caller's answer to its tool call (a data part `{toolCallId,
+   * result}` or `{toolCallId, rejected}`), or the answer to its approval question.
+   */
   private async answer(message: Message): Promise<Task> {
     const task = await this.find(message.taskId);
+    const toolAnswer = toolCallAnswerOf(message);
+    // Routed by its shape, whatever the task's state: an answer it no longer waits for is TOOL_CALL_NOT_PENDING.
+    if (toolAnswer) return this.call(() => this.tasks.submitToolResult(task.taskId, toolAnswer));
+    if (task.status === 'input_required' && task.pendingToolCall) {
+      const { toolCallId, name } = task.pendingToolCall;
+      throw invalidParams(
+        'VALIDATION_FAILED',
+        `task ${task.taskId} waits for the caller's answer to tool call ${toolCallId} (${name}): send a data part {"toolCallId": "${toolCallId}", "result": <any JSON>} or {"toolCallId": "${toolCallId}", "rejected": "<reason>"}`,
+      );
+    }
     if (task.status !== 'input_required') {
       throw new UnsupportedOperationError(`task ${task.taskId} is ${task.status}: only a task waiting for approval (INPUT_REQUIRED) takes a message`);
     }
@@ -264,6 +293,34 @@ function deviceIdOf(message: Message, requestMetadata: Record<string, unknown> |
   }
   const fromMetadata = message.metadata?.deviceId ?? requestMetadata?.deviceId;
   return typeof fromMetadata === 'string' ? fromMetadata : undefined;
+}
+
+/**
+ * The caller tools of a new task: `tools` of a data part (the first that has one), else of the
+ * message's metadata; undefined when neither has any. Not checked here (the case layer does).
+ */
+function toolsOf(message: Message): unknown {
+  for (const part of message.parts) {
+    if (part.content?.$case === 'data' && part.content.value && 'tools' in part.content.value) return part.content.value.tools;
+  }
+  return message.metadata?.tools;
+}
+
+/**
+ * The answer to a tool call a message carries: a data part `{toolCallId, result}` (the tool's result,
+ * any JSON; `null` when `result` is null) or `{toolCallId, rejected: "<reason>"}`; undefined when no
+ * data part has a `toolCallId`. A part with both or neither of `result` and `rejected` reads as a
+ * rejection without a reason, which the case layer refuses with VALIDATION_FAILED (field `reason`).
+ */
+function toolCallAnswerOf(message: Message): ToolCallAnswer | undefined {
+  for (const part of message.parts) {
+    if (part.content?.$case !== 'data' || !part.content.value || !('toolCallId' in part.content.value)) continue;
+    const value = part.content.value as Record<string, unknown>;
+    const toolCallId = typeof value.toolCallId === 'string' ? value.toolCallId : '';
+    if ('result' in value && !('rejected' in value)) return { toolCallId, outcome: 'ok', result: value.result };
+    return { toolCallId, outcome: 'rejected', reason: typeof value.rejected === 'string' ? value.rejected : '' };
+  }
+  return undefined;
 }
 
 /** true/false from a data part `{approved}` or a yes/no text; undefined when the message says neither. */

@@ -3,10 +3,12 @@ import { Role, TaskState, type Message, type Part, type Task as A2aTask, type Ta
 
 /**
  * How our tasks look to A2A callers. States map one to one: `queued` → SUBMITTED, `running` → WORKING,
- * `input_required` → INPUT_REQUIRED (the pending action in the status message), `completed`,
+ * `input_required` → INPUT_REQUIRED (the pending action, or the pending call of a caller tool, in the
+ * status message), `completed`,
  * `failed`, `canceled` as named; `interrupted` (the gateway stopped under the task) → FAILED with the
- * reason. The status message is the agent's: the summary, the error (`CODE: message`) or the approval
- * question with a data part `{pendingAction}`.
+ * reason. The status message is the agent's: the summary, the error (`CODE: message`), the approval
+ * question with a data part `{pendingAction}`, or `Tool call <name> (<toolCallId>): waiting for the
+ * caller's result.` with a data part `{toolCall: {toolCallId, name, arguments, kind?}}`.
  */
 export const A2A_STATE_BY_STATUS: Record<TaskStatus, TaskState> = {
   queued: TaskState.TASK_STATE_SUBMITTED,
@@ -46,6 +48,11 @@ export function contextIdOf(task: Task): string {
   return task.contextId ?? task.taskId;
 }
 
+/** What a task waiting for the caller's tool result says, in words. */
+export function toolCallQuestion(call: NonNullable<Task['pendingToolCall']>): string {
+  return `Tool call ${call.name} (${call.toolCallId}): waiting for the caller's result.`;
+}
+
 /** The question a task waiting for approval asks, in words. */
 export function approvalQuestion(task: Task): string {
   const pending = task.pendingAction;
@@ -57,7 +64,10 @@ export function toA2aStatus(task: Task): A2aTaskStatus {
   const state = A2A_STATE_BY_STATUS[task.status];
   const timestamp = task.endedAt ?? task.startedAt ?? task.createdAt;
   let message: Message | undefined;
-  if (task.status === 'input_required') {
+  if (task.status === 'input_required' && task.pendingToolCall) {
+    const { toolCallId, name, arguments: args, kind } = task.pendingToolCall;
+    message = agentMessage(task, `status:input_required:${task.pendingToolCall.stepIndex}`, [textPart(toolCallQuestion(task.pendingToolCall)), dataPart({ toolCall: { toolCallId, name, arguments: args, ...(kind ? { kind } : {}) } })]);
+  } else if (task.status === 'input_required') {
     message = agentMessage(task, `status:input_required:${task.pendingAction?.stepIndex ?? 0}`, [textPart(approvalQuestion(task)), dataPart({ pendingAction: task.pendingAction })]);
   } else if (task.status === 'completed' && task.summary !== undefined) {
     message = agentMessage(task, 'status:completed', [textPart(task.summary)]);

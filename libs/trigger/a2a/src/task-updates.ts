@@ -43,14 +43,15 @@ export async function* eventsOf(events$: Observable<TaskEvent>): AsyncGenerator<
 
 /**
  * Whether `event` puts the task where an A2A stream or a blocking call stops: a terminal event, or
- * the `task.input_required` of the approval it waits for now (`current`) — a replayed, already
- * answered question does not count.
+ * the `task.input_required` of the approval or tool call it waits for now (`current`) — a replayed,
+ * already answered question does not count.
  */
 export function isStopEvent(event: TaskEvent, current: Task): boolean {
   if (event.type === 'task.completed' || event.type === 'task.failed' || event.type === 'task.canceled' || event.type === 'task.interrupted') return true;
-  if (event.type !== 'task.input_required') return false;
-  const pending = (event.data as { pendingAction?: { stepIndex?: number } }).pendingAction;
-  return current.status === 'input_required' && current.pendingAction?.stepIndex === pending?.stepIndex;
+  if (event.type !== 'task.input_required' || current.status !== 'input_required') return false;
+  const { pendingAction, toolCall } = event.data as { pendingAction?: { stepIndex?: number }; toolCall?: { stepIndex?: number } };
+  if (toolCall) return current.pendingToolCall !== undefined && current.pendingToolCall.stepIndex === toolCall.stepIndex;
+  return current.pendingAction !== undefined && current.pendingAction.stepIndex === pendingAction?.stepIndex;
 }
 
 /** Event types that change a task's status (each one is an A2A status update). */

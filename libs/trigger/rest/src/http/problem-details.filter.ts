@@ -26,6 +26,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   DEVICE_AMBIGUOUS: 409,
   DEVICE_CONTROLLED: 409,
   CONTROL_NOT_HELD: 409,
+  TOOL_CALL_NOT_PENDING: 409,
   NOT_SUPPORTED: 501,
   APPROVAL_REQUIRED: 403,
   PAYLOAD_TOO_LARGE: 413,
@@ -41,6 +42,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   STORAGE_ERROR: 503,
   TOOL_UNAVAILABLE: 503,
   TIMEOUT: 504,
+  TOOL_RESULT_TIMEOUT: 504,
   // Task outcomes end a task (`task.error`) and answer no request today. Were a route to fail with
   // one: a human refused (403), the task was canceled (409), the goal is out of reach (422), the
   // planner's upstream failed (502), the gateway stopped (503).

@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { AGENT_ACTION_NAMES, ERROR_CODES, TASK_EVENT_TYPES, TASK_STATUSES, type TaskEventType, type TaskStatus } from '@mobileclaw/domain';
+import {
+  AGENT_ACTION_NAMES,
+  CALLER_TOOL_KINDS,
+  ERROR_CODES,
+  MAX_TOOL_DESCRIPTION_LENGTH,
+  MAX_TOOL_SCHEMA_BYTES,
+  TASK_EVENT_TYPES,
+  TASK_STATUSES,
+  type CallerToolKind,
+  type TaskEventType,
+  type TaskStatus,
+} from '@mobileclaw/domain';
 import { ScreenInfoSchema } from './device.schemas';
 
 /**
@@ -37,6 +48,56 @@ export class PendingActionSchema {
 
   @ApiProperty({ example: 'sends a message to someone who is not a contact' })
   reason!: string;
+}
+
+@ApiSchema({ name: 'CallerToolSpec', description: 'One of your tools the planner may call; the gateway never runs it, you do.' })
+export class CallerToolSpecSchema {
+  @ApiProperty({ pattern: '^[A-Za-z0-9_-]{1,64}$', example: 'lookup_order' })
+  name!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: MAX_TOOL_DESCRIPTION_LENGTH, description: 'What it does, for the planner.', example: 'Finds an order by its id.' })
+  description!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: `JSON Schema of the arguments: \`"type": "object"\`, at most ${MAX_TOOL_SCHEMA_BYTES} bytes as JSON.`,
+    example: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+  })
+  inputSchema!: Record<string, unknown>;
+
+  @ApiProperty({ enum: [...CALLER_TOOL_KINDS], description: '`OBSERVATION` reads, `ACTION` changes something.' })
+  kind!: CallerToolKind;
+}
+
+@ApiSchema({ name: 'CallerTool', description: 'A tool the task\'s caller offers, as a task shows it (its argument schema left out).' })
+export class CallerToolSchema {
+  @ApiProperty({ example: 'lookup_order' })
+  name!: string;
+
+  @ApiProperty({ enum: [...CALLER_TOOL_KINDS] })
+  kind!: CallerToolKind;
+
+  @ApiProperty({ example: 'Finds an order by its id.' })
+  description!: string;
+}
+
+@ApiSchema({ name: 'PendingToolCall', description: 'The call of one of the caller\'s tools the task waits on; answer it with `POST /api/tasks/{taskId}/tool-results`.' })
+export class PendingToolCallSchema {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The step that called the tool.' })
+  stepIndex!: number;
+
+  @ApiProperty({ description: '`<taskId>:<stepIndex>`: the same call keeps its id after a restart or a redelivery.', example: '3fe78d53-…:0' })
+  toolCallId!: string;
+
+  @ApiProperty({ example: 'lookup_order' })
+  name!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The planner\'s arguments.', example: { orderId: 'A-17' } })
+  arguments!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ enum: [...CALLER_TOOL_KINDS], description: 'The spec\'s kind, when the name is one of the task\'s tools.' })
+  kind?: CallerToolKind;
 }
 
 @ApiSchema({ name: 'Task', description: 'A goal run on one phone.' })
@@ -80,8 +141,14 @@ export class TaskSchema {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: '1-based place in the phone\'s task queue, while `queued`.' })
   queuePosition?: number;
 
-  @ApiPropertyOptional({ type: () => PendingActionSchema, description: 'While `input_required`.' })
+  @ApiPropertyOptional({ type: () => PendingActionSchema, description: 'While `input_required` for a human\'s approval.' })
   pendingAction?: PendingActionSchema;
+
+  @ApiPropertyOptional({ type: () => PendingToolCallSchema, description: 'While `input_required` for the caller\'s answer to a tool call.' })
+  pendingToolCall?: PendingToolCallSchema;
+
+  @ApiPropertyOptional({ type: () => [CallerToolSchema], description: 'The caller\'s tools the planner may call, when the task was created with `tools` (even `[]`).' })
+  tools?: CallerToolSchema[];
 
   @ApiProperty({ type: 'integer', minimum: 0 })
   stepCount!: number;
@@ -115,10 +182,10 @@ export class StepObservationSchema {
   settled?: boolean;
 }
 
-@ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`) or `fail` (with `reason`).' })
+@ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`), `fail` (with `reason`) or a `tool_call` of one of the caller\'s tools (with `name`, `arguments`, `toolCallId`).' })
 export class PlanDecisionSchema {
-  @ApiProperty({ enum: ['action', 'done', 'fail'] })
-  type!: 'action' | 'done' | 'fail';
+  @ApiProperty({ enum: ['action', 'done', 'fail', 'tool_call'] })
+  type!: 'action' | 'done' | 'fail' | 'tool_call';
 
   @ApiProperty({ description: 'The planner\'s reasoning.' })
   reasoning!: string;
@@ -134,6 +201,15 @@ export class PlanDecisionSchema {
 
   @ApiPropertyOptional({ description: 'When `type` is `fail`.' })
   reason?: string;
+
+  @ApiPropertyOptional({ description: 'The caller\'s tool, when `type` is `tool_call`.', example: 'lookup_order' })
+  name?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The tool\'s arguments, when `type` is `tool_call`.' })
+  arguments?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ description: 'The call\'s id (`<taskId>:<stepIndex>`), when `type` is `tool_call`.' })
+  toolCallId?: string;
 }
 
 @ApiSchema({ name: 'StepResult' })
@@ -141,11 +217,14 @@ export class StepResultSchema {
   @ApiProperty({ enum: ['success', 'error', 'denied', 'canceled'] })
   status!: 'success' | 'error' | 'denied' | 'canceled';
 
-  @ApiPropertyOptional({ description: 'Why the action failed: the code its command was rejected with.', enum: [...ERROR_CODES], example: 'DEVICE_ERROR' })
+  @ApiPropertyOptional({ description: 'Why the action failed: the code its command was rejected with; `TOOL_RESULT_TIMEOUT` for a tool call the caller did not answer in time.', enum: [...ERROR_CODES], example: 'DEVICE_ERROR' })
   errorCode?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'Why it failed or was denied (for a rejected tool call: the caller\'s reason).' })
   message?: string;
+
+  @ApiPropertyOptional({ description: 'The caller tool\'s result (any JSON value), on a `success` tool call.' })
+  output?: unknown;
 
   @ApiPropertyOptional({ description: 'True when the next observation confirms the effect, false when it contradicts it, absent when it cannot tell.' })
   verified?: boolean;
@@ -245,7 +324,7 @@ export class TaskEventSchema {
       'The SSE `event`. `data` by type: `task.accepted` `{task}`, `task.queued` `{position}`, `step.started` `{index}`, ' +
       '`step.observed` `{index, observation, timings: {settleMs, captureMs, transferMs}, verifiedStep?}`, `step.planning` `{index, attempt, maxAttempts}` (the LLM planner ' +
       'asked its model for answer `attempt` of at most `maxAttempts`; the rule-based planner sends none), `step.planned` `{index, plan, planningMs}`, ' +
-      '`step.acted` `{index, result, timings}`, `task.input_required` `{pendingAction}`, `task.resumed` `{stepIndex}`, ' +
+      '`step.acted` `{index, result, timings}`, `task.input_required` `{pendingAction}` (an approval) or `{toolCall: {toolCallId, name, arguments, kind?, stepIndex}}` (a call of your tool), `task.resumed` `{stepIndex}`, ' +
       '`task.completed` `{status, summary}`, `task.failed`/`task.canceled` `{status, error}`, `task.interrupted` `{status, reason}`.',
     example: 'step.planning',
   })

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Allow, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { TASK_STATUSES, type TaskStatus } from '@mobileclaw/domain';
+import { MAX_CALLER_TOOLS, MAX_TOOL_REJECTION_LENGTH, MAX_TOOL_RESULT_BYTES, TASK_STATUSES, type CallerToolSpec, type TaskStatus } from '@mobileclaw/domain';
+import { CallerToolSpecSchema } from '../openapi/task.schemas';
 import { DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 
 /** `POST /api/tasks` body. */
@@ -43,6 +44,47 @@ export class CreateTaskDto {
   @IsString()
   @MaxLength(256)
   contextId?: string;
+
+  /**
+   * The caller's tools the planner may call; present (even `[]`) when the caller answers tool calls.
+   * Each spec's rules are the domain's (`callerToolsErrors`), checked by the case layer with a field
+   * error per bad member (e.g. `tools.0.name`).
+   */
+  @ApiPropertyOptional({
+    type: () => [CallerToolSpecSchema],
+    maxItems: MAX_CALLER_TOOLS,
+    description:
+      'Your tools the planner may call (send `[]` when you answer tool calls but expose none). A call pauses the task: `input_required` with `pendingToolCall` ' +
+      '(event `task.input_required` `{toolCall}`); answer it with `POST /api/tasks/{taskId}/tool-results`. Names are unique, `[A-Za-z0-9_-]{1,64}`, none of the planner\'s own ' +
+      '(tap, click, long_press, swipe, type_text, input, open_app, open, back, home, done, fail).',
+  })
+  @IsOptional()
+  @IsArray()
+  tools?: CallerToolSpec[];
+}
+
+/** `POST /api/tasks/:id/tool-results` body. */
+@ApiSchema({ name: 'ToolResult', description: 'The answer to the tool call a task waits on (`pendingToolCall`).' })
+export class ToolResultDto {
+  @ApiProperty({ minLength: 1, maxLength: 256, description: 'The call\'s id, from `pendingToolCall.toolCallId` (`<taskId>:<stepIndex>`).', example: '3fe78d53-…:0' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
+  toolCallId!: string;
+
+  @ApiProperty({ enum: ['ok', 'rejected'], description: '`ok`: the tool ran, here is its `result`. `rejected`: it did not run, here is the `reason`.' })
+  @IsIn(['ok', 'rejected'])
+  outcome!: 'ok' | 'rejected';
+
+  @ApiPropertyOptional({ description: `The tool's result, any JSON value of at most ${MAX_TOOL_RESULT_BYTES} bytes as JSON (absent reads as null); with \`ok\`.`, example: { status: 'shipped' } })
+  @Allow()
+  result?: unknown;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: MAX_TOOL_REJECTION_LENGTH, description: 'Why the tool did not run; required with `rejected`.', example: 'the user declined' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TOOL_REJECTION_LENGTH)
+  reason?: string;
 }
 
 /** `POST /api/tasks/:id/approval` body. */

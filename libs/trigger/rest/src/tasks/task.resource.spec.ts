@@ -37,6 +37,22 @@ describe('REST task resources', () => {
     expect(step.observation).toStrictEqual(observation);
   });
 
+  it('shows the caller tools by name, kind and description (not their schemas), in the task and its task.accepted event, with the pending tool call', () => {
+    const pendingToolCall = { stepIndex: 0, toolCallId: `${TASK_ID}:0`, name: 'lookup_order', arguments: { orderId: 'A-17' }, kind: 'OBSERVATION' as const };
+    const withTools: Task = {
+      ...task,
+      status: 'input_required',
+      tools: [{ name: 'lookup_order', description: 'Finds an order.', inputSchema: { type: 'object' }, kind: 'OBSERVATION' }],
+      pendingToolCall,
+    };
+    const shown = { ...shownTask, status: 'input_required', pendingToolCall, tools: [{ name: 'lookup_order', kind: 'OBSERVATION', description: 'Finds an order.' }] };
+    expect(toTaskResource(withTools)).toStrictEqual(shown);
+    expect(toTaskResource({ ...shownTask, tools: [] })).toStrictEqual({ ...shownTask, tools: [] });
+    const accepted: TaskEvent = { taskId: TASK_ID, id: 1, type: 'task.accepted', at: task.createdAt, data: { task: { ...withTools, owner: undefined } } };
+    expect((toTaskEventResource(accepted).data.task as { tools: unknown }).tools).toStrictEqual(shown.tools);
+    expect(withTools.tools?.[0].inputSchema).toEqual({ type: 'object' });
+  });
+
   it('adds no URL to a step without a stored screenshot, and keeps the URL of records stored with one', () => {
     const { screenshotMime: _mime, ...noShot } = observation;
     expect(toTaskWithStepsResource({ ...task, steps: [{ ...step, observation: noShot }] }).steps[0].observation).toStrictEqual(noShot);

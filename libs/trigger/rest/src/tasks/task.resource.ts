@@ -1,4 +1,4 @@
-import type { StepObservation, Task, TaskEvent, TaskPage, TaskStep } from '@mobileclaw/domain';
+import type { CallerToolKind, StepObservation, Task, TaskEvent, TaskPage, TaskStep } from '@mobileclaw/domain';
 import type { TaskWithSteps } from '@mobileclaw/case-tasks';
 
 /**
@@ -6,12 +6,21 @@ import type { TaskWithSteps } from '@mobileclaw/case-tasks';
  * - A step observation whose screenshot is stored gets `screenshotUrl`, the route that serves it
  *   (`GET /api/tasks/{taskId}/steps/{index}/screenshot`); the stored records carry no URL.
  * - `owner` (which gateway instance runs the task) is internal and left out.
+ * - `tools` show each tool's name, kind and description; the argument schemas (up to 16 KiB each)
+ *   were the caller's own to begin with.
  * The same applies to task events: `step.observed` (`data.observation`) and `task.accepted`
  * (`data.task`). Inputs are never modified: live events are shared with other subscribers.
  */
 
+/** A caller tool as a task shows it. */
+export interface CallerToolResource {
+  name: string;
+  kind: CallerToolKind;
+  description: string;
+}
+
 /** A task as the REST API shows it. */
-export type TaskResource = Omit<Task, 'owner'>;
+export type TaskResource = Omit<Task, 'owner' | 'tools'> & { tools?: CallerToolResource[] };
 
 /** A step observation as the REST API shows it. */
 export interface StepObservationResource extends StepObservation {
@@ -36,9 +45,9 @@ export function stepScreenshotUrl(taskId: string, stepIndex: number): string {
 }
 
 export function toTaskResource(task: Task): TaskResource {
-  if (task.owner === undefined) return task;
-  const { owner: _owner, ...shown } = task;
-  return shown;
+  if (task.owner === undefined && task.tools === undefined) return task as TaskResource;
+  const { owner: _owner, tools, ...shown } = task;
+  return tools === undefined ? shown : { ...shown, tools: tools.map(({ name, kind, description }) => ({ name, kind, description })) };
 }
 
 export function toTaskWithStepsResource(task: TaskWithSteps): TaskWithStepsResource {
@@ -61,7 +70,7 @@ export function toTaskEventResource(event: TaskEvent): TaskEvent {
   if (event.type === 'step.observed' && isObject(observation) && typeof index === 'number') {
     return { ...event, data: { ...data, observation: toObservationResource(observation as StepObservation, event.taskId, index) } };
   }
-  if (event.type === 'task.accepted' && isObject(task) && 'owner' in task) {
+  if (event.type === 'task.accepted' && isObject(task) && ('owner' in task || 'tools' in task)) {
     return { ...event, data: { ...data, task: toTaskResource(task as Task) } };
   }
   return event;

@@ -9,7 +9,7 @@ import { ApiTokenGuard } from '../http/api-token.guard';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { TaskAcceptedSchema, TaskEventSchema, TaskPageSchema, TaskSchema, TaskWithStepsSchema } from '../openapi/task.schemas';
-import { ApprovalDto, CreateTaskDto, ListTasksQueryDto } from './task.dto';
+import { ApprovalDto, CreateTaskDto, ListTasksQueryDto, ToolResultDto } from './task.dto';
 import { toTaskEventResource, toTaskPageResource, toTaskResource, toTaskWithStepsResource, type TaskPageResource, type TaskResource, type TaskWithStepsResource } from './task.resource';
 
 /** Scope of the REST API's idempotency keys: its one caller, the holder of the API token. */
@@ -64,7 +64,7 @@ export class TasksController {
   ) {}
 
   /**
-   * `POST /api/tasks {deviceId, goal, maxSteps?, onBusy?, contextId?}` → 202 {@link TaskAccepted}, `Location` header.
+   * `POST /api/tasks {deviceId, goal, maxSteps?, onBusy?, contextId?, tools?}` → 202 {@link TaskAccepted}, `Location` header.
    * With an `Idempotency-Key` header (1–256 printable ASCII characters), a retry with the same key and
    * body gets the first answer again (no second task; header `Idempotent-Replayed: true`) for
    * `idempotencyTtlMs` (default 24 h). The API has one caller (one token), so keys share one scope.
@@ -165,6 +165,30 @@ export class TasksController {
   async approval(@Param('taskId') taskId: string, @Body() body: unknown): Promise<TaskResource> {
     const { approve } = validateDto(ApprovalDto, body);
     return toTaskResource(await this.tasks.approve(taskId, approve));
+  }
+
+  /**
+   * `POST /api/tasks/:taskId/tool-results {toolCallId, outcome: 'ok'|'rejected', result?, reason?}` → 200
+   * the task once the answer is recorded (`task.resumed`, the tool step's `step.acted`).
+   * @throws VALIDATION_FAILED (400; `reason` missing with `rejected`, `result` over 64 KiB as JSON),
+   *   TASK_NOT_FOUND (404), TOOL_CALL_NOT_PENDING (409: answered already, another id, or the task ended).
+   */
+  @Post(':taskId/tool-results')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Answer the tool call the task waits on',
+    description:
+      'For a task in `input_required` with `pendingToolCall`: `ok` with the tool\'s `result`, or `rejected` with a `reason` (the tool did not run). The task resumes and its planner sees the answer. ' +
+      'A second answer to the same call, or one to a call the task does not wait for, is 409 `TOOL_CALL_NOT_PENDING`.',
+  })
+  @TaskIdParam
+  @ApiBody({ type: ToolResultDto })
+  @ApiOkResponse({ type: TaskSchema, description: 'The task after the answer: `running`, or already further on.' })
+  @ApiProblemResponses('VALIDATION_FAILED', 'TASK_NOT_FOUND', 'TOOL_CALL_NOT_PENDING', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'STORAGE_ERROR')
+  async toolResult(@Param('taskId') taskId: string, @Body() body: unknown): Promise<TaskResource> {
+    const dto = validateDto(ToolResultDto, body);
+    const answer = dto.outcome === 'ok' ? { toolCallId: dto.toolCallId, outcome: 'ok' as const, result: dto.result ?? null } : { toolCallId: dto.toolCallId, outcome: 'rejected' as const, reason: dto.reason as string };
+    return toTaskResource(await this.tasks.submitToolResult(taskId, answer));
   }
 
   /** `GET /api/tasks/:taskId/steps/:index/screenshot` → the step's full-resolution screenshot. */
