@@ -54,7 +54,7 @@ export class RuleBasedPlanner extends Planner {
     if (ctx.tools !== undefined) {
       let segments: GoalSegment[];
       try {
-        segments = splitToolCalls(ctx.goal);
+        segments = splitToolCalls(ctx.goal, ctx.tools.map((tool) => tool.name));
       } catch (err) {
         if (!(err instanceof ToolClauseError)) throw err;
         return { type: 'fail', reason: `The goal's tool call cannot be read: ${err.message}.`, reasoning: 'A tool-call clause of the goal is malformed.' };

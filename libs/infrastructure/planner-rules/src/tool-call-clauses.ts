@@ -1,10 +1,16 @@
 /**
- * Tool-call clauses of a goal, for tasks whose caller offers tools: `call <name>`, `use <name>` or
- * `run <name>`, optionally followed by `with <JSON object>`, at the start of the goal or of a clause
- * (after `,`, `;`, `，`, `and`, `then`, `and then` or `然后`). Examples: `call lookup_order`,
- * `call lookup_order with {"orderId": "A-17"} and then open Settings`, `open Settings, then run sync`.
+ * Tool-call clauses of a goal, for tasks whose caller offers tools, at the start of the goal or of a
+ * clause (after `,`, `;`, `，`, `and`, `then`, `and then` or `然后`):
+ * - `call <name>`, `use <name>` or `run <name>` where `<name>` is one of the task's tools (any case),
+ *   optionally followed by `with <JSON object>`;
+ * - the same verbs with any name when `with <JSON object>` follows: explicit arguments name a tool call;
+ * - `$<name>`, optionally followed by a JSON object: always a tool call, whatever the name.
+ * A verb with a name the task does not offer and no arguments is ordinary words ("call Mom", "use
+ * Wi-Fi settings", "run the backup"), read by the other rules. Examples: `call lookup_order`,
+ * `call lookup_order with {"orderId": "A-17"} and then open Settings`, `open Settings, then $sync {}`.
  * The JSON object is read by its own grammar (strings, escapes and nesting), so `and`, commas and
- * braces inside it never end the clause. Any tool name counts: the caller decides whether it has it.
+ * braces inside it never end the clause. An explicit call of a name the caller did not offer still
+ * goes to the caller, who rejects it.
  */
 
 /** A goal split at its tool-call clauses, in order. */
@@ -15,57 +21,109 @@ export type GoalSegment =
 /** A tool-call clause the goal gets wrong (bad JSON, `with` and no object): the reason, in words. */
 export class ToolClauseError extends Error {}
 
-const VERB = /(call|use|run)\s+([A-Za-z0-9_-]{1,64})(?=$|[\s,;，])/iy;
+const NAME = '[A-Za-z0-9_-]{1,64}';
+const VERB = new RegExp(`(call|use|run)\\s+(${NAME})(?=$|[\\s,;，])`, 'iy');
+const DOLLAR = new RegExp(`\\$([A-Za-z_][A-Za-z0-9_-]{0,63})(?=$|[\\s,;，{])`, 'y');
 /** A separator before a clause: punctuation and/or a joining word. */
 const SEPARATOR = /\s*(?:[,;，]\s*)?(?:(?:and\s+then|and|then)(?=\s)|然后)?\s*/iy;
-/** Where a tool-call clause starts inside a text clause: after a separator. */
-const CLAUSE_START = /(?:\s*[,;，]\s*(?:(?:and\s+then|and|then)\s+|然后\s*)?|\s+(?:and\s+then|and|then)\s+|\s*然后\s*)(?=(?:call|use|run)\s+[A-Za-z0-9_-]{1,64}(?:$|[\s,;，]))/gi;
+/** Where a candidate tool-call clause starts inside a text clause: after a separator. */
+const CLAUSE_START = new RegExp(
+  `(?:\\s*[,;，]\\s*(?:(?:and\\s+then|and|then)\\s+|然后\\s*)?|\\s+(?:and\\s+then|and|then)\\s+|\\s*然后\\s*)(?=(?:(?:call|use|run)\\s+${NAME}(?:$|[\\s,;，])|\\$${NAME}))`,
+  'gi',
+);
+const WITH = /\s+with(?=\s|\{|$)\s*/iy;
+
+/** A tool-call clause found at a position: where it ends and what it calls. */
+interface ClauseMatch {
+  segment: Extract<GoalSegment, { kind: 'tool' }>;
+  end: number;
+}
 
 /**
  * The goal's segments: tool-call clauses and the text between them (trimmed; empty text dropped).
  * A goal without tool-call clauses is one text segment.
- * @throws ToolClauseError for `with` not followed by a JSON object, JSON that does not parse (the
- *   parser's message and position), a JSON value that is not an object, or a clause followed by more
- *   words without a separator.
+ * @param toolNames the names of the tools the task's caller offers.
+ * @throws ToolClauseError for a tool-call clause with `with` not followed by a JSON object, JSON that
+ *   does not parse (the parser's message and position), a JSON value that is not an object, or a clause
+ *   followed by more words without a separator.
  */
-export function splitToolCalls(goal: string): GoalSegment[] {
+export function splitToolCalls(goal: string, toolNames: readonly string[]): GoalSegment[] {
+  const offered = new Map(toolNames.map((name) => [name.toLowerCase(), name]));
   const segments: GoalSegment[] = [];
   let at = 0;
   while (at < goal.length) {
     at = skipSpaces(goal, at);
     if (at >= goal.length) break;
-    VERB.lastIndex = at;
-    const verb = VERB.exec(goal);
-    if (verb) {
-      const name = verb[2] as string;
-      const clause = `${(verb[1] as string).toLowerCase()} ${name}`;
-      at = VERB.lastIndex;
-      let args: Record<string, unknown> = {};
-      const withWord = /\s+with(?=\s|\{|$)\s*/iy;
-      withWord.lastIndex = at;
-      if (withWord.exec(goal)) {
-        at = withWord.lastIndex;
-        if (goal[at] !== '{') throw new ToolClauseError(`"${clause} with" must be followed by a JSON object, e.g. ${clause} with {"orderId": "A-17"}`);
-        const end = jsonObjectEnd(goal, at, clause);
-        args = parseArguments(goal.slice(at, end), clause);
-        at = end;
-      }
-      segments.push({ kind: 'tool', name, arguments: args, clause });
-      const rest = skipSeparator(goal, at);
-      if (goal.slice(at, rest).trim() === '' && rest < goal.length) {
-        throw new ToolClauseError(`"${clause}" is followed by ${JSON.stringify(goal.slice(skipSpaces(goal, at)).slice(0, 40))} without "and" or "then" between them`);
+    const found = clauseAt(goal, at, offered);
+    if (found) {
+      segments.push(found.segment);
+      const rest = skipSeparator(goal, found.end);
+      if (goal.slice(found.end, rest).trim() === '' && rest < goal.length) {
+        throw new ToolClauseError(`"${found.segment.clause}" is followed by ${JSON.stringify(goal.slice(skipSpaces(goal, found.end)).slice(0, 40))} without "and" or "then" between them`);
       }
       at = rest;
       continue;
     }
+    let end = goal.length;
+    let next = goal.length;
     CLAUSE_START.lastIndex = at;
-    const next = CLAUSE_START.exec(goal);
-    const end = next ? next.index : goal.length;
+    for (let candidate = CLAUSE_START.exec(goal); candidate; candidate = CLAUSE_START.exec(goal)) {
+      if (clauseAt(goal, CLAUSE_START.lastIndex, offered)) {
+        end = candidate.index;
+        next = CLAUSE_START.lastIndex;
+        break;
+      }
+      // Not a tool call (e.g. "and call Mom"): look further along.
+      CLAUSE_START.lastIndex = Math.max(CLAUSE_START.lastIndex, candidate.index + 1);
+    }
     const text = goal.slice(at, end).trim();
     if (text !== '') segments.push({ kind: 'text', text });
-    at = next ? CLAUSE_START.lastIndex : goal.length;
+    at = next;
   }
   return segments;
+}
+
+/**
+ * The tool-call clause starting at `at`, or undefined when the words there are not one (see the
+ * module's rules).
+ * @throws ToolClauseError for a tool-call clause whose arguments are malformed.
+ */
+function clauseAt(goal: string, at: number, offered: ReadonlyMap<string, string>): ClauseMatch | undefined {
+  DOLLAR.lastIndex = at;
+  const dollar = DOLLAR.exec(goal);
+  if (dollar) {
+    const name = dollar[1] as string;
+    const clause = `$${name}`;
+    let end = DOLLAR.lastIndex;
+    const open = skipSpaces(goal, end);
+    let args: Record<string, unknown> = {};
+    if (goal[open] === '{') {
+      end = jsonObjectEnd(goal, open, clause);
+      args = parseArguments(goal.slice(open, end), clause);
+    }
+    return { segment: { kind: 'tool', name, arguments: args, clause }, end };
+  }
+  VERB.lastIndex = at;
+  const verb = VERB.exec(goal);
+  if (!verb) return undefined;
+  const written = verb[2] as string;
+  let end = VERB.lastIndex;
+  WITH.lastIndex = end;
+  const withArguments = WITH.exec(goal) !== null && goal[WITH.lastIndex] === '{';
+  const known = offered.get(written.toLowerCase());
+  if (!known && !withArguments) return undefined;
+  const name = known ?? written;
+  const clause = `${(verb[1] as string).toLowerCase()} ${name}`;
+  let args: Record<string, unknown> = {};
+  WITH.lastIndex = end;
+  if (WITH.exec(goal)) {
+    end = WITH.lastIndex;
+    if (goal[end] !== '{') throw new ToolClauseError(`"${clause} with" must be followed by a JSON object, e.g. ${clause} with {"orderId": "A-17"}`);
+    const close = jsonObjectEnd(goal, end, clause);
+    args = parseArguments(goal.slice(end, close), clause);
+    end = close;
+  }
+  return { segment: { kind: 'tool', name, arguments: args, clause }, end };
 }
 
 function skipSpaces(goal: string, at: number): number {
