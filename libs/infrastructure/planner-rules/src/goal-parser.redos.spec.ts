@@ -1,5 +1,6 @@
 import { checkSync } from 'recheck';
 import { GOAL_PATTERNS, parseGoal } from './goal-parser';
+import { TOOL_CLAUSE_PATTERNS } from './tool-call-clauses';
 
 /**
  * Goal parsing runs synchronously in the gateway, so a pattern that backtracks more than linearly on
@@ -11,6 +12,13 @@ import { GOAL_PATTERNS, parseGoal } from './goal-parser';
 describe('goal patterns', () => {
   it.each(GOAL_PATTERNS.map((pattern, index) => [index, pattern.source.slice(0, 80), pattern] as const))('#%i %s is safe from catastrophic backtracking', (_index, _source, pattern) => {
     const result = checkSync(pattern.source, pattern.flags.replace(/[gd]/g, ''), { timeout: null });
+    expect(result.status === 'vulnerable' ? { status: result.status, complexity: result.complexity, attack: result.attack.pattern } : { status: result.status }).toEqual({
+      status: 'safe',
+    });
+  }, 600_000);
+
+  it.each(TOOL_CLAUSE_PATTERNS.map((pattern, index) => [index, pattern.source.slice(0, 80), pattern] as const))('tool-call clause pattern #%i %s is safe from catastrophic backtracking', (_index, _source, pattern) => {
+    const result = checkSync(pattern.source, pattern.flags.replace(/[gdy]/g, ''), { timeout: null });
     expect(result.status === 'vulnerable' ? { status: result.status, complexity: result.complexity, attack: result.attack.pattern } : { status: result.status }).toEqual({
       status: 'safe',
     });

@@ -28,10 +28,14 @@ const DOLLAR = new RegExp(`\\$([A-Za-z_][A-Za-z0-9_-]{0,63})(?=$|[\\s,;，{])`, 
 const SEPARATOR = /\s*(?:[,;，]\s*)?(?:(?:and\s+then|and|then)(?=\s)|然后)?\s*/iy;
 /** Where a candidate tool-call clause starts inside a text clause: after a separator. */
 const CLAUSE_START = new RegExp(
-  `(?:\\s*[,;，]\\s*(?:(?:and\\s+then|and|then)\\s+|然后\\s*)?|\\s+(?:and\\s+then|and|then)\\s+|\\s*然后\\s*)(?=(?:(?:call|use|run)\\s+${NAME}(?:$|[\\s,;，])|\\$${NAME}))`,
+  // Starts where a run of spaces starts (not inside it): one attempt per run keeps the scan linear.
+  `(?<!\\s)(?:\\s*[,;，]\\s*(?:(?:and\\s+then|and|then)\\s+|然后\\s*)?|\\s+(?:and\\s+then|and|then)\\s+|\\s*然后\\s*)(?=(?:(?:call|use|run)\\s+${NAME}(?:$|[\\s,;，])|\\$${NAME}))`,
   'gi',
 );
-const WITH = /\s+with(?=\s|\{|$)\s*/iy;
+const WITH = /(?<!\s)\s+with(?=\s|\{|$)\s*/iy;
+
+/** The patterns of this module, for the ReDoS check (each is linear in the goal's length). */
+export const TOOL_CLAUSE_PATTERNS: readonly RegExp[] = [VERB, DOLLAR, SEPARATOR, CLAUSE_START, WITH];
 
 /** A tool-call clause found at a position: where it ends and what it calls. */
 interface ClauseMatch {
