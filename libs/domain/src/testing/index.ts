@@ -11,3 +11,4 @@ export * from './task-repository-contract';
 export * from './rejections';
 export * from './idempotency-store-contract';
 export * from './push-notification-config-store-contract';
+export * from './push-delivery-outbox-contract';

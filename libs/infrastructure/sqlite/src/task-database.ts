@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 3;
+export const TASK_SCHEMA_VERSION = 5;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -35,6 +35,11 @@ export const TASK_SCHEMA_VERSION = 3;
  *   (a caller's key, the hash of its request, the answer once given, its expiry in ms) and
  *   `push_configs` (a task's webhook configurations as JSON); `tasks.context_id`, a copy of
  *   `Task.contextId` (NULL for older rows, whose tasks have none), indexed for listing one conversation.
+ * - 4: reserved (caller tools, added on a parallel branch; empty here).
+ * - 5: `push_deliveries`, the outbox of A2A push notifications: one row per status change and webhook
+ *   (`task_id`, `config_id`; the request body as sent), the failed attempts, the next attempt's time in
+ *   ms (`due_at`; while claimed, when the claim lapses) and the claiming instance; `delivery_id` never
+ *   reused (AUTOINCREMENT) so that it orders each webhook's queue.
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -99,6 +104,22 @@ export const TASK_MIGRATIONS: readonly string[] = [
 
   ALTER TABLE tasks ADD COLUMN context_id TEXT;
   CREATE INDEX tasks_by_context ON tasks (context_id, created_at DESC, task_id DESC);
+  `,
+  '',
+  `
+  CREATE TABLE push_deliveries (
+    delivery_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id     TEXT NOT NULL,
+    config_id   TEXT NOT NULL,
+    event_id    INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    attempts    INTEGER NOT NULL,
+    due_at      INTEGER NOT NULL,
+    last_error  TEXT,
+    claimant    TEXT
+  ) STRICT;
+  CREATE INDEX push_deliveries_by_queue ON push_deliveries (task_id, config_id, delivery_id);
+  CREATE INDEX push_deliveries_by_claimant ON push_deliveries (claimant) WHERE claimant IS NOT NULL;
   `,
 ];
 
