@@ -155,6 +155,32 @@ describe('A2A push notifications (real gateway, real webhooks)', () => {
     expect(hook.calls.map((c) => [c.body.statusUpdate.taskId, c.headers['x-a2a-notification-token']])).toStrictEqual(Array(3).fill([taskId, 'tok-9']));
   });
 
+  it('notifies the webhook after the restart of the interruption of a task the shutdown stopped', async () => {
+    const { hook, url } = await webhook((_call, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    const port = Number(new URL(url).port);
+    await hook.stop();
+    const env = { MOBILECLAW_DATA_DIR: gateways.dataDir(), MOBILECLAW_A2A_PUSH_RETRY_BASE_MS: '50', MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS: '20' };
+    const first = await gateways.start(env);
+    await waitOnline(first, 'sim-1');
+    first.simulator!.faults.neverReply = true;
+    const a2a = await new ClientFactory().createFromUrl(gatewayUrl(first, ''));
+    const task = (await a2a.sendMessage({ ...send(message('Turn on Wi-Fi')), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } })) as Json;
+    expect(task.status.state).toBe(TaskState.TASK_STATE_WORKING);
+    await a2a.createTaskPushNotificationConfig({ tenant: '', id: 'crm', taskId: task.id, url, token: '', authentication: undefined });
+    await first.close();
+
+    await gateways.start(env);
+    await hook.start(port);
+    await hook.until((calls) => calls.some((c) => c.body.statusUpdate.metadata.type === 'task.interrupted'));
+    expect(hook.calls.map((c) => [stateName(c), c.body.statusUpdate.metadata.type])).toStrictEqual([
+      ['TASK_STATE_WORKING', 'registered'],
+      ['TASK_STATE_FAILED', 'task.interrupted'],
+    ]);
+  });
+
   it('refuses a webhook URL that is not http: or https: with invalid params', async () => {
     const gw = await gateways.start();
     await waitOnline(gw, 'sim-1');

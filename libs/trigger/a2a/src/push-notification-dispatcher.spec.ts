@@ -69,7 +69,10 @@ describe('PushNotificationDispatcher (in-memory outbox, real webhooks)', () => {
   });
 
   afterEach(async () => {
-    for (const dispatcher of running.splice(0)) await dispatcher.beforeApplicationShutdown();
+    for (const dispatcher of running.splice(0)) {
+      await dispatcher.beforeApplicationShutdown();
+      await dispatcher.onApplicationShutdown();
+    }
     for (const hook of webhooks.splice(0)) await hook.stop();
     jest.restoreAllMocks();
   });

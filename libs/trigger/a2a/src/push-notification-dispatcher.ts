@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
 import { PushDeliveryOutbox, PushNotificationConfigStore, type PushDelivery, type PushNotificationConfig, type Task, type TaskEvent } from '@mobileclaw/domain';
 import { TaskService } from '@mobileclaw/case-tasks';
@@ -55,7 +55,7 @@ export const MAX_PUSH_ATTEMPTS_IN_FLIGHT = 16;
  * slow or failing webhook never slows the task.
  */
 @Injectable()
-export class PushNotificationDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PushNotificationDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('A2aPush');
   private readonly settings: PushDeliverySettings;
   /** How long a claimed delivery stays hidden from other claimants: longer than any attempt takes. */
@@ -94,13 +94,22 @@ export class PushNotificationDispatcher implements OnApplicationBootstrap, Befor
     this.wake();
   }
 
+  /**
+   * Stops sending: attempts under way are cut short and kept for the next start. Status events still
+   * go into the outbox until {@link onApplicationShutdown}, so that the tasks the shutdown interrupts
+   * notify their webhooks after the restart.
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    this.subscription?.unsubscribe();
     this.stopping.abort();
     clearTimeout(this.timer);
-    await this.queued;
     await this.draining;
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Stops taking status events, once the ones already taken are in the outbox. */
+  async onApplicationShutdown(): Promise<void> {
+    this.subscription?.unsubscribe();
+    await this.queued;
   }
 
   /**
