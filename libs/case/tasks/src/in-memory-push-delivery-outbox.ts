@@ -52,8 +52,9 @@ export class InMemoryPushDeliveryOutbox extends PushDeliveryOutbox {
   }
 
   override async nextDueAt(): Promise<number | undefined> {
-    const heads = this.heads();
-    return heads.length === 0 ? undefined : Math.min(...heads.map((d) => d.dueAt));
+    let next: number | undefined;
+    for (const head of this.heads()) if (next === undefined || head.dueAt < next) next = head.dueAt;
+    return next;
   }
 
   /** The first delivery of each webhook queue. */
