@@ -24,7 +24,8 @@ class Webhook {
 
   constructor(private readonly answer: (call: number, res: ServerResponse) => void) {}
 
-  async start(): Promise<string> {
+  /** Listens on `port` (0: a free one) and returns the webhook's URL. */
+  async start(port = 0): Promise<string> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -37,7 +38,7 @@ class Webhook {
         else this.waiters.push(waiter);
       });
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
   }
 
@@ -123,6 +124,61 @@ describe('A2A push notifications (real gateway, real webhooks)', () => {
     // The task completed although the webhook holds the first notification unanswered.
     await hook.until((calls) => calls.length >= 1);
     expect(stateName(hook.calls[0])).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+
+  it('keeps the notifications for a webhook that is down across a gateway restart, and delivers each once it is back', async () => {
+    // The webhook's port, free again: it refuses connections until the webhook comes back.
+    const { hook, url } = await webhook((_call, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    const port = Number(new URL(url).port);
+    await hook.stop();
+    const env = { MOBILECLAW_DATA_DIR: gateways.dataDir(), MOBILECLAW_A2A_PUSH_RETRY_BASE_MS: '50', MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS: '20' };
+    const first = await gateways.start(env);
+    await waitOnline(first, 'sim-1');
+    const { a2a, taskId } = await waitingForApproval(first);
+    await a2a.createTaskPushNotificationConfig({ tenant: '', id: 'crm', taskId, url, token: 'tok-9', authentication: undefined });
+    expect(((await a2a.sendMessage(send(message('yes', { taskId })))) as Json).status.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await first.close();
+
+    await gateways.start(env);
+    await hook.start(port);
+    await hook.until((calls) => calls.some((c) => c.body.statusUpdate.metadata.type === 'task.completed'));
+    // Nothing reached the webhook before the restart; after it, every status change since the
+    // registration arrived, in order, with the config's token.
+    expect(hook.calls.map((c) => [stateName(c), c.body.statusUpdate.metadata.type])).toStrictEqual([
+      ['TASK_STATE_INPUT_REQUIRED', 'registered'],
+      ['TASK_STATE_WORKING', 'task.resumed'],
+      ['TASK_STATE_COMPLETED', 'task.completed'],
+    ]);
+    expect(hook.calls.map((c) => [c.body.statusUpdate.taskId, c.headers['x-a2a-notification-token']])).toStrictEqual(Array(3).fill([taskId, 'tok-9']));
+  });
+
+  it('notifies the webhook after the restart of the interruption of a task the shutdown stopped', async () => {
+    const { hook, url } = await webhook((_call, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    const port = Number(new URL(url).port);
+    await hook.stop();
+    const env = { MOBILECLAW_DATA_DIR: gateways.dataDir(), MOBILECLAW_A2A_PUSH_RETRY_BASE_MS: '50', MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS: '20' };
+    const first = await gateways.start(env);
+    await waitOnline(first, 'sim-1');
+    first.simulator!.faults.neverReply = true;
+    const a2a = await new ClientFactory().createFromUrl(gatewayUrl(first, ''));
+    const task = (await a2a.sendMessage({ ...send(message('Turn on Wi-Fi')), configuration: { acceptedOutputModes: [], returnImmediately: true, taskPushNotificationConfig: undefined } })) as Json;
+    expect(task.status.state).toBe(TaskState.TASK_STATE_WORKING);
+    await a2a.createTaskPushNotificationConfig({ tenant: '', id: 'crm', taskId: task.id, url, token: '', authentication: undefined });
+    await first.close();
+
+    await gateways.start(env);
+    await hook.start(port);
+    await hook.until((calls) => calls.some((c) => c.body.statusUpdate.metadata.type === 'task.interrupted'));
+    expect(hook.calls.map((c) => [stateName(c), c.body.statusUpdate.metadata.type])).toStrictEqual([
+      ['TASK_STATE_WORKING', 'registered'],
+      ['TASK_STATE_FAILED', 'task.interrupted'],
+    ]);
   });
 
   it('refuses a webhook URL that is not http: or https: with invalid params', async () => {

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { IdempotencyStore, Planner, PlannerMetrics, PushNotificationConfigStore, ScreenImageEncoder, TaskRepository } from '@mobileclaw/domain';
+import { IdempotencyStore, Planner, PlannerMetrics, PushDeliveryOutbox, PushNotificationConfigStore, ScreenImageEncoder, TaskRepository } from '@mobileclaw/domain';
 import { LlmPlanner, type LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { RuleBasedPlanner } from '@mobileclaw/planner-rules';
 import { SharpScreenImageEncoder } from '@mobileclaw/screen-image';
-import { SqliteIdempotencyStore, SqlitePushNotificationConfigStore, SqliteTaskRepository } from '@mobileclaw/store-sqlite';
+import { SqliteIdempotencyStore, SqlitePushDeliveryOutbox, SqlitePushNotificationConfigStore, SqliteTaskRepository } from '@mobileclaw/store-sqlite';
 
 export interface AgentInfrastructureOptions {
   /** Directory of the SQLite database and the step screenshots (created when absent). */
@@ -21,18 +21,20 @@ class TaskRepositoryLifecycle implements OnApplicationShutdown {
     @Inject(TaskRepository) private readonly repository: TaskRepository,
     @Inject(IdempotencyStore) private readonly idempotency: SqliteIdempotencyStore,
     @Inject(PushNotificationConfigStore) private readonly pushConfigs: SqlitePushNotificationConfigStore,
+    @Inject(PushDeliveryOutbox) private readonly pushOutbox: SqlitePushDeliveryOutbox,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.idempotency.close();
     await this.pushConfigs.close();
+    await this.pushOutbox.close();
     await this.repository.close();
   }
 }
 
 /**
  * The agent workflow's adapters as a Nest module: the `TaskRepository` port backed by SQLite in
- * `dataDir` (and the `IdempotencyStore` and `PushNotificationConfigStore` ports in the same database), the `Planner` port — the LLM planner when `llm` is given (reporting its retries to the
+ * `dataDir` (and the `IdempotencyStore`, `PushNotificationConfigStore` and `PushDeliveryOutbox` ports in the same database), the `Planner` port — the LLM planner when `llm` is given (reporting its retries to the
  * `PlannerMetrics` port when one is provided), else the rule-based one — and
  * the `ScreenImageEncoder` port (sharp) that bounds the screen images outside agents receive.
  */
@@ -47,6 +49,7 @@ export class AgentInfrastructureModule {
         // Its own connection to the task database (table `idempotency_keys`), opened once the store has migrated it.
         { provide: IdempotencyStore, inject: [TaskRepository], useFactory: (repository: SqliteTaskRepository) => SqliteIdempotencyStore.open(repository.path) },
         { provide: PushNotificationConfigStore, inject: [TaskRepository], useFactory: (repository: SqliteTaskRepository) => SqlitePushNotificationConfigStore.open(repository.path) },
+        { provide: PushDeliveryOutbox, inject: [TaskRepository], useFactory: (repository: SqliteTaskRepository) => SqlitePushDeliveryOutbox.open(repository.path) },
         {
           provide: Planner,
           inject: [{ token: PlannerMetrics, optional: true }],
@@ -59,7 +62,7 @@ export class AgentInfrastructureModule {
         { provide: ScreenImageEncoder, useClass: SharpScreenImageEncoder },
         TaskRepositoryLifecycle,
       ],
-      exports: [TaskRepository, IdempotencyStore, PushNotificationConfigStore, Planner, ScreenImageEncoder],
+      exports: [TaskRepository, IdempotencyStore, PushNotificationConfigStore, PushDeliveryOutbox, Planner, ScreenImageEncoder],
     };
   }
 }

@@ -15,6 +15,7 @@ export * from './device-listeners';
 export * from './control-leases';
 export * from './idempotency-store';
 export * from './push-notification-config-store';
+export * from './push-delivery-outbox';
 export * from './proxied-request';
 export * from './local-only-request';
 export * from './tool';

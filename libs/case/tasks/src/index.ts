@@ -14,3 +14,4 @@ export * from './takeover.service';
 export * from './in-memory-idempotency-store';
 export * from './idempotent-creation';
 export * from './in-memory-push-notification-config-store';
+export * from './in-memory-push-delivery-outbox';

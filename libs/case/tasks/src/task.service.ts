@@ -27,6 +27,7 @@ import {
   type TaskEvent,
   type TaskOwner,
   type TaskPage,
+  type TaskFilter,
   type TaskQuery,
   type TaskStep,
   type CommandResult,
@@ -342,6 +343,14 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   /** @throws MobileClawError `VALIDATION_FAILED` for a bad cursor. */
   list(query: TaskQuery): Promise<TaskPage> {
     return this.repository.listTasks(query);
+  }
+
+  /**
+   * How many tasks `filter` selects (all pages of {@link list} with that filter).
+   * @throws MobileClawError `VALIDATION_FAILED` for an unknown status.
+   */
+  count(filter: TaskFilter): Promise<number> {
+    return this.repository.countTasks(filter);
   }
 
   /** @throws MobileClawError `TASK_NOT_FOUND`. */

@@ -1,10 +1,14 @@
 import type { Task, TaskEvent, TaskEventType, TaskStatus, TaskStep } from './task';
 
-export interface TaskQuery {
+/** Which tasks a listing or a count selects: each field given must match (none given = all tasks). */
+export interface TaskFilter {
   deviceId?: string;
   status?: TaskStatus;
   /** Only the tasks of this conversation ({@link Task.contextId}). */
   contextId?: string;
+}
+
+export interface TaskQuery extends TaskFilter {
   /** Page size, 1–200. */
   limit: number;
   /** Opaque cursor from a previous page's `nextCursor`. */
@@ -70,6 +74,12 @@ export abstract class TaskRepository {
    *   `status` (not a {@link TaskStatus}) or `cursor` (not a `nextCursor` this store issued).
    */
   abstract listTasks(query: TaskQuery): Promise<TaskPage>;
+  /**
+   * How many stored tasks match `filter`: as many as all pages of {@link listTasks} with that filter
+   * hold together, at the moment of the call.
+   * @throws MobileClawError `VALIDATION_FAILED` with field `status` (not a {@link TaskStatus}).
+   */
+  abstract countTasks(filter: TaskFilter): Promise<number>;
 
   /**
    * Inserts or replaces the step `(step.taskId, step.index)`.

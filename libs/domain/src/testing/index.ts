@@ -12,3 +12,4 @@ export * from './rejections';
 export * from './idempotency-store-contract';
 export * from './push-notification-config-store-contract';
 export * from './tool-source-contract';
+export * from './push-delivery-outbox-contract';

@@ -232,6 +232,23 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect(third).toStrictEqual({ tasks: [tasks[0], expect.objectContaining({ taskId: 'oldest' })] });
       });
 
+      it('counts the tasks a filter selects across all its pages', async () => {
+        await seed();
+        expect(await repository.countTasks({})).toBe(7);
+        expect(await repository.countTasks({ status: 'completed' })).toBe(4);
+        expect(await repository.countTasks({ deviceId: 'phone-a' })).toBe(4);
+        expect(await repository.countTasks({ deviceId: 'phone-b', status: 'completed' })).toBe(1);
+        expect(await repository.countTasks({ deviceId: 'phone-c' })).toBe(0);
+        await repository.createTask(taskFixture({ taskId: 'ctx-1', contextId: 'order-9', createdAt: minutesAfter(T0, 7) }));
+        await repository.createTask(taskFixture({ taskId: 'ctx-2', contextId: 'order-9', status: 'completed', createdAt: minutesAfter(T0, 8) }));
+        expect(await repository.countTasks({ contextId: 'order-9' })).toBe(2);
+        expect(await repository.countTasks({ contextId: 'order-9', status: 'completed' })).toBe(1);
+        expect((await allPages({ status: 'completed', limit: 2 })).flat()).toHaveLength(await repository.countTasks({ status: 'completed' }));
+        const err = await domainRejection(repository.countTasks({ status: 'lost' as Task['status'] }));
+        expect(err.code).toBe('VALIDATION_FAILED');
+        expect(err.fieldErrors?.map((e) => e.field)).toEqual(['status']);
+      });
+
       it('refuses a cursor it did not issue, a limit outside 1–200 and an unknown status with VALIDATION_FAILED', async () => {
         await seed();
         for (const cursor of ['garbage!', '', '0', '-1', 'bm90IGpzb24']) {
@@ -637,6 +654,7 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect((await domainRejection(repository.getTask('task-a'))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.createTask(taskFixture({ taskId: 'task-b' })))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.listTasks({ limit: 10 }))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.countTasks({}))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.appendEvent('task-a', 'task.started', {}))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.listEvents('task-a'))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.saveStep(stepFixture('task-a', 0)))).code).toBe('SHUTTING_DOWN');

@@ -4,3 +4,4 @@ export { CorruptRecordError, type CorruptRecord } from './task-records';
 export { ensurePrivateDirectory, ensurePrivateFile, PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from './private-files';
 export * from './sqlite-idempotency-store';
 export * from './sqlite-push-notification-config-store';
+export * from './sqlite-push-delivery-outbox';

@@ -40,6 +40,7 @@ import {
   type Task,
   type TaskEvent,
   type TaskEventType,
+  type TaskFilter,
   type TaskPage,
   type TaskQuery,
   type TaskStep,
@@ -119,6 +120,7 @@ const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9
 export class SqliteTaskRepository extends TaskRepository {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly listStatements = new Map<string, Statement>();
+  private readonly countStatements = new Map<string, Statement>();
   private readonly pendingWrites = new Set<Promise<unknown>>();
 
   /**
@@ -227,9 +229,7 @@ export class SqliteTaskRepository extends TaskRepository {
       if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
         errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
       }
-      if (query.status !== undefined && !STATUSES.has(query.status)) {
-        errors.push({ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` });
-      }
+      errors.push(...statusErrors(query.status));
       throwIfInvalid(errors, 'invalid request');
       const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
       const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined, query.contextId !== undefined);
@@ -247,6 +247,18 @@ export class SqliteTaskRepository extends TaskRepository {
         tasks: this.decodeAll(pageRows, (row) => this.withTools(taskFromRow(row))),
         ...(rows.length > query.limit ? { nextCursor: encodeTaskCursor({ createdAtMs: last.created_at, taskId: last.task_id }) } : {}),
       };
+    });
+  }
+
+  /**
+   * How many tasks match the filter (one phone, one status and/or one conversation).
+   * @throws MobileClawError `VALIDATION_FAILED` for an unknown `status`.
+   */
+  countTasks(filter: TaskFilter): Promise<number> {
+    return this.withStorageErrors(async () => {
+      throwIfInvalid(statusErrors(filter.status), 'invalid request');
+      const statement = this.countStatement(filter.deviceId !== undefined, filter.status !== undefined, filter.contextId !== undefined);
+      return statement.get({ deviceId: filter.deviceId, status: filter.status, contextId: filter.contextId }) as number;
     });
   }
 
@@ -507,18 +519,35 @@ export class SqliteTaskRepository extends TaskRepository {
     const key = `${+byDevice}${+byStatus}${+afterCursor}${+byContext}`;
     let statement = this.listStatements.get(key);
     if (!statement) {
-      const conditions = [
-        ...(byDevice ? ['device_id = @deviceId'] : []),
-        ...(byStatus ? ['status = @status'] : []),
-        ...(byContext ? ['context_id = @contextId'] : []),
-        ...(afterCursor ? ['(created_at, task_id) < (@createdAtMs, @taskId)'] : []),
-      ];
+      const conditions = [...filterConditions(byDevice, byStatus, byContext), ...(afterCursor ? ['(created_at, task_id) < (@createdAtMs, @taskId)'] : [])];
       const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
       statement = this.db.prepare(`SELECT * FROM tasks ${where} ORDER BY created_at DESC, task_id DESC LIMIT @limit`);
       this.listStatements.set(key, statement);
     }
     return statement;
   }
+
+  /** `SELECT COUNT(*)` over the filter's conditions, plucked to the number. */
+  private countStatement(byDevice: boolean, byStatus: boolean, byContext: boolean): Statement {
+    const key = `${+byDevice}${+byStatus}${+byContext}`;
+    let statement = this.countStatements.get(key);
+    if (!statement) {
+      const conditions = filterConditions(byDevice, byStatus, byContext);
+      const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+      statement = this.db.prepare(`SELECT COUNT(*) FROM tasks ${where}`).pluck();
+      this.countStatements.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+/** The `WHERE` conditions of a {@link TaskFilter} (named parameters `@deviceId`, `@status`, `@contextId`). */
+function filterConditions(byDevice: boolean, byStatus: boolean, byContext: boolean): string[] {
+  return [...(byDevice ? ['device_id = @deviceId'] : []), ...(byStatus ? ['status = @status'] : []), ...(byContext ? ['context_id = @contextId'] : [])];
+}
+
+function statusErrors(status: TaskFilter['status']): FieldError[] {
+  return status === undefined || STATUSES.has(status) ? [] : [{ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` }];
 }
 
 function prepareStatements(db: TaskDatabase) {

@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 4;
+export const TASK_SCHEMA_VERSION = 5;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -39,6 +39,10 @@ export const TASK_SCHEMA_VERSION = 4;
  *   `tools`, `[]` included). They are kept out of `tasks.data` because they are fixed at creation and
  *   may be large (64 specs of up to 16 KiB), while the task row is rewritten at every step. A regular
  *   rowid table, since its rows can be large.
+ * - 5: `push_deliveries`, the outbox of A2A push notifications: one row per status change and webhook
+ *   (`task_id`, `config_id`; the request body as sent), the failed attempts, the next attempt's time in
+ *   ms (`due_at`; while claimed, when the claim lapses) and the claiming instance; `delivery_id` never
+ *   reused (AUTOINCREMENT) so that it orders each webhook's queue.
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -109,6 +113,21 @@ export const TASK_MIGRATIONS: readonly string[] = [
     task_id TEXT PRIMARY KEY NOT NULL REFERENCES tasks (task_id) ON DELETE CASCADE,
     data    TEXT NOT NULL
   ) STRICT;
+  `,
+  `
+  CREATE TABLE push_deliveries (
+    delivery_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id     TEXT NOT NULL,
+    config_id   TEXT NOT NULL,
+    event_id    INTEGER NOT NULL,
+    body        TEXT NOT NULL,
+    attempts    INTEGER NOT NULL,
+    due_at      INTEGER NOT NULL,
+    last_error  TEXT,
+    claimant    TEXT
+  ) STRICT;
+  CREATE INDEX push_deliveries_by_queue ON push_deliveries (task_id, config_id, delivery_id);
+  CREATE INDEX push_deliveries_by_claimant ON push_deliveries (claimant) WHERE claimant IS NOT NULL;
   `,
 ];
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MobileClawService, PushNotificationConfigStore } from '@mobileclaw/domain';
 import { IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
-import { AgentCardCodec, UserBuilder, jsonRpcHandler } from './a2a-sdk';
+import { AgentCardCodec, UserBuilder, jsonRpcHandler, legacyAgentCardRouter } from './a2a-sdk';
 import { A2aTaskHandler } from './a2a-task-handler';
 import { A2A_BODY_LIMIT_BYTES, A2A_OPTIONS, type A2aOptions } from './a2a.options';
 import { AGENT_CARD_PATH, agentCard } from './agent-card';
@@ -17,7 +17,8 @@ type ExpressHandler = (req: IncomingMessage, res: ServerResponse, next: Next) =>
  * The A2A face on the gateway's HTTP server, mounted before the REST middleware (it checks its own
  * token and reads its own body):
  * - `GET /.well-known/agent-card.json`: the agent card, public, naming the JSON-RPC endpoint on the
- *   configured public URL or the request's own scheme and host;
+ *   configured public URL or the request's own scheme and host, in the shape the caller's
+ *   `A2A-Version` asks for ({@link A2aHttpEndpoint.serveCard});
  * - `POST <path>` (default `/a2a`): A2A JSON-RPC over HTTP, answers as JSON or Server-Sent Events
  *   (`SendStreamingMessage`, `SubscribeToTask`), behind the API token when one is set. The body is
  *   judged first ({@link judgeEnvelope}: JSON-RPC 2.0 errors, notifications get 204), then served by
@@ -63,14 +64,33 @@ export class A2aHttpEndpoint {
     return agentCard(baseUrl, this.path, this.options.version, this.token.required);
   }
 
+  /**
+   * The agent card, negotiated by the `A2A-Version` request header (`Vary: A2A-Version`):
+   * - 1.0 and later: the A2A 1.0 card (`supportedInterfaces`, ProtoJSON);
+   * - 0.3.x or no header (the spec reads a missing version as 0.3, and 0.3 clients send none): the
+   *   SDK's hybrid card — the 0.3 top-level `url`, `preferredTransport: "JSONRPC"`,
+   *   `protocolVersion: "0.3"` and `additionalInterfaces`, 0.3-shaped `securitySchemes`/`security`,
+   *   with the 1.0 `supportedInterfaces` embedded, which 1.0 clients prefer.
+   * Both are served fresh (`Cache-Control: no-cache`, an `ETag` on the 0.3 card) and readable
+   * cross-origin.
+   */
   private serveCard(req: IncomingMessage, res: ServerResponse, next: Next): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const card = AgentCardCodec.toJSON(this.card(this.options.publicUrl ?? requestBaseUrl(req)));
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
+    const card = this.card(this.options.publicUrl ?? requestBaseUrl(req));
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.end(req.method === 'HEAD' ? undefined : JSON.stringify(card));
+    // The SDK's router answers legacy versions and passes the others on; it serves `GET /` of where it is mounted.
+    const url = req.url;
+    req.url = '/';
+    const legacy = legacyAgentCardRouter({ agentCardProvider: () => Promise.resolve(card), cache: { maxAge: 0 } }) as unknown as ExpressHandler;
+    legacy(req, res, (err?: unknown) => {
+      req.url = url;
+      if (err) return next(err);
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Vary', 'A2A-Version');
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(AgentCardCodec.toJSON(card)));
+    });
   }
 
   private async serveRpc(req: IncomingMessage, res: ServerResponse, next: Next): Promise<void> {

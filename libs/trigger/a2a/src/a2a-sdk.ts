@@ -14,11 +14,14 @@ export type TaskState = TaskStateEnum;
 type Core = typeof import('@a2a-js/sdk', { with: { 'resolution-mode': 'import' } });
 type Errors = typeof import('@a2a-js/sdk/errors', { with: { 'resolution-mode': 'import' } });
 type ExpressServer = typeof import('@a2a-js/sdk/server/express', { with: { 'resolution-mode': 'import' } });
+type LegacyExpressServer = typeof import('@a2a-js/sdk/compat/v0_3/server/express', { with: { 'resolution-mode': 'import' } });
 
 const core = require('@a2a-js/sdk') as Core;
 const errors = require('@a2a-js/sdk/errors') as Errors;
 const expressServer = require('@a2a-js/sdk/server/express') as ExpressServer;
+const legacyExpressServer = require('@a2a-js/sdk/compat/v0_3/server/express') as LegacyExpressServer;
 
 export const { Role, TaskState, AgentCard: AgentCardCodec, StreamResponse: StreamResponseCodec } = core;
 export const { RequestMalformedError, TaskNotFoundError, TaskNotCancelableError, UnsupportedOperationError, PushNotificationNotSupportedError, ExtendedAgentCardNotConfiguredError } = errors;
 export const { jsonRpcHandler, UserBuilder } = expressServer;
+export const { legacyAgentCardRouter } = legacyExpressServer;

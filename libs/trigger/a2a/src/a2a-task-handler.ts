@@ -106,6 +106,11 @@ export class A2aTaskHandler implements A2ARequestHandler {
     return toA2aTask(await this.find(params.id));
   }
 
+  /**
+   * A page of tasks, newest first (`pageSize` 1–{@link MAX_A2A_PAGE_SIZE}, default 50), with
+   * `totalSize` = how many tasks the filter selects over all pages.
+   * @throws invalid params (-32602) for a bad `pageSize`, a state no task is ever in, or a `pageToken` we did not issue.
+   */
   async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? DEFAULT_A2A_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_A2A_PAGE_SIZE) {
@@ -113,11 +118,10 @@ export class A2aTaskHandler implements A2ARequestHandler {
     }
     const statuses = params.status ? statusesOfState(params.status) : [];
     if (params.status && statuses.length === 0) throw invalidParams('VALIDATION_FAILED', `no task is ever in state ${String(params.status)}`);
-    // One status per query: `interrupted` tasks (FAILED too) are listed with a second query's first page only when asked for FAILED.
-    const page = await this.call(() =>
-      this.tasks.list({ limit: pageSize, contextId: params.contextId || undefined, status: statuses[0], cursor: params.pageToken || undefined }),
-    );
-    return { tasks: page.tasks.map(toA2aTask), nextPageToken: page.nextCursor ?? '', pageSize, totalSize: page.tasks.length };
+    // One status per query: FAILED lists and counts our `failed` tasks (not the `interrupted` ones A2A also calls FAILED).
+    const filter = { contextId: params.contextId || undefined, status: statuses[0] };
+    const [page, totalSize] = await this.call(() => Promise.all([this.tasks.list({ ...filter, limit: pageSize, cursor: params.pageToken || undefined }), this.tasks.count(filter)]));
+    return { tasks: page.tasks.map(toA2aTask), nextPageToken: page.nextCursor ?? '', pageSize, totalSize };
   }
 
   async cancelTask(params: CancelTaskRequest): Promise<A2aTask> {

@@ -5,9 +5,11 @@ import { A2A_OPTIONS, type A2aOptions } from './a2a.options';
 
 /**
  * The A2A face as a Nest module: the endpoint and the push notification dispatcher. The host
- * provides `TaskService` and `IdempotentCreation` (the task module), `MobileClawService` and a
- * `PushNotificationConfigStore` (e.g. `InMemoryPushNotificationConfigStore`) globally, and mounts {@link A2aHttpEndpoint.middleware} on its HTTP
- * server before any body parser.
+ * provides `TaskService` and `IdempotentCreation` (the task module), `MobileClawService`, a
+ * `PushNotificationConfigStore` and a `PushDeliveryOutbox` (e.g. `InMemoryPushNotificationConfigStore`
+ * and `InMemoryPushDeliveryOutbox`; durable ones keep webhooks and pending notifications across
+ * restarts) globally, and mounts {@link A2aHttpEndpoint.middleware} on its HTTP server before any
+ * body parser.
  */
 @Module({})
 export class A2aModule {

@@ -7,7 +7,8 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
  * The gateway's agent card for callers reaching it at `baseUrl` (e.g. `http://127.0.0.1:3000`): one
  * skill (operate a phone by goal), the JSON-RPC interface at `<baseUrl><path>` declared for A2A 1.0
  * and 0.3 (the SDK routes 0.3 requests through its compatibility layer), streaming and push
- * notifications on, and the bearer scheme when the API needs a token.
+ * notifications on, and the bearer scheme when the API needs a token. This is the A2A 1.0 card; 0.3
+ * callers get the SDK's translation of it (see `A2aHttpEndpoint`).
  */
 export function agentCard(baseUrl: string, path: string, version: string, needsToken: boolean): AgentCard {
   const url = `${baseUrl}${path}`;

@@ -10,6 +10,7 @@ import {
   type Task,
   type TaskEvent,
   type TaskEventType,
+  type TaskFilter,
   type TaskPage,
   type TaskQuery,
   type TaskStep,
@@ -35,6 +36,10 @@ function heldByAnother(task: Task, instanceId: string, atMs: number): boolean {
 
 function indexErrors(index: number, field: string): FieldError[] {
   return Number.isSafeInteger(index) && index >= 0 ? [] : [{ field, message: `${field} must be an integer ≥ 0` }];
+}
+
+function statusErrors(status: TaskFilter['status']): FieldError[] {
+  return status === undefined || TASK_STATUSES.includes(status) ? [] : [{ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` }];
 }
 
 function timeErrors(value: string, field: string): FieldError[] {
@@ -89,13 +94,11 @@ export class InMemoryTaskRepository extends TaskRepository {
     if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
       errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
     }
-    if (query.status !== undefined && !TASK_STATUSES.includes(query.status)) errors.push({ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` });
+    errors.push(...statusErrors(query.status));
     const after = query.cursor === undefined ? undefined : this.cursors.get(query.cursor);
     if (query.cursor !== undefined && after === undefined) errors.push({ field: 'cursor', message: 'cursor must be the nextCursor of a previous page' });
     throwIfInvalid(errors, 'invalid request');
-    const matching = [...this.tasks.values()]
-      .filter((t) => (query.deviceId === undefined || t.deviceId === query.deviceId) && (query.status === undefined || t.status === query.status))
-      .filter((t) => query.contextId === undefined || t.contextId === query.contextId)
+    const matching = this.matching(query)
       .filter((t) => after === undefined || newestFirst(after, t) < 0)
       .sort(newestFirst);
     const tasks = matching.slice(0, query.limit).map((t) => structuredClone(t));
@@ -103,6 +106,13 @@ export class InMemoryTaskRepository extends TaskRepository {
     const nextCursor = `cursor-${this.cursors.size + 1}`;
     this.cursors.set(nextCursor, structuredClone(tasks[tasks.length - 1] as Task));
     return { tasks, nextCursor };
+  }
+
+  /** @throws MobileClawError `VALIDATION_FAILED` (field `status`) for an unknown status. */
+  override async countTasks(filter: TaskFilter): Promise<number> {
+    this.requireOpen();
+    throwIfInvalid(statusErrors(filter.status), 'invalid request');
+    return this.matching(filter).length;
   }
 
   /** @throws MobileClawError `VALIDATION_FAILED` (field `index`) for a bad index, `TASK_NOT_FOUND` when the task is not stored. */
@@ -211,6 +221,13 @@ export class InMemoryTaskRepository extends TaskRepository {
 
   override async close(): Promise<void> {
     this.closed = true;
+  }
+
+  /** The stored tasks `filter` selects, in no particular order. */
+  private matching(filter: TaskFilter): Task[] {
+    return [...this.tasks.values()].filter(
+      (t) => (filter.deviceId === undefined || t.deviceId === filter.deviceId) && (filter.status === undefined || t.status === filter.status) && (filter.contextId === undefined || t.contextId === filter.contextId),
+    );
   }
 
   private requireOpen(): void {
