@@ -46,6 +46,17 @@ describe('caller tools over A2A (real gateway, simulated phone, @a2a-js/sdk clie
       `VALIDATION_FAILED: task ${waiting.id} waits for the caller's answer to tool call ${toolCallId} (lookup_order): send a data part {"toolCallId": "${toolCallId}", "result": <any JSON>} or {"toolCallId": "${toolCallId}", "rejected": "<reason>"}`,
     );
 
+    // Both a result and a rejection, a result nested 2,000 levels deep, a prototype key: refused as over REST, the call still pending.
+    await expect(a2a.sendMessage(send(message('', { taskId: waiting.id }, { toolCallId, result: 1, rejected: 'x' })))).rejects.toThrow(
+      'VALIDATION_FAILED: an answer to a tool call carries either "result" or "rejected", not both',
+    );
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 2000; i++) deep = { a: deep };
+    await expect(a2a.sendMessage(send(message('', { taskId: waiting.id }, { toolCallId, result: deep })))).rejects.toThrow(`VALIDATION_FAILED: result${'.a'.repeat(32)}: nesting deeper than 32 levels`);
+    await expect(a2a.sendMessage(send(message('', { taskId: waiting.id }, { toolCallId, result: JSON.parse('{"__proto__":{"admin":true}}') })))).rejects.toThrow(
+      'VALIDATION_FAILED: result.__proto__: property __proto__ is not allowed',
+    );
+
     const done = (await a2a.sendMessage(send(message('', { taskId: waiting.id, contextId: waiting.contextId }, { toolCallId, result: { status: 'shipped' } })))) as Json;
     expect(done.status.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(done.status.message.parts[0].content.value.startsWith('lookup_order returned {"status":"shipped"} ')).toBe(true);

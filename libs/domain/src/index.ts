@@ -19,3 +19,4 @@ export * from './push-delivery-outbox';
 export * from './proxied-request';
 export * from './local-only-request';
 export * from './tool';
+export * from './json-shape';

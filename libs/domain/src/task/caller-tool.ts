@@ -1,5 +1,6 @@
 import { MobileClawError, type FieldError } from '../errors';
 import { TOOL_NAME_PATTERN } from '../tool/tool-name';
+import { jsonShapeError } from '../json-shape';
 
 /**
  * Caller tools: capabilities of the task's caller (a business system, through the client SDK) that the
@@ -80,9 +81,11 @@ export function toolCallIdOf(taskId: string, stepIndex: number): string {
 /**
  * Field errors of a task's `tools`, with field paths under `field` (e.g. `tools.2.name`); empty when
  * they are valid. Rules: an array of at most {@link MAX_CALLER_TOOLS} objects; `name` matches
- * {@link TOOL_NAME_PATTERN}, is unique and not reserved ({@link RESERVED_TOOL_NAMES}); `description`
- * 1–{@link MAX_TOOL_DESCRIPTION_LENGTH} characters; `inputSchema` an object with `"type": "object"`, at
- * most {@link MAX_TOOL_SCHEMA_BYTES} as JSON; `kind` one of {@link CALLER_TOOL_KINDS}; no other member.
+ * {@link TOOL_NAME_PATTERN}, is unique and not reserved ({@link RESERVED_TOOL_NAMES}), both ignoring
+ * case; `description` 1–{@link MAX_TOOL_DESCRIPTION_LENGTH} characters without control or format
+ * characters (tabs and line breaks allowed); `inputSchema` an object with `"type": "object"`, at most
+ * 32 levels deep without prototype keys ({@link jsonShapeError}), at most {@link MAX_TOOL_SCHEMA_BYTES}
+ * as JSON; `kind` one of {@link CALLER_TOOL_KINDS}; no other member.
  */
 export function callerToolsErrors(tools: unknown, field = 'tools'): FieldError[] {
   if (!Array.isArray(tools)) return [{ field, message: `${field} must be an array of tool specs` }];
@@ -99,20 +102,28 @@ export function callerToolsErrors(tools: unknown, field = 'tools'): FieldError[]
       if (!['name', 'description', 'inputSchema', 'kind'].includes(key)) errors.push({ field: `${at}.${key}`, message: `${at}.${key} is not a tool spec member` });
     }
     const { name, description, inputSchema, kind } = tool;
+    // Names are compared ignoring case: a planner or a person reading "call lookup" must not be able to
+    // mean two tools, and a reserved name stays reserved in any spelling.
     if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
       errors.push({ field: `${at}.name`, message: `${at}.name must be 1–64 characters of [A-Za-z0-9_-]` });
-    } else if (RESERVED_TOOL_NAMES.includes(name)) {
+    } else if (RESERVED_TOOL_NAMES.includes(name.toLowerCase())) {
       errors.push({ field: `${at}.name`, message: `tool name ${name} is reserved` });
-    } else if (seen.has(name)) {
-      errors.push({ field: `${at}.name`, message: `tool name ${name} is used twice` });
+    } else if (seen.has(name.toLowerCase())) {
+      errors.push({ field: `${at}.name`, message: `tool name ${name} is used twice (names are compared ignoring case)` });
     } else {
-      seen.add(name);
+      seen.add(name.toLowerCase());
     }
     if (typeof description !== 'string' || description.length === 0 || description.length > MAX_TOOL_DESCRIPTION_LENGTH) {
       errors.push({ field: `${at}.description`, message: `${at}.description must be a string of 1–${MAX_TOOL_DESCRIPTION_LENGTH} characters` });
+    } else if (/[\p{Cc}\p{Cf}]/u.test(description.replace(/[\t\n\r]/g, ''))) {
+      // The description reaches a model's prompt and people's screens: no hidden or reordering characters.
+      errors.push({ field: `${at}.description`, message: `${at}.description must not contain control or format characters (tabs and line breaks are fine)` });
     }
+    const shape = isPlainObject(inputSchema) ? jsonShapeError(inputSchema, `${at}.inputSchema`) : undefined;
     if (!isPlainObject(inputSchema)) {
       errors.push({ field: `${at}.inputSchema`, message: `${at}.inputSchema must be a JSON Schema object` });
+    } else if (shape) {
+      errors.push({ field: shape.field, message: `${shape.field}: ${shape.message}` });
     } else if (inputSchema.type !== 'object') {
       errors.push({ field: `${at}.inputSchema.type`, message: `${at}.inputSchema must have "type": "object" (tool arguments are a JSON object)` });
     } else {
@@ -138,15 +149,17 @@ export function parseCallerTools(tools: unknown, field = 'tools'): CallerToolSpe
 
 /**
  * Field errors of an answer to a tool call; empty when it is valid: `toolCallId` a non-empty string,
- * `outcome` `ok` (with a JSON `result` of at most {@link MAX_TOOL_RESULT_BYTES}; absent reads as
- * `null`) or `rejected` (with a `reason` of 1–{@link MAX_TOOL_REJECTION_LENGTH} characters).
+ * `outcome` `ok` (with a JSON `result` at most 32 levels deep without prototype keys and of at most
+ * {@link MAX_TOOL_RESULT_BYTES}; absent reads as `null`) or `rejected` (with a `reason` of 1–{@link MAX_TOOL_REJECTION_LENGTH} characters).
  */
 export function toolCallAnswerErrors(answer: { toolCallId?: unknown; outcome?: unknown; result?: unknown; reason?: unknown }): FieldError[] {
   const errors: FieldError[] = [];
   if (typeof answer.toolCallId !== 'string' || answer.toolCallId.length === 0) errors.push({ field: 'toolCallId', message: 'toolCallId must be a non-empty string' });
   if (answer.outcome === 'ok') {
-    const bytes = answer.result === undefined ? 4 : jsonBytes(answer.result);
-    if (Number.isNaN(bytes)) errors.push({ field: 'result', message: 'result must be a JSON value' });
+    const shape = jsonShapeError(answer.result, 'result');
+    const bytes = shape ? Number.NaN : answer.result === undefined ? 4 : jsonBytes(answer.result);
+    if (shape) errors.push({ field: shape.field, message: `${shape.field}: ${shape.message}` });
+    else if (Number.isNaN(bytes)) errors.push({ field: 'result', message: 'result must be a JSON value' });
     else if (bytes > MAX_TOOL_RESULT_BYTES) errors.push({ field: 'result', message: `result must be at most ${MAX_TOOL_RESULT_BYTES} bytes as JSON (it has ${bytes})` });
   } else if (answer.outcome === 'rejected') {
     if (typeof answer.reason !== 'string' || answer.reason.trim().length === 0 || answer.reason.length > MAX_TOOL_REJECTION_LENGTH) {

@@ -313,15 +313,19 @@ function toolsOf(message: Message): unknown {
 /**
  * The answer to a tool call a message carries: a data part `{toolCallId, result}` (the tool's result,
  * any JSON; `null` when `result` is null) or `{toolCallId, rejected: "<reason>"}`; undefined when no
- * data part has a `toolCallId`. A part with both or neither of `result` and `rejected` reads as a
- * rejection without a reason, which the case layer refuses with VALIDATION_FAILED (field `reason`).
+ * data part has a `toolCallId`. A part with neither of `result` and `rejected` reads as a rejection
+ * without a reason, which the case layer refuses with VALIDATION_FAILED (field `reason`).
+ * @throws invalid params (-32602) `VALIDATION_FAILED` for a part with both `result` and `rejected`.
  */
 function toolCallAnswerOf(message: Message): ToolCallAnswer | undefined {
   for (const part of message.parts) {
     if (part.content?.$case !== 'data' || !part.content.value || !('toolCallId' in part.content.value)) continue;
     const value = part.content.value as Record<string, unknown>;
     const toolCallId = typeof value.toolCallId === 'string' ? value.toolCallId : '';
-    if ('result' in value && !('rejected' in value)) return { toolCallId, outcome: 'ok', result: value.result };
+    if ('result' in value && 'rejected' in value) {
+      throw invalidParams('VALIDATION_FAILED', 'an answer to a tool call carries either "result" or "rejected", not both');
+    }
+    if ('result' in value) return { toolCallId, outcome: 'ok', result: value.result };
     return { toolCallId, outcome: 'rejected', reason: typeof value.rejected === 'string' ? value.rejected : '' };
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { MobileClawError, type FieldError } from '@mobileclaw/domain';
+import { MobileClawError, jsonShapeError, type FieldError } from '@mobileclaw/domain';
 import { ACCESS_TOKEN_PARAM } from './api-token';
 
 /**
@@ -51,28 +51,12 @@ export function validateQuery<T extends object>(dto: new () => T, query: unknown
   return validateDto(dto, routeQuery);
 }
 
-/** Deepest nesting a request may have; our DTOs need 2, so anything near this is abuse. */
-export const MAX_JSON_DEPTH = 32;
-
-/** Keys that address an object's prototype machinery rather than data. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
- * Checks a parsed JSON value before it reaches class-transformer (which recurses and would overflow
- * the stack on deep input): at most {@link MAX_JSON_DEPTH} levels, and no `__proto__`, `constructor`
- * or `prototype` keys. Iterative. Returns the first problem, or undefined.
+ * Checks a parsed request body before class-transformer (which recurses and would overflow the stack
+ * on deep input): the domain's rule for any JSON from a caller ({@link jsonShapeError}: at most
+ * 32 levels, no `__proto__`, `constructor` or `prototype` keys). Returns the first
+ * problem, or undefined.
  */
 export function checkJsonShape(input: unknown): FieldError | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: input, path: '', depth: 0 }];
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) return { field: path, message: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
-    for (const key of Object.keys(value)) {
-      const field = path ? `${path}.${key}` : key;
-      if (FORBIDDEN_KEYS.has(key)) return { field, message: `property ${key} is not allowed` };
-      stack.push({ value: (value as Record<string, unknown>)[key], path: field, depth: depth + 1 });
-    }
-  }
-  return undefined;
+  return jsonShapeError(input);
 }
