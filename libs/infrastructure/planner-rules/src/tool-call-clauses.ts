@@ -22,19 +22,20 @@ export type GoalSegment =
 export class ToolClauseError extends Error {}
 
 const NAME = '[A-Za-z0-9_-]{1,64}';
-const VERB = new RegExp(`(call|use|run)\\s+(${NAME})(?=$|[\\s,;，])`, 'iy');
-const DOLLAR = new RegExp(`\\$([A-Za-z_][A-Za-z0-9_-]{0,63})(?=$|[\\s,;，{])`, 'y');
+const VERB = new RegExp(`(call|use|run)\\s+(${NAME})`, 'iy');
+const DOLLAR = /\$([A-Za-z_][A-Za-z0-9_-]{0,63})/y;
 /** A separator before a clause: punctuation and/or a joining word. */
-const SEPARATOR = /\s*(?:[,;，]\s*)?(?:(?:and\s+then|and|then)(?=\s)|然后)?\s*/iy;
-/** Where a candidate tool-call clause starts inside a text clause: after a separator. */
-const CLAUSE_START = new RegExp(
-  // Starts where a run of spaces starts (not inside it): one attempt per run keeps the scan linear.
-  `(?<!\\s)(?:\\s*[,;，]\\s*(?:(?:and\\s+then|and|then)\\s+|然后\\s*)?|\\s+(?:and\\s+then|and|then)\\s+|\\s*然后\\s*)(?=(?:(?:call|use|run)\\s+${NAME}(?:$|[\\s,;，])|\\$${NAME}))`,
-  'gi',
-);
-const WITH = /(?<!\s)\s+with(?=\s|\{|$)\s*/iy;
+const SEPARATOR = /\s*(?:[,;，]\s*)?(?:(?:and\s+then|and|then)\s+|然后\s*)?/iy;
+/** A candidate tool-call clause's separator, tried at {@link clauseStarts} (sticky); a clause must follow it. */
+const CLAUSE_START = /(?:\s*[,;，]\s*(?:(?:and\s+then|and|then)\s+|然后\s*)?|\s+(?:and\s+then|and|then)\s+|\s*然后\s*)/iy;
+const WITH = /\s+with/iy;
+/** What may follow a name or `with` for the words to be a clause: the end, a space or separator (or `{`). */
+const AFTER_NAME = /[\s,;，]/;
 
-/** The patterns of this module, for the ReDoS check (each is linear in the goal's length). */
+/**
+ * The patterns of this module, for the ReDoS check: all sticky (each tried at one position at a
+ * time) and without look-around, which the checks after them in code replace.
+ */
 export const TOOL_CLAUSE_PATTERNS: readonly RegExp[] = [VERB, DOLLAR, SEPARATOR, CLAUSE_START, WITH];
 
 /** A tool-call clause found at a position: where it ends and what it calls. */
@@ -70,15 +71,13 @@ export function splitToolCalls(goal: string, toolNames: readonly string[]): Goal
     }
     let end = goal.length;
     let next = goal.length;
-    CLAUSE_START.lastIndex = at;
-    for (let candidate = CLAUSE_START.exec(goal); candidate; candidate = CLAUSE_START.exec(goal)) {
-      if (clauseAt(goal, CLAUSE_START.lastIndex, offered)) {
-        end = candidate.index;
-        next = CLAUSE_START.lastIndex;
-        break;
-      }
+    for (const start of clauseStarts(goal, at)) {
+      CLAUSE_START.lastIndex = start;
       // Not a tool call (e.g. "and call Mom"): look further along.
-      CLAUSE_START.lastIndex = Math.max(CLAUSE_START.lastIndex, candidate.index + 1);
+      if (!CLAUSE_START.exec(goal) || !clauseAt(goal, CLAUSE_START.lastIndex, offered)) continue;
+      end = start;
+      next = CLAUSE_START.lastIndex;
+      break;
     }
     const text = goal.slice(at, end).trim();
     if (text !== '') segments.push({ kind: 'text', text });
@@ -95,7 +94,7 @@ export function splitToolCalls(goal: string, toolNames: readonly string[]): Goal
 function clauseAt(goal: string, at: number, offered: ReadonlyMap<string, string>): ClauseMatch | undefined {
   DOLLAR.lastIndex = at;
   const dollar = DOLLAR.exec(goal);
-  if (dollar) {
+  if (dollar && endsName(goal, DOLLAR.lastIndex, true)) {
     const name = dollar[1] as string;
     const clause = `$${name}`;
     let end = DOLLAR.lastIndex;
@@ -109,25 +108,50 @@ function clauseAt(goal: string, at: number, offered: ReadonlyMap<string, string>
   }
   VERB.lastIndex = at;
   const verb = VERB.exec(goal);
-  if (!verb) return undefined;
+  if (!verb || !endsName(goal, VERB.lastIndex, false)) return undefined;
   const written = verb[2] as string;
   let end = VERB.lastIndex;
-  WITH.lastIndex = end;
-  const withArguments = WITH.exec(goal) !== null && goal[WITH.lastIndex] === '{';
+  const withAt = withEnd(goal, end);
+  const withArguments = withAt !== undefined && goal[withAt] === '{';
   const known = offered.get(written.toLowerCase());
   if (!known && !withArguments) return undefined;
   const name = known ?? written;
   const clause = `${(verb[1] as string).toLowerCase()} ${name}`;
   let args: Record<string, unknown> = {};
-  WITH.lastIndex = end;
-  if (WITH.exec(goal)) {
-    end = WITH.lastIndex;
+  if (withAt !== undefined) {
+    end = withAt;
     if (goal[end] !== '{') throw new ToolClauseError(`"${clause} with" must be followed by a JSON object, e.g. ${clause} with {"orderId": "A-17"}`);
     const close = jsonObjectEnd(goal, end, clause);
     args = parseArguments(goal.slice(end, close), clause);
     end = close;
   }
   return { segment: { kind: 'tool', name, arguments: args, clause }, end };
+}
+
+/** Whether a name ending at `end` ends there: the goal ends, or a space or separator (or, after `$name`, `{`) follows. */
+function endsName(goal: string, end: number, braceFollows: boolean): boolean {
+  return end >= goal.length || AFTER_NAME.test(goal[end] as string) || (braceFollows && goal[end] === '{');
+}
+
+/** After ` with` (followed by a space, `{` or the end) at `from`: the index past it and the spaces after it; undefined when there is none. */
+function withEnd(goal: string, from: number): number | undefined {
+  WITH.lastIndex = from;
+  if (!WITH.exec(goal)) return undefined;
+  const after = WITH.lastIndex;
+  if (after < goal.length && !/\s/.test(goal[after] as string) && goal[after] !== '{') return undefined;
+  return skipSpaces(goal, after);
+}
+
+/**
+ * Where a separator before a clause may start, from `from` on: at `,` `;` `，` or `然`, and at the first
+ * space of each run of spaces (never inside one). Trying the sticky {@link CLAUSE_START} only there
+ * reads each run once, so finding the clauses stays linear in the goal's length.
+ */
+function* clauseStarts(goal: string, from: number): Generator<number> {
+  for (let i = from; i < goal.length; i++) {
+    const c = goal[i] as string;
+    if (c === ',' || c === ';' || c === '，' || c === '然' || (/\s/.test(c) && (i === 0 || !/\s/.test(goal[i - 1] as string)))) yield i;
+  }
 }
 
 function skipSpaces(goal: string, at: number): number {
