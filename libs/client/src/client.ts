@@ -6,10 +6,11 @@ import { EventChannel } from './event-channel';
 import { isTerminalStatus, type InvocationStatus, type InvocationAccepted, type InvocationEvent, type InvocationResult, type InvocationState } from './events';
 import { GatewayApi, type PendingToolCallResource, type TaskResource } from './gateway-api';
 import { FileInvocationStore, MemoryInvocationStore, type InvocationRecord, type InvocationStore } from './invocation-store';
-import { TaskFollower, type FollowedEvent } from './task-follower';
+import { TaskFollower, type FollowedEvent, type ToolCallDelivery } from './task-follower';
 import { pendingActionOf } from './task-event-mapping';
 import { FileToolCallStore } from './tools/file-tool-call-store';
 import { LocalTools } from './tools/local-tools';
+import { boundedReason } from './tools/rejection-reason';
 import { InMemoryToolCallStore, ToolCallStore } from './tools/tool-call-store';
 import type { ToolApprovalHandler, ToolCallGuard, ToolCallOutcome, ToolPolicy } from './tools/tool-types';
 
@@ -41,6 +42,18 @@ export interface MobileClawClientOptions {
   requestTimeoutMs?: number;
   /** An event stream silent for this long counts as lost (the gateway sends a keep-alive every 15 s). Default 45 000. */
   streamIdleTimeoutMs?: number;
+  /**
+   * Largest answer body the client reads, in bytes (counted while read; past it the request is
+   * aborted and fails `BAD_RESPONSE`, retried like an unacknowledged answer within its bounds).
+   * Default 4 MiB (4 194 304).
+   */
+  maxResponseBytes?: number;
+  /**
+   * Largest single event of an event stream, in bytes (counted while read; past it the stream is
+   * closed as broken, `BAD_RESPONSE`, and recovered within `streamRecovery`'s bounds, then
+   * `progress_uncertain`). Default 4 MiB (4 194 304).
+   */
+  maxStreamEventBytes?: number;
   /** BLOCKING's fallback when no event stream can be kept: polls `GET /api/tasks/:id`. Default `{intervalMs: 1000, maxAttempts: 60}`. */
   blockingPoll?: { intervalMs: number; maxAttempts: number };
   /** Approval handler for `ACTION` local tools when an invocation names none; without one they are rejected. */
@@ -91,6 +104,8 @@ const DEFAULTS = {
   recoveryDelaysMs: [200, 400, 800, 1600, 3200],
   requestTimeoutMs: 30_000,
   streamIdleTimeoutMs: 45_000,
+  maxResponseBytes: 4 * 1024 * 1024,
+  maxStreamEventBytes: 4 * 1024 * 1024,
   blockingPoll: { intervalMs: 1000, maxAttempts: 60 },
 };
 
@@ -100,6 +115,10 @@ const DEFAULTS = {
  * `ASYNC` (accepted; ask later). Creation is idempotent and re-sent when unacknowledged; a lost stream is
  * recovered from the last event id; tool calls of the agent run the app's local tools (`tools`).
  * Everything later takes the `invocationRef`; the gateway's task id stays internal.
+ *
+ * Kept across a restart (default file stores): invocation records and local tool-call records. Not
+ * kept: registered tools, conversation tool policies (`setConversationToolPolicy`) and approval
+ * handlers — register and set them again before resuming with `events(ref)` or `result(ref)`.
  */
 export class MobileClawClient {
   /** The app's local tools: `register` them; policies decide which are exposed. */
@@ -124,6 +143,8 @@ export class MobileClawClient {
       fetch: options.fetch ?? globalThis.fetch,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
       streamIdleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULTS.streamIdleTimeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
+      maxStreamEventBytes: options.maxStreamEventBytes ?? DEFAULTS.maxStreamEventBytes,
     });
     const storeDir = options.storeDir ?? join(homedir(), '.mobileclaw', 'client');
     this.store = options.invocationStore ?? (options.store === 'memory' ? new MemoryInvocationStore() : new FileInvocationStore(join(storeDir, 'invocations')));
@@ -136,7 +157,13 @@ export class MobileClawClient {
     });
   }
 
-  /** Sets (or with `undefined` clears) which local tools a conversation exposes; an invocation's policy can only narrow it. */
+  /**
+   * Sets (or with `undefined` clears) which local tools a conversation exposes; an invocation's policy
+   * can only narrow it. Conversation policies live in this client's memory only (unlike invocation
+   * records and tool-call records, which the stores keep): after a restart, set them again before
+   * resuming an invocation (`events(ref)`, `result(ref)`), else its tool calls are answered `rejected`
+   * (no conversation policy exposes nothing).
+   */
   setConversationToolPolicy(conversationId: string, policy: ToolPolicy | undefined): void {
     if (policy === undefined) this.conversationPolicies.delete(conversationId);
     else this.conversationPolicies.set(conversationId, policy);
@@ -377,7 +404,7 @@ export class MobileClawClient {
         api: this.api,
         recoveryDelaysMs: this.recoveryDelaysMs,
         sleep,
-        answerToolCall: (call, callSignal) => this.answerToolCall(record, call, emit, AbortSignal.any([callSignal, cancellation.signal])),
+        answerToolCall: (call, callSignal) => this.answerToolCall(record, call, emit, callSignal, cancellation.signal),
       },
       emit,
     );
@@ -396,10 +423,18 @@ export class MobileClawClient {
 
   /**
    * Runs one tool call through the local tools and gives the gateway the outcome (retried after
-   * each recovery delay while unacknowledged). True once the gateway has an answer for the call.
+   * each recovery delay while unacknowledged). Answers `answered` once the gateway has an answer for
+   * the call (409 `TOOL_CALL_NOT_PENDING`: it had one already, or the task no longer waits), `ended`
+   * when the invocation was canceled meanwhile (nothing left to answer: the task's own events tell its
+   * end), `unanswered` when no attempt was acknowledged.
+   * A refused answer (400/413) is never taken as delivered: it is sent once more as `rejected` with a
+   * short reason naming the gateway's objection.
+   * @throws MobileClawClientError `TOOL_RESULT_REFUSED` when that is refused too; the gateway's error
+   *   for any other refusal (401, 404 …).
    */
-  private async answerToolCall(record: InvocationRecord & { taskRef: string }, call: PendingToolCallResource, emit: (item: FollowedEvent) => void, signal: AbortSignal): Promise<boolean> {
+  private async answerToolCall(record: InvocationRecord & { taskRef: string }, call: PendingToolCallResource, emit: (item: FollowedEvent) => void, followSignal: AbortSignal, cancellation: AbortSignal): Promise<ToolCallDelivery> {
     const ids = { invocationRef: record.invocationRef, conversationId: record.conversationId };
+    const signal = AbortSignal.any([followSignal, cancellation]);
     let outcome: ToolCallOutcome = await this.tools.handle(
       { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments ?? {}, ...ids },
       {
@@ -410,21 +445,35 @@ export class MobileClawClient {
         signal,
       },
     );
+    let refused: MobileClawClientError | undefined;
     for (let attempt = 0; ; attempt++) {
+      // Canceled: the task ended on the gateway (cancel ends it before it aborts), nothing waits for this answer.
+      if (cancellation.aborted) return 'ended';
+      if (followSignal.aborted) return 'unanswered';
       try {
-        await this.api.submitToolResult(record.taskRef, { toolCallId: call.toolCallId, ...outcome }, signal);
-        return true;
+        await this.api.submitToolResult(record.taskRef, { toolCallId: call.toolCallId, ...boundedOutcome(outcome) }, signal);
+        return 'answered';
       } catch (error) {
-        if (signal.aborted) return false;
-        if (error instanceof MobileClawClientError && error.code === 'VALIDATION_FAILED' && outcome.outcome === 'ok') {
-          // The gateway refused the result itself (e.g. larger than it takes): the call is rejected with its reason.
-          outcome = { outcome: 'rejected', reason: `the gateway refused the tool's result: ${error.message}` };
+        if (cancellation.aborted) return 'ended';
+        if (followSignal.aborted) return 'unanswered';
+        if (!(error instanceof MobileClawClientError)) throw error;
+        // The task waits for no such call: answered already (an earlier delivery) or it ended.
+        if (error.code === 'TOOL_CALL_NOT_PENDING') return 'answered';
+        if (error.status === 400 || error.status === 413) {
+          if (refused) {
+            throw new MobileClawClientError('TOOL_RESULT_REFUSED', `the gateway refused the answer to tool call ${call.toolCallId} (${refused.message}) and then the rejection sent instead (${error.message}); the task waits until its tool-result timeout`, {
+              status: error.status,
+              cause: error,
+            });
+          }
+          // Never "delivered": the task would wait until its tool-result timeout. Told once more, as a short rejection.
+          refused = error;
+          outcome = { outcome: 'rejected', reason: `the gateway refused the answer of tool ${call.name}: ${error.code}: ${error.message}` };
           continue;
         }
-        // Already answered (TOOL_CALL_NOT_PENDING, e.g. by an earlier delivery) or no longer answerable: nothing left to send.
-        if (!isUnacknowledged(error)) return true;
+        if (!isUnacknowledged(error)) throw error;
       }
-      if (attempt >= this.recoveryDelaysMs.length) return false;
+      if (attempt >= this.recoveryDelaysMs.length) return 'unanswered';
       await sleep(this.recoveryDelaysMs[attempt], signal);
     }
   }
@@ -455,7 +504,7 @@ export class MobileClawClient {
       try {
         const task = await this.api.getTask(record.taskRef, callerSignal);
         if (isTerminalStatus(task.status) || (task.status === 'input_required' && task.pendingAction)) return this.stateOf(await this.noteTask(record, task), task);
-        if (task.pendingToolCall) await this.answerToolCall(record, task.pendingToolCall, () => undefined, callerSignal ?? new AbortController().signal);
+        if (task.pendingToolCall) await this.answerToolCall(record, task.pendingToolCall, () => undefined, callerSignal ?? new AbortController().signal, this.cancellations.get(record.invocationRef)?.signal ?? new AbortController().signal);
       } catch (error) {
         if (callerSignal?.aborted) throw new MobileClawClientError('ABORTED', 'aborted by the caller', { cause: error });
         if (!isUnacknowledged(error)) throw error;
@@ -539,6 +588,11 @@ export class MobileClawClient {
       taskRef: task.taskId,
     };
   }
+}
+
+/** `outcome` as the gateway takes it: a rejection's reason cut to its bound. */
+function boundedOutcome(outcome: ToolCallOutcome): ToolCallOutcome {
+  return outcome.outcome === 'rejected' ? { outcome: 'rejected', reason: boundedReason(outcome.reason) } : outcome;
 }
 
 /** Resolves after `ms`, or at once when `signal` fires. */

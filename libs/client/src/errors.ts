@@ -21,11 +21,24 @@ export type RecoveryHint = 'QUERY_LATER_DO_NOT_REINVOKE' | 'RESEND_WITH_SAME_IDE
  * - `BAD_RESPONSE`: the gateway answered something that is not its API (e.g. a proxy's HTML page);
  * - `UNKNOWN_INVOCATION`: no record of that `invocationRef` in the invocation store;
  * - `NOT_CREATED`: the invocation's task was never acknowledged, so there is nothing to ask the gateway;
+ * - `INVOCATION_RECORD_UNREADABLE`: the invocation store holds a record that cannot be read (not
+ *   JSON, or not a record: damaged or edited outside the store); the message names the file;
+ * - `TOOL_RESULT_REFUSED`: the gateway refused (400) the answer to a tool call and then the short
+ *   rejection sent instead too, so the task cannot be told; it waits until its tool-result timeout;
  * - `PROGRESS_UNCERTAIN`: creation was not acknowledged, or the task's state could not be established
  *   (see `hint`);
  * - `ABORTED`: the caller's `signal` fired.
  */
-export type ClientErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'BAD_RESPONSE' | 'UNKNOWN_INVOCATION' | 'NOT_CREATED' | 'PROGRESS_UNCERTAIN' | 'ABORTED';
+export type ClientErrorCode =
+  | 'NETWORK_ERROR'
+  | 'TIMEOUT'
+  | 'BAD_RESPONSE'
+  | 'UNKNOWN_INVOCATION'
+  | 'NOT_CREATED'
+  | 'INVOCATION_RECORD_UNREADABLE'
+  | 'TOOL_RESULT_REFUSED'
+  | 'PROGRESS_UNCERTAIN'
+  | 'ABORTED';
 
 /** Details of a {@link MobileClawClientError}. */
 export interface MobileClawClientErrorDetails {

@@ -69,12 +69,21 @@ export interface GatewayApiOptions {
   requestTimeoutMs: number;
   /** A stream with no bytes for this long (the gateway sends a keep-alive every 15 s) counts as lost, in ms. */
   streamIdleTimeoutMs: number;
+  /** Largest answer body read, in bytes; past it the request is aborted (`BAD_RESPONSE`). */
+  maxResponseBytes: number;
+  /** Largest event of a stream, in bytes (its `id`, `event` and `data` lines); past it the stream is aborted (`BAD_RESPONSE`). */
+  maxStreamEventBytes: number;
 }
+
+/** Where a blank line (the end of an SSE event) last ends in `text`, or -1. */
+const EVENT_END = /(?:\r\n|\r|\n)(?:\r\n|\r|\n)/g;
 
 /**
  * REST calls of the SDK. Each rejects with a {@link MobileClawClientError}: the gateway's `code` and
  * HTTP `status` for a problem answer; `NETWORK_ERROR`, `TIMEOUT` (after `requestTimeoutMs`),
- * `BAD_RESPONSE` (not the gateway's JSON) or `ABORTED` (the caller's signal) otherwise.
+ * `BAD_RESPONSE` (not the gateway's JSON, or a body larger than `maxResponseBytes`: bodies are read
+ * as a stream and counted, so a hostile answer never fills the memory) or `ABORTED` (the caller's
+ * signal) otherwise.
  */
 export class GatewayApi {
   private readonly baseUrl: string;
@@ -115,7 +124,7 @@ export class GatewayApi {
    * Opens `GET /api/tasks/:taskId/events` after `lastEventId` (0: from the start). Resolves once the
    * stream answered 200; the iterable yields the records until the gateway ends the stream (normally
    * after the terminal event) and throws `NETWORK_ERROR` when the connection breaks or stays silent
-   * for `streamIdleTimeoutMs`.
+   * for `streamIdleTimeoutMs`, `BAD_RESPONSE` (retryable) when one event grows past `maxStreamEventBytes`.
    */
   async openEvents(taskId: string, lastEventId: number, signal?: AbortSignal): Promise<AsyncIterable<TaskEventRecord>> {
     const controller = new AbortController();
@@ -136,7 +145,7 @@ export class GatewayApi {
     }
     if (!response.ok || !response.body) {
       signal?.removeEventListener('abort', abort);
-      throw await this.problemError(response);
+      throw await this.problemError(response, controller);
     }
     return this.readEvents(response.body, controller, () => signal?.removeEventListener('abort', abort), signal);
   }
@@ -151,6 +160,9 @@ export class GatewayApi {
       clearTimeout(idle);
       idle = setTimeout(() => controller.abort(new MobileClawClientError('NETWORK_ERROR', `the event stream was silent for ${this.options.streamIdleTimeoutMs} ms`, { retryable: true })), this.options.streamIdleTimeoutMs);
     };
+    const max = this.options.maxStreamEventBytes;
+    /** Bytes read since the last event ended (an upper bound): what the parser may hold. */
+    let pendingBytes = 0;
     try {
       armIdle();
       for (;;) {
@@ -162,7 +174,19 @@ export class GatewayApi {
         }
         if (chunk.done) return;
         armIdle();
-        parser.feed(decoder.decode(chunk.value, { stream: true }));
+        const text = decoder.decode(chunk.value, { stream: true });
+        pendingBytes += chunk.value.byteLength;
+        parser.feed(text);
+        if (parsed.length > 0) {
+          // An event ended within this chunk: only what follows its last blank line may still be pending.
+          let end = -1;
+          for (const match of text.matchAll(EVENT_END)) end = match.index + match[0].length;
+          pendingBytes = end < 0 ? chunk.value.byteLength : Buffer.byteLength(text.slice(end), 'utf8');
+        }
+        if (pendingBytes > max) {
+          // A hostile or broken gateway: the event is not buffered further (the `finally` aborts the request).
+          throw new MobileClawClientError('BAD_RESPONSE', `an event of the stream is larger than ${max} bytes; the stream was closed`, { retryable: true });
+        }
         for (const message of parsed.splice(0)) {
           if (message.event === 'error') {
             const problem = safeJson(message.data) as { code?: string; message?: string } | undefined;
@@ -177,6 +201,8 @@ export class GatewayApi {
       clearTimeout(idle);
       release();
       controller.abort();
+      // Also for a `fetch` that ignores the abort: the body is not read further.
+      await reader.cancel().catch(() => undefined);
       reader.releaseLock();
     }
   }
@@ -197,8 +223,8 @@ export class GatewayApi {
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal: controller.signal,
       });
-      if (!response.ok) throw await this.problemError(response);
-      const text = await response.text();
+      if (!response.ok) throw await this.problemError(response, controller);
+      const text = await this.readBody(response, controller, `${method} ${path}`);
       const json = safeJson(text);
       if (json === undefined) throw new MobileClawClientError('BAD_RESPONSE', `${method} ${path} answered ${response.status} without JSON`, { status: response.status, retryable: true });
       return { json: json as T, headers: response.headers };
@@ -211,9 +237,44 @@ export class GatewayApi {
     }
   }
 
-  /** A problem document (`{code, detail, errors?}`) as an error; 5xx and unreadable answers are retryable. */
-  private async problemError(response: Response): Promise<MobileClawClientError> {
-    const problem = safeJson(await response.text().catch(() => '')) as { code?: string; detail?: string; title?: string; errors?: { field: string; message: string }[] } | undefined;
+  /**
+   * The answer's body as text, read as a stream up to `maxResponseBytes`.
+   * @throws MobileClawClientError `BAD_RESPONSE` (retryable) past the bound, with the request aborted.
+   */
+  private async readBody(response: Response, controller: AbortController, what: string): Promise<string> {
+    const max = this.options.maxResponseBytes;
+    const tooLarge = (): MobileClawClientError => {
+      controller.abort();
+      return new MobileClawClientError('BAD_RESPONSE', `${what} answered ${response.status} with a body larger than ${max} bytes; it was not read`, { status: response.status, retryable: true });
+    };
+    if (Number(response.headers.get('content-length')) > max) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        total += chunk.value.byteLength;
+        if (total > max) {
+          await reader.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(chunk.value);
+      }
+    } finally {
+      reader.releaseLock();
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** A problem document (`{code, detail, errors?}`) as an error; 5xx and unreadable (or too large) answers are retryable. */
+  private async problemError(response: Response, controller: AbortController): Promise<MobileClawClientError> {
+    const problem = safeJson(await this.readBody(response, controller, 'the gateway').catch(() => '')) as { code?: string; detail?: string; title?: string; errors?: { field: string; message: string }[] } | undefined;
     const retryable = response.status >= 500 || response.status === 429 || problem?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
     if (typeof problem?.code !== 'string') {
       return new MobileClawClientError(response.status >= 500 ? `HTTP_${response.status}` : 'BAD_RESPONSE', `the gateway answered ${response.status} ${response.statusText}`, { status: response.status, retryable: true });

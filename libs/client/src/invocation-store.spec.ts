@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, chmodSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MobileClawClientError } from './errors';
 import { FileInvocationStore, MemoryInvocationStore, type InvocationRecord, type InvocationStore } from './invocation-store';
 
 const dirs: string[] = [];
@@ -65,5 +66,21 @@ describe('FileInvocationStore', () => {
     const store = new FileInvocationStore(join(tempDir(), 'invocations'));
     expect(await store.get('../etc/passwd')).toBeUndefined();
     await expect(store.put(record('../escape'))).rejects.toThrow('invocationRef "../escape" is not 1–128 of A-Z a-z 0-9 _ -');
+  });
+});
+
+describe('FileInvocationStore with a damaged record', () => {
+  it.each([
+    ['not JSON', '{"invocationRef": "a", "lastEv', /^the record of invocation a \(.*a\.json\) cannot be read: it is not JSON \(/],
+    ['JSON but not an object', '[1, 2]', /cannot be read: it is not a JSON object$/],
+    ['a record of another invocation', JSON.stringify({ ...record('b') }), /cannot be read: it names another invocation$/],
+    ['a record without its fields', JSON.stringify({ invocationRef: 'a' }), /cannot be read: it lacks idempotencyKey, conversationId, request or lastEventId$/],
+  ])('answers INVOCATION_RECORD_UNREADABLE for a file that is %s', async (_case, text, message) => {
+    const dir = join(tempDir(), 'invocations');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, 'a.json'), text);
+    const error = await new FileInvocationStore(dir).get('a').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MobileClawClientError);
+    expect(error).toMatchObject({ code: 'INVOCATION_RECORD_UNREADABLE', message: expect.stringMatching(message) });
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MobileClawClientError } from './errors';
 import type { CreateTaskBody } from './gateway-api';
 import type { InvocationStatus, PendingPhoneAction } from './events';
 import type { ToolPolicy } from './tools/tool-types';
@@ -71,7 +72,8 @@ const REF_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
  * owner-only (0700), each file is owner-only (0600) and replaced atomically (written to a temporary
  * file, flushed to disk, renamed over the old one), so a crash leaves the old record or the new one.
  * Writes of one record are applied in call order.
- * @throws on I/O failures (the `fs` error, e.g. `EACCES`).
+ * @throws on I/O failures (the `fs` error, e.g. `EACCES`); `get` throws {@link MobileClawClientError}
+ *   `INVOCATION_RECORD_UNREADABLE` for a file that is not a record (damaged or edited outside the store).
  */
 export class FileInvocationStore implements InvocationStore {
   private ready?: Promise<void>;
@@ -82,12 +84,29 @@ export class FileInvocationStore implements InvocationStore {
   async get(invocationRef: string): Promise<InvocationRecord | undefined> {
     if (!REF_PATTERN.test(invocationRef)) return undefined;
     await this.writes.get(invocationRef);
+    let text: string;
     try {
-      return JSON.parse(await readFile(this.file(invocationRef), 'utf8')) as InvocationRecord;
+      text = await readFile(this.file(invocationRef), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+    let record: Partial<InvocationRecord> | null;
+    try {
+      record = JSON.parse(text) as Partial<InvocationRecord> | null;
+    } catch (error) {
+      throw this.unreadable(invocationRef, `it is not JSON (${(error as Error).message})`, error);
+    }
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) throw this.unreadable(invocationRef, 'it is not a JSON object');
+    if (record.invocationRef !== invocationRef) throw this.unreadable(invocationRef, 'it names another invocation');
+    if (typeof record.idempotencyKey !== 'string' || typeof record.conversationId !== 'string' || typeof record.lastEventId !== 'number' || typeof record.request !== 'object' || record.request === null) {
+      throw this.unreadable(invocationRef, 'it lacks idempotencyKey, conversationId, request or lastEventId');
+    }
+    return record as InvocationRecord;
+  }
+
+  private unreadable(invocationRef: string, why: string, cause?: unknown): MobileClawClientError {
+    return new MobileClawClientError('INVOCATION_RECORD_UNREADABLE', `the record of invocation ${invocationRef} (${this.file(invocationRef)}) cannot be read: ${why}`, { cause });
   }
 
   put(record: InvocationRecord): Promise<void> {

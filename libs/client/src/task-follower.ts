@@ -21,10 +21,17 @@ export interface FollowStart extends InvocationIds {
   pendingAction?: PendingPhoneAction;
 }
 
+/**
+ * How answering one tool call went: `answered` (the gateway has an answer, or had one already),
+ * `ended` (the invocation was canceled meanwhile: nothing waits for an answer), `unanswered` (no
+ * attempt was acknowledged).
+ */
+export type ToolCallDelivery = 'answered' | 'ended' | 'unanswered';
+
 export interface TaskFollowerDeps {
   api: GatewayApi;
-  /** Answers a tool call the task waits for; resolves true once the gateway has the answer (or had it already). */
-  answerToolCall(call: PendingToolCallResource, signal: AbortSignal): Promise<boolean>;
+  /** Answers a tool call the task waits for. @throws MobileClawClientError when the gateway refuses the answer for good. */
+  answerToolCall(call: PendingToolCallResource, signal: AbortSignal): Promise<ToolCallDelivery>;
   /** Pauses before each recovery attempt, in ms; their number bounds the attempts in a row without a new event. */
   recoveryDelaysMs: readonly number[];
   sleep(ms: number, signal: AbortSignal): Promise<void>;
@@ -116,9 +123,11 @@ export class TaskFollower {
     const meaning = readTaskEvent(record, ids);
     if (meaning.toolCall) {
       // Answered before the cursor moves past it: a reconnect delivers the call again until answered.
-      if (!(await this.deps.answerToolCall(meaning.toolCall, signal))) return false;
+      const delivery = await this.deps.answerToolCall(meaning.toolCall, signal);
+      if (delivery === 'unanswered') return false;
       this.cursor = record.id;
-      this.status = 'running';
+      // Canceled: no answer is due; the stream goes on to the task's terminal event, without recovery.
+      if (delivery === 'answered') this.status = 'running';
       return true;
     }
     this.cursor = record.id;

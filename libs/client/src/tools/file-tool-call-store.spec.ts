@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileToolCallStore } from './file-tool-call-store';
@@ -50,6 +50,13 @@ describe('FileToolCallStore', () => {
       startedAt: NOW.toISOString(),
       endedAt: NOW.toISOString(),
     });
+  });
+
+  it('makes an existing, too open folder owner-only (0700)', async () => {
+    await mkdir(dir, { recursive: true });
+    await chmod(dir, 0o777);
+    await new FileToolCallStore(dir, () => NOW).begin('task-1:0', 'lookup_order');
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
   it('claims a call once across two stores over the same folder (as two processes would)', async () => {

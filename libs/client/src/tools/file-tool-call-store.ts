@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolCallStore, finishedRecord } from './tool-call-store';
 import { ToolCallStoreError } from './tool-errors';
@@ -24,7 +24,7 @@ const PRIVATE_FILE_MODE = 0o600;
  *   one: a reader or a crash sees the old record or the new one, never a torn one.
  * - Both flush the folder too, so a record survives an OS crash, not only a process kill.
  *
- * The folder is created mode 0700 and the files 0600: arguments and results may be private. The
+ * The folder is made mode 0700 (an existing one too) and the files 0600: arguments and results may be private. The
  * file system must support hard links (local disks on Linux, macOS and Windows do). Records are never
  * removed by the store.
  */
@@ -125,7 +125,8 @@ export class FileToolCallStore extends ToolCallStore {
 
   private ensureDirectory(): Promise<void> {
     this.created ??= mkdir(this.dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE }).then(
-      () => undefined,
+      // mkdir's mode does not apply to a folder that already exists (or to the umask's bits): set it.
+      () => chmod(this.dir, PRIVATE_DIRECTORY_MODE),
       (err: unknown) => {
         this.created = undefined;
         throw err;

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { jsonResultRefusal } from './json-result';
+import { boundedReason } from './rejection-reason';
 import { InMemoryToolCallStore, ToolCallStore } from './tool-call-store';
 import { ToolRegistrationError } from './tool-errors';
 import { visibilityRefusal } from './tool-policy';
@@ -67,7 +68,11 @@ class Refusal {
  * - execute: the tool's `execute` with the validated arguments and the invocation's abort signal; its
  *   value must be JSON (≤ 64 KiB serialised).
  * - record: every outcome, refusals included, is stored under the `toolCallId`; a later delivery of
- *   that id gets the stored outcome and runs nothing.
+ *   that id gets the stored outcome and runs nothing — once it passed visibility and resolve again, and
+ *   only when it names the tool the record was made for (else it is rejected: a record is never
+ *   answered to a conversation that does not expose its tool).
+ *
+ * Every rejection reason is at most 2,000 characters (the gateway's bound; longer ones are cut, `…`).
  *
  * At most once per `toolCallId`: concurrent deliveries within this instance share one run; a
  * delivery finding a `done` record answers its outcome; one finding a `running` record that this
@@ -92,12 +97,15 @@ export class LocalTools {
    * so a bad one fails here and not at the first call.
    * @throws ToolRegistrationError `TOOL_SPEC_INVALID` (name not 1–64 of `A-Z a-z 0-9 _ -`, description not 1–1,024
    * characters, kind not OBSERVATION/ACTION, inputSchema not a compilable JSON Schema with `"type": "object"` of
-   * at most 16 KiB, execute not a function) or `TOOL_NAME_TAKEN`.
+   * at most 16 KiB, execute not a function) or `TOOL_NAME_TAKEN` (a tool of that name is registered, also one
+   * differing only in case: the gateway refuses such specs side by side).
    */
   register(tool: LocalTool): void {
     const { validate, inputSchema } = this.schemas.compile(tool);
     if (typeof tool.execute !== 'function') throw new ToolRegistrationError('TOOL_SPEC_INVALID', `tool ${tool.name}: execute must be a function`);
     if (this.tools.has(tool.name)) throw new ToolRegistrationError('TOOL_NAME_TAKEN', `a tool named ${tool.name} is already registered`);
+    const sameIgnoringCase = [...this.tools.keys()].find((name) => name.toLowerCase() === tool.name.toLowerCase());
+    if (sameIgnoringCase) throw new ToolRegistrationError('TOOL_NAME_TAKEN', `a tool named ${sameIgnoringCase} is already registered (names differing only in case are refused)`);
     const spec: ToolSpec = { name: tool.name, description: tool.description, inputSchema, kind: tool.kind };
     this.tools.set(tool.name, { tool, spec, validate });
   }
@@ -137,17 +145,27 @@ export class LocalTools {
   }
 
   private async run(call: ToolCallRequest, hooks: ToolCallHooks): Promise<ToolCallOutcome> {
+    // Visibility and resolve come before any replay: a recorded outcome is answered only where its tool is exposed.
+    let registered: RegisteredTool | undefined;
+    let hidden: Refusal | undefined;
+    try {
+      registered = this.resolveVisible(call, hooks);
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      hidden = err;
+    }
     let previous: ToolCallRecord | undefined;
     try {
       previous = await this.store.get(call.toolCallId);
     } catch (err) {
       return rejected(`the record of this tool call cannot be read, so it is not run: ${messageOf(err)}`);
     }
-    if (previous) return outcomeOf(previous);
+    if (previous) return hidden ? rejected(hidden.reason) : replay(previous, call);
+    if (hidden || !registered) return this.recordRefusal(call, rejected(hidden?.reason ?? `tool ${call.name} is not registered in this client`));
 
     let approved: RegisteredTool;
     try {
-      approved = await this.admit(call, hooks);
+      approved = await this.admit(call, registered, hooks);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       return this.recordRefusal(call, rejected(err.reason));
@@ -159,7 +177,7 @@ export class LocalTools {
     } catch (err) {
       return rejected(`the tool call cannot be recorded, so it is not run: ${messageOf(err)}`);
     }
-    if (claim !== 'started') return outcomeOf(claim);
+    if (claim !== 'started') return replay(claim, call);
 
     const outcome = await this.execute(approved, call, hooks.signal);
     try {
@@ -171,13 +189,18 @@ export class LocalTools {
     return outcome;
   }
 
-  /** Visibility, resolve, validate, guard and approval; answers the tool to run. @throws Refusal */
-  private async admit(call: ToolCallRequest, hooks: ToolCallHooks): Promise<RegisteredTool> {
-    if (hooks.signal.aborted) throw new Refusal('the invocation was canceled before the tool ran');
+  /** Visibility and resolve: the tool both policies expose, registered here. @throws Refusal */
+  private resolveVisible(call: ToolCallRequest, hooks: ToolCallHooks): RegisteredTool {
     const hidden = visibilityRefusal(call.name, hooks.conversationPolicy, hooks.invocationPolicy);
     if (hidden) throw new Refusal(hidden);
     const registered = this.tools.get(call.name);
     if (!registered) throw new Refusal(`tool ${call.name} is not registered in this client`);
+    return registered;
+  }
+
+  /** Validate, guard and approval of a visible, registered tool; answers the tool to run. @throws Refusal */
+  private async admit(call: ToolCallRequest, registered: RegisteredTool, hooks: ToolCallHooks): Promise<RegisteredTool> {
+    if (hooks.signal.aborted) throw new Refusal('the invocation was canceled before the tool ran');
     if (!registered.validate(call.arguments)) {
       throw new Refusal(`tool ${call.name}: the arguments do not match its input schema: ${describeArgumentErrors(registered.validate.errors)}`);
     }
@@ -239,7 +262,7 @@ export class LocalTools {
   private async recordRefusal(call: ToolCallRequest, refusal: ToolCallOutcome): Promise<ToolCallOutcome> {
     try {
       const claim = await this.store.begin(call.toolCallId, call.name);
-      if (claim !== 'started') return outcomeOf(claim);
+      if (claim !== 'started') return replay(claim, call);
       await this.store.finish(call.toolCallId, refusal);
     } catch {
       // Unrecorded (or left `running`), a refusal is still the answer: the tool did not run.
@@ -248,13 +271,15 @@ export class LocalTools {
   }
 }
 
-function outcomeOf(record: ToolCallRecord): ToolCallOutcome {
+/** The recorded outcome for a delivery of the same call: only when it names the tool the record was made for. */
+function replay(record: ToolCallRecord, call: ToolCallRequest): ToolCallOutcome {
+  if (record.name !== call.name) return rejected(`toolCallId ${call.toolCallId} was recorded for another tool; not run`);
   if (record.state === 'done' && record.outcome) return record.outcome;
   return rejected(INTERRUPTED_REASON);
 }
 
 function rejected(reason: string): ToolCallOutcome {
-  return { outcome: 'rejected', reason };
+  return { outcome: 'rejected', reason: boundedReason(reason) };
 }
 
 /** `work`'s value, or a {@link Refusal} as soon as `signal` fires (the work itself is told through the same signal). */
