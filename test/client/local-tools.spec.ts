@@ -289,6 +289,8 @@ describe('local tools through @mobileclaw/client against a real gateway with a s
     const second = newClient(proxy.url, { storeDir: dir });
     const after = lookupOrder();
     second.tools.register(after);
+    // The app sets its policies again at start (they live in memory); the invocation's own is in its record.
+    second.setConversationToolPolicy('orders', { allow: ['lookup_order'] });
     const rest: InvocationEvent[] = [];
     for await (const event of second.events(lost.invocationRef)) rest.push(event);
     expect(after.runs).toEqual([]);
