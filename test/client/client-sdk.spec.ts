@@ -1,66 +1,9 @@
 import type { ServerResponse, IncomingMessage } from 'node:http';
-import { rmSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MobileClawClient, MobileClawClientError, type InvocationEvent, type MobileClawClientOptions } from '@mobileclaw/client';
-import type { RunningGateway } from '@mobileclaw/gateway';
-import { SseClient } from '../support/sse-client';
-import { TcpProxy } from '../support/tcp-proxy';
-import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
+import { MobileClawClientError, type InvocationEvent } from '@mobileclaw/client';
+import { clientSdkHarness, storedShownIds, taskIdOf, tasksOf } from '../support/client-sdk';
+import { gatewayUrl } from '../support/test-gateways';
 
-const proxies: TcpProxy[] = [];
-const clients: MobileClawClient[] = [];
-const storeDirs: string[] = [];
-// Registered first so that clients and proxies go before their gateways do.
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  for (const proxy of proxies.splice(0)) await proxy.close();
-});
-afterAll(() => {
-  for (const dir of storeDirs) rmSync(dir, { recursive: true, force: true });
-});
-const gateways = testGateways('mobileclaw-client-sdk-');
-
-/** A gateway whose simulated phone sim-1 is online. */
-async function start(): Promise<RunningGateway> {
-  const gw = await gateways.start();
-  await waitOnline(gw, 'sim-1');
-  return gw;
-}
-
-/** A client with short recovery pauses and its own store directory. */
-function newClient(baseUrl: string, extra: Partial<MobileClawClientOptions> = {}): MobileClawClient {
-  const storeDir = mkdtempSync(join(tmpdir(), 'mobileclaw-client-store-'));
-  storeDirs.push(storeDir);
-  const client = new MobileClawClient({ baseUrl, storeDir, creationRetry: { delaysMs: [20, 40, 80] }, streamRecovery: { delaysMs: [20, 40, 80, 160] }, ...extra });
-  clients.push(client);
-  return client;
-}
-
-async function proxyTo(gw: RunningGateway): Promise<TcpProxy> {
-  const proxy = await TcpProxy.start(gw.httpPort);
-  proxies.push(proxy);
-  return proxy;
-}
-
-/** The gateway event types the SDK shows the app (one app event each). */
-const SHOWN_TYPES = ['task.accepted', 'task.queued', 'task.started', 'task.resumed', 'task.taken_over', 'task.handed_back', 'step.planned', 'step.acted', 'task.input_required', 'task.completed', 'task.failed', 'task.canceled', 'task.interrupted'];
-
-/** The ids of the task's stored events the app must have seen, from a fresh replay of its stream. */
-async function storedShownIds(gw: RunningGateway, taskId: string): Promise<number[]> {
-  const replay = await SseClient.open(gatewayUrl(gw, `/api/tasks/${taskId}/events`));
-  await replay.ended;
-  return replay.events.filter((e) => SHOWN_TYPES.includes(e.event)).map((e) => Number(e.id));
-}
-
-async function taskIdOf(client: MobileClawClient, invocationRef: string): Promise<string> {
-  return (await client.get(invocationRef)).taskRef!;
-}
-
-async function tasksOf(gw: RunningGateway, conversationId: string): Promise<{ taskId: string; goal: string }[]> {
-  const res = await fetch(gatewayUrl(gw, `/api/tasks?contextId=${encodeURIComponent(conversationId)}`));
-  return ((await res.json()) as { tasks: { taskId: string; goal: string }[] }).tasks;
-}
+const { start, newClient, proxyTo } = clientSdkHarness('mobileclaw-client-sdk-');
 
 describe('@mobileclaw/client against a real gateway with a simulated phone', () => {
   it('STREAMING: every step as typed events, ending with completed', async () => {

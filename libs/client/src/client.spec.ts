@@ -350,6 +350,35 @@ describe('MobileClawClient', () => {
       expect(await client.cancel(accepted.invocationRef)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
     });
 
+    it('answers tool calls in the background through an approval whose wait lost the stream (approved elsewhere, e.g. on the web page)', async () => {
+      gateway.append('task.accepted');
+      gateway.append('task.started');
+      gateway.append('task.input_required', { pendingAction: { stepIndex: 0, action: { command: 'click', x: 900, y: 2200 }, reason: 'pays' } });
+      // The background follower's first stream breaks while the task waits for the approval.
+      gateway.streamPlans.push({ count: 3, then: 'destroy' });
+      let answered!: () => void;
+      const delivered = new Promise<void>((resolve) => (answered = resolve));
+      // Resolves `delivered` once the gateway acknowledged a tool result.
+      const client = newClient({
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (String(input).endsWith('/tool-results')) answered();
+          return response;
+        },
+      });
+      client.tools.register({ name: 'lookup_order', description: 'Finds an order.', inputSchema: { type: 'object' }, kind: 'OBSERVATION', execute: () => 'shipped' });
+      client.setConversationToolPolicy('c-4', { allow: ['lookup_order'] });
+      const handle = jest.spyOn(client.tools, 'handle');
+      const accepted = await client.invoke({ mode: 'ASYNC', goal: 'pay, then call lookup_order', deviceId: 'sim-1', conversationId: 'c-4', tools: { allow: ['lookup_order'] } });
+      // Someone else approves; the task goes on and calls the app's tool.
+      gateway.append('task.resumed', { stepIndex: 0 });
+      gateway.append('task.input_required', { toolCall: { toolCallId: 'task-1:1', name: 'lookup_order', arguments: {}, kind: 'OBSERVATION', stepIndex: 1 } });
+      await delivered;
+      expect(handle.mock.calls.map(([call]) => call)).toEqual([{ toolCallId: 'task-1:1', name: 'lookup_order', arguments: {}, invocationRef: accepted.invocationRef, conversationId: 'c-4' }]);
+      expect(gateway.sent('POST /api/tasks/task-1/tool-results').map((r) => r.body)).toEqual([{ toolCallId: 'task-1:1', outcome: 'ok', result: 'shipped' }]);
+      expect(gateway.sent('GET /api/tasks/task-1/events').map((r) => r.headers['last-event-id'])).toEqual(['0', '3']);
+    });
+
     it('rejects with the same hint as BLOCKING when creation was never acknowledged', async () => {
       gateway.createAnswers.push({ status: 502, body: 'bad gateway' }, 'drop', 'drop', 'drop');
       await expect(newClient().invoke({ mode: 'ASYNC', goal: 'Turn on Wi-Fi', deviceId: 'sim-1', idempotencyKey: 'key-z' })).rejects.toMatchObject({ code: 'PROGRESS_UNCERTAIN', hint: 'RESEND_WITH_SAME_IDEMPOTENCY_KEY', idempotencyKey: 'key-z' });

@@ -336,7 +336,7 @@ export class MobileClawClient {
       // Nobody follows an ASYNC task, yet its tool calls need answers: follow it quietly until it ends.
       const controller = new AbortController();
       this.background.add(controller);
-      void this.follow(record as InvocationRecord & { taskRef: string }, () => undefined, controller.signal)
+      void this.follow(record as InvocationRecord & { taskRef: string }, () => undefined, controller.signal, { throughApprovals: true })
         .catch(() => undefined)
         .finally(() => this.background.delete(controller));
     }
@@ -395,7 +395,7 @@ export class MobileClawClient {
     throw new MobileClawClientError('DEVICE_AMBIGUOUS', `several phones are online (${online.map((d) => d.deviceId).join(', ')}); name one with deviceId`, { status: 400 });
   }
 
-  private async follow(record: InvocationRecord & { taskRef: string }, emit: (item: FollowedEvent) => void, signal: AbortSignal): Promise<void> {
+  private async follow(record: InvocationRecord & { taskRef: string }, emit: (item: FollowedEvent) => void, signal: AbortSignal, options: { throughApprovals?: boolean } = {}): Promise<void> {
     const cancellation = this.cancellations.get(record.invocationRef) ?? new AbortController();
     this.cancellations.set(record.invocationRef, cancellation);
     const follower = new TaskFollower(
@@ -405,6 +405,7 @@ export class MobileClawClient {
         recoveryDelaysMs: this.recoveryDelaysMs,
         sleep,
         answerToolCall: (call, callSignal) => this.answerToolCall(record, call, emit, callSignal, cancellation.signal),
+        throughApprovals: options.throughApprovals,
       },
       emit,
     );

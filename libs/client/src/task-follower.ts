@@ -35,13 +35,19 @@ export interface TaskFollowerDeps {
   /** Pauses before each recovery attempt, in ms; their number bounds the attempts in a row without a new event. */
   recoveryDelaysMs: readonly number[];
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Recover a stream lost while the task waits for an approval instead of ending: for a follower no
+   * app waits on (ASYNC's background answering of tool calls), since the approval may come from
+   * anywhere (the app, the web page, the command line) and tool calls after it still need answers.
+   */
+  throughApprovals?: boolean;
 }
 
 /**
  * Follows one task's event stream and survives its loss. Events go to `emit` in id order, each once
  * (ids at or below the cursor are skipped). When the stream drops, the last state seen decides:
  * terminal → done; waiting for the app's approval → done on purpose (the app answers with `approve`
- * and follows again); otherwise it asks the gateway for the task and resumes after the last event id,
+ * and follows again), unless `throughApprovals`; otherwise it asks the gateway for the task and resumes after the last event id,
  * with the recovery delays between attempts. When that cannot establish the state, it emits
  * `progress_uncertain` with `QUERY_LATER_DO_NOT_REINVOKE`. Tool calls are answered in order, before
  * later events are read. A gateway refusal that no retry can change (401, 404 …) rejects the promise.
@@ -96,7 +102,7 @@ export class TaskFollower {
         cause = error instanceof Error ? error.message : String(error);
       }
       if (signal.aborted || this.ended) return;
-      if (this.awaitingApproval) return;
+      if (this.awaitingApproval && !this.deps.throughApprovals) return;
       // Lost while the task goes on: learn its real state, then resume after the last event seen.
       for (;;) {
         if (failures >= this.deps.recoveryDelaysMs.length) {
