@@ -10,4 +10,5 @@ export * from './merge-tools';
 export * from './tool-policy';
 export * from './tool-arguments';
 export * from './in-memory-tool-call-ledger';
+export * from './tool-source-issue';
 export * from './tool-registry';

@@ -43,6 +43,17 @@ describe('ToolRegistry', () => {
     expect(await registry.find('nothing')).toBeUndefined();
   });
 
+  it('collects the sources’ issues without their absolute paths, a failing report giving none', async () => {
+    const reporting = new ToolRegistry([skills], {
+      issueReports: [
+        { source: skills.ref, issues: async () => [{ kind: 'invalid', location: 'workspace:broken/SKILL.md', message: 'no description', path: '/home/x/broken/SKILL.md' } as never] },
+        { source: erp.ref, issues: () => Promise.reject(new Error('down')) },
+      ],
+    });
+    expect(await reporting.issues()).toEqual([{ source: { kind: 'skills', id: 'workspace' }, kind: 'invalid', location: 'workspace:broken/SKILL.md', message: 'no description' }]);
+    expect(await registry.issues()).toEqual([]);
+  });
+
   it('refuses two sources with one kind:id', () => {
     expect(() => new ToolRegistry([erp, new FakeToolSource('mcp', 'erp')])).toThrow('two tool sources are mcp:erp');
   });
@@ -83,7 +94,7 @@ describe('ToolRegistry', () => {
       t += 250;
       return toolSuccess('done');
     };
-    expect(await timed.invoke('invoice_get', {}, request())).toEqual({ ok: true, content: 'done', text: 'done', durationMs: 250, replayed: false });
+    expect(await timed.invoke('invoice_get', {}, request())).toEqual({ ok: true, content: 'done', text: 'done', called: true, durationMs: 250, replayed: false });
   });
 
   it('strips a prefix it added: the source gets its own name', async () => {
@@ -99,6 +110,7 @@ describe('ToolRegistry', () => {
       expect(await registry.invoke('nothing', {}, request())).toEqual({
         ok: false,
         error: { code: 'TOOL_NOT_FOUND', message: 'no tool nothing', retryable: false },
+        called: false,
         durationMs: 0,
         replayed: false,
       });
@@ -167,7 +179,7 @@ describe('ToolRegistry', () => {
       erp.answer = async () => {
         throw new TypeError('boom');
       };
-      expect(await registry.invoke('invoice_get', {}, request())).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'boom' } });
+      expect(await registry.invoke('invoice_get', {}, request())).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'boom' }, called: true });
     });
 
     it('turns an answer that is no result into INTERNAL_ERROR', async () => {

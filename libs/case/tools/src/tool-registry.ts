@@ -14,6 +14,7 @@ import { InMemoryToolCallLedger } from './in-memory-tool-call-ledger';
 import { mergeTools } from './merge-tools';
 import { ToolArgumentsValidator } from './tool-arguments';
 import { formatToolRef, type ToolEntry } from './tool-entry';
+import type { ToolIssueReport, ToolSourceIssue } from './tool-source-issue';
 import { toolAllowed, toolNeedsApproval, toolPolicyFor, type ToolPolicies } from './tool-policy';
 import { DEFAULT_TOOL_PRECEDENCE, toolSourceRanker, type ToolPrecedence } from './tool-precedence';
 
@@ -33,6 +34,8 @@ export interface ToolRegistryOptions {
   ledger?: ToolCallLedger;
   /** Largest result, in bytes of its JSON (`{ok, content, text}`); a larger one becomes `PAYLOAD_TOO_LARGE`. Default 256 KiB. */
   maxResultBytes?: number;
+  /** Where sources' issues are read, for {@link ToolRegistry.issues}; default none. */
+  issueReports?: readonly ToolIssueReport[];
   /** The clock durations are measured with, in ms; default `performance.now`. */
   now?: () => number;
 }
@@ -51,8 +54,13 @@ export interface ToolCallRequest {
   deadlineMs: number;
 }
 
-/** What {@link ToolRegistry.invoke} answers: the result, the call's duration in ms, and whether it was replayed from the ledger. */
-export type ToolCallResult = ToolInvocationResult & { durationMs: number; replayed: boolean };
+/**
+ * What {@link ToolRegistry.invoke} answers: the result; `called`: whether the tool ran (false: the
+ * registry refused the call before any execution, e.g. `TOOL_NOT_FOUND`, `VALIDATION_FAILED`); the
+ * call's duration in ms (0 when refused); `replayed`: the result is the recorded one of an earlier
+ * call with the same `toolCallId`.
+ */
+export type ToolCallResult = ToolInvocationResult & { called: boolean; durationMs: number; replayed: boolean };
 
 /** The registry's announcement of a new merged view. */
 export interface ToolRegistryChange {
@@ -74,6 +82,7 @@ export class ToolRegistry {
   private readonly ledger: ToolCallLedger;
   private readonly maxResultBytes: number;
   private readonly now: () => number;
+  private readonly issueReports: readonly ToolIssueReport[];
   private readonly validator = new ToolArgumentsValidator();
   private readonly changesSubject = new Subject<ToolRegistryChange>();
   private readonly subscription: Subscription;
@@ -101,6 +110,7 @@ export class ToolRegistry {
     this.ledger = options.ledger ?? new InMemoryToolCallLedger();
     this.maxResultBytes = options.maxResultBytes ?? TOOL_REGISTRY_DEFAULTS.maxResultBytes;
     this.now = options.now ?? (() => performance.now());
+    this.issueReports = options.issueReports ?? [];
     this.subscription = merge(...sources.map((source) => source.changes$)).subscribe(() => {
       const view = this.remerge();
       this.view = view;
@@ -119,6 +129,14 @@ export class ToolRegistry {
     return (await this.list()).find((entry) => entry.visible && entry.exposedName === exposedName);
   }
 
+  /** What the sources could not turn into tools, source by source in the order reported (a report that rejects gives none). */
+  async issues(): Promise<ToolSourceIssue[]> {
+    const reports = await Promise.all(
+      this.issueReports.map(async (report) => (await report.issues().catch(() => [])).map(({ kind, location, message }) => ({ source: { ...report.source }, kind, location, message }))),
+    );
+    return reports.flat();
+  }
+
   /**
    * Calls the visible tool `exposedName`. Resolves with a failure, never rejects:
    * - `TOOL_NOT_FOUND`: no visible tool of that name, or the caller's policy does not allow it (the
@@ -135,7 +153,6 @@ export class ToolRegistry {
    */
   async invoke(exposedName: string, args: Record<string, unknown>, request: ToolCallRequest): Promise<ToolCallResult> {
     const start = this.now();
-    const refuse = (result: ToolInvocationResult): ToolCallResult => ({ ...result, durationMs: 0, replayed: false });
     const tools = await this.list();
     const entry = tools.find((candidate) => candidate.visible && candidate.exposedName === exposedName);
     const policy = toolPolicyFor(this.policies, request.caller);
@@ -146,6 +163,7 @@ export class ToolRegistry {
     if (toolNeedsApproval(policy, exposedName, entry.kind) && request.approved !== true) {
       return refuse(toolFailure('APPROVAL_REQUIRED', `tool ${exposedName} is an ACTION: a person must approve the call (approved: true)`));
     }
+    if (request.signal.aborted) return refuse(toolFailure('ABORTED', `tool ${exposedName}: the caller gave up before the call`));
     if (request.toolCallId === undefined) return this.execute(entry, args, request, globalThis.crypto.randomUUID(), start);
 
     const key: ToolCallKey = { caller: request.caller, toolCallId: request.toolCallId };
@@ -153,7 +171,8 @@ export class ToolRegistry {
     const running = this.running.get(runningKey);
     if (running) {
       if (running.tool !== exposedName) return refuse(reused(key, running.tool));
-      return { ...(await running.result), replayed: true };
+      const first = await running.result;
+      return first.called ? { ...first, replayed: true } : first;
     }
     const result = this.executeOnce(entry, args, request, key, start);
     this.running.set(runningKey, { tool: exposedName, result });
@@ -175,19 +194,15 @@ export class ToolRegistry {
     try {
       begin = await this.ledger.begin(key, entry.exposedName);
     } catch (err) {
-      return { ...toolFailureFromError(err), durationMs: 0, replayed: false };
+      return refuse(toolFailureFromError(err));
     }
     if (!begin.begun) {
       const { record } = begin;
-      if (record.tool !== entry.exposedName) return { ...reused(key, record.tool), durationMs: 0, replayed: false };
+      if (record.tool !== entry.exposedName) return refuse(reused(key, record.tool));
       if (!record.outcome) {
-        return {
-          ...toolFailure('IDEMPOTENCY_KEY_IN_PROGRESS', `tool call ${key.toolCallId} began before and has not ended (the gateway may have stopped during it); it is not run again`),
-          durationMs: 0,
-          replayed: false,
-        };
+        return refuse(toolFailure('IDEMPOTENCY_KEY_IN_PROGRESS', `tool call ${key.toolCallId} began before and has not ended (the gateway may have stopped during it); it is not run again`));
       }
-      return { ...record.outcome.result, durationMs: record.outcome.durationMs, replayed: true };
+      return { ...record.outcome.result, called: true, durationMs: record.outcome.durationMs, replayed: true };
     }
     const result = await this.execute(entry, args, request, key.toolCallId, start);
     const outcome: ToolCallOutcome = { result: withoutTiming(result), durationMs: result.durationMs };
@@ -197,19 +212,16 @@ export class ToolRegistry {
   }
 
   private async execute(entry: ToolEntry, args: Record<string, unknown>, request: ToolCallRequest, toolCallId: string, start: number): Promise<ToolCallResult> {
-    const source = this.sources.get(toolSourceKey(entry.source));
+    // Every listed entry's source is registered: the view is merged from exactly these sources.
+    const source = this.sources.get(toolSourceKey(entry.source)) as ToolSource;
     let result: ToolInvocationResult;
-    if (!source) result = toolFailure('TOOL_NOT_FOUND', `tool ${entry.exposedName}: its source ${toolSourceKey(entry.source)} is not registered`);
-    else if (request.signal.aborted) result = toolFailure('ABORTED', `tool ${entry.exposedName}: the caller gave up before the call`);
-    else {
-      try {
-        const answer: unknown = await source.invoke(entry.name, args, { toolCallId, signal: request.signal, deadlineMs: request.deadlineMs });
-        result = isInvocationResult(answer) ? this.bounded(entry, answer) : toolFailure('INTERNAL_ERROR', `tool ${entry.exposedName}: the source ${toolSourceKey(entry.source)} answered no result`);
-      } catch (err) {
-        result = toolFailureFromError(err);
-      }
+    try {
+      const answer: unknown = await source.invoke(entry.name, args, { toolCallId, signal: request.signal, deadlineMs: request.deadlineMs });
+      result = isInvocationResult(answer) ? this.bounded(entry, answer) : toolFailure('INTERNAL_ERROR', `tool ${entry.exposedName}: the source ${toolSourceKey(entry.source)} answered no result`);
+    } catch (err) {
+      result = toolFailureFromError(err);
     }
-    return { ...result, durationMs: Math.max(0, this.now() - start), replayed: false };
+    return { ...result, called: true, durationMs: Math.max(0, this.now() - start), replayed: false };
   }
 
   private bounded(entry: ToolEntry, result: ToolInvocationResult): ToolInvocationResult {
@@ -238,6 +250,10 @@ export class ToolRegistry {
     this.merging = next.catch(() => undefined);
     return next;
   }
+}
+
+function refuse(result: ToolInvocationResult): ToolCallResult {
+  return { ...result, called: false, durationMs: 0, replayed: false };
 }
 
 function reused(key: ToolCallKey, tool: string): ToolInvocationResult {
