@@ -45,7 +45,7 @@ export class ToolsController {
   private readonly registry: ToolRegistry;
   private readonly deadlineMs: number;
 
-  constructor(@Optional() registry: ToolRegistry | undefined, @Inject(GATEWAY_API_OPTIONS) options: GatewayApiOptions) {
+  constructor(@Optional() @Inject(ToolRegistry) registry: ToolRegistry | undefined, @Inject(GATEWAY_API_OPTIONS) options: GatewayApiOptions) {
     this.registry = registry ?? new ToolRegistry([]);
     this.deadlineMs = options.toolDeadlineMs ?? DEFAULT_TOOL_DEADLINE_MS;
   }
