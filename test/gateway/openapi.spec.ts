@@ -14,8 +14,12 @@ const BINARY = { schema: { type: 'string', format: 'binary' } };
 const SSE = { 'text/event-stream': { schema: { type: 'string' } } };
 const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
 
-/** Every route: its success answer's status and content, and the error statuses it documents. */
-const ROUTES: { method: string; path: string; ok: [number, object]; errors: number[] }[] = [
+/**
+ * Every route: its success answer's status and content, the error statuses it documents as problem
+ * details, and (`own`) the error statuses it answers with its success answer's schema instead (the
+ * OpenClaw-compatible `/tools/invoke`, whose clients read `{ok: false, error}`).
+ */
+const ROUTES: { method: string; path: string; ok: [number, object]; errors: number[]; own?: number[] }[] = [
   { method: 'get', path: '/api/devices', ok: [200, json('DeviceList')], errors: [401] },
   { method: 'get', path: '/api/devices/events', ok: [200, SSE], errors: [401] },
   { method: 'get', path: '/api/devices/{deviceId}', ok: [200, json('DeviceInfo')], errors: [401, 404] },
@@ -32,6 +36,9 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'post', path: '/api/tasks/{taskId}/tool-results', ok: [200, json('Task')], errors: [400, 401, 404, 409, 413, 415, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/events', ok: [200, SSE], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/steps/{index}/screenshot', ok: [200, { 'image/png': BINARY, 'image/jpeg': BINARY }], errors: [400, 401, 404, 503] },
+  { method: 'get', path: '/api/tools', ok: [200, json('ToolList')], errors: [401] },
+  { method: 'post', path: '/api/tools/{name}/invoke', ok: [200, json('ToolCallAnswer')], errors: [400, 401, 403, 404, 409, 413, 415, 422, 503] },
+  { method: 'post', path: '/tools/invoke', ok: [200, json('OpenClawToolAnswer')], errors: [401], own: [400, 404] },
   { method: 'get', path: '/api/health', ok: [200, json('HealthCheckResult')], errors: [401] },
   { method: 'get', path: '/api/pairing', ok: [200, json('PairingInfo')], errors: [401] },
 ];
@@ -63,16 +70,18 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     for (const route of ROUTES) {
       const op = doc.paths[route.path][route.method];
-      expect({ route: route.path, tags: op.tags, summary: typeof op.summary }).toEqual({ route: route.path, tags: [route.path.split('/')[2]], summary: 'string' });
+      const tag = route.path.startsWith('/api/') ? route.path.split('/')[2] : route.path.split('/')[1];
+      expect({ route: route.path, tags: op.tags, summary: typeof op.summary }).toEqual({ route: route.path, tags: [tag], summary: 'string' });
       const [status, content] = route.ok;
       expect(op.responses[String(status)].content).toEqual(content);
       const errorStatuses = Object.keys(op.responses).map(Number).filter((s) => s >= 400);
       // Every route the token guards (401) is refused by the local-only rules too (403) when no token is set.
       const guarded = route.errors.includes(401) && !route.errors.includes(403) ? [...route.errors, 403] : route.errors;
       // Health answers 503 with its own body (terminus), every other error is problem details.
-      const expectedErrors = route.path === '/api/health' ? [...guarded, 503] : guarded;
+      const expectedErrors = route.path === '/api/health' ? [...guarded, 503] : [...guarded, ...(route.own ?? [])];
       expect({ route: `${route.method} ${route.path}`, errors: errorStatuses.sort() }).toEqual({ route: `${route.method} ${route.path}`, errors: expectedErrors.sort() });
       for (const s of guarded) expect(op.responses[String(s)].content).toEqual(PROBLEM);
+      for (const s of route.own ?? []) expect(op.responses[String(s)].content).toEqual(content);
       if (route.errors.includes(401)) expect(op.responses['403'].description).toMatch(/`PROXIED_WITHOUT_API_TOKEN` or `HOST_NOT_ALLOWED` \(without `MOBILECLAW_API_TOKEN`/);
     }
     expect(doc.paths['/api/health'].get.responses['503'].content).toEqual(json('HealthCheckResult'));

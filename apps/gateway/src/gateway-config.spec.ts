@@ -157,3 +157,12 @@ describe('gateway configuration of the tool-result deadline', () => {
     }
   });
 });
+
+describe('gateway configuration of skills folders', () => {
+  it('reads MOBILECLAW_SKILLS_DIRS as path-delimited folders in order, relative ones from the working directory', () => {
+    const { delimiter } = jest.requireActual<typeof import('node:path')>('node:path');
+    const config = loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SKILLS_DIRS: ['/opt/skills', ' team/skills ', ''].join(delimiter) }), '/srv');
+    expect(config.skillsDirs).toEqual(['/opt/skills', '/srv/team/skills']);
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').skillsDirs).toEqual([]);
+  });
+});

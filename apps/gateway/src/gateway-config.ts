@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { isAbsolute, resolve } from 'node:path';
+import { delimiter, isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 import { hostNameOf } from '@mobileclaw/domain';
@@ -32,6 +32,7 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_CORS_ORIGINS?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_SKILLS_DIRS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ALLOWED_HOSTS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['auto', 'off']) MOBILECLAW_ADB?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ADB_SERVER?: string;
@@ -122,6 +123,11 @@ export interface GatewayConfig {
   a2aPushMaxAttempts: number;
   /** Delay before the first retry of a push notification, in ms, doubled per retry and jittered (`MOBILECLAW_A2A_PUSH_RETRY_BASE_MS`, default 1000). */
   a2aPushRetryBaseMs: number;
+  /**
+   * Folders of SKILL.md skills searched after `<dataDir>/skills`, in this order (`MOBILECLAW_SKILLS_DIRS`,
+   * separated by the platform's path delimiter, `:` or `;` on Windows; relative ones from the working directory).
+   */
+  skillsDirs: string[];
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
   planningTimeoutMs: number;
   /** Longest wait for the caller's answer to a tool call, in ms; then the step ends `TOOL_RESULT_TIMEOUT` and the task goes on. */
@@ -265,6 +271,11 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     publicUrl: v.MOBILECLAW_PUBLIC_URL?.replace(/\/+$/, ''),
     a2aPushMaxAttempts: v.MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS ?? 5,
     a2aPushRetryBaseMs: v.MOBILECLAW_A2A_PUSH_RETRY_BASE_MS ?? 1000,
+    skillsDirs: (v.MOBILECLAW_SKILLS_DIRS ?? '')
+      .split(delimiter)
+      .map((dir) => dir.trim())
+      .filter(Boolean)
+      .map((dir) => (isAbsolute(dir) ? dir : resolve(cwd, dir))),
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     toolResultTimeoutMs: v.MOBILECLAW_TOOL_RESULT_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.toolResultTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,

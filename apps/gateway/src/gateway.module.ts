@@ -16,6 +16,7 @@ import { loadOrCreateDeviceToken } from './device-token';
 import type { GatewayConfig } from './gateway-config';
 import { gatewayLogging } from './http-logging';
 import { TaskLogContextModule } from './task-log-context';
+import { GatewayToolsModule } from './tools.module';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -38,8 +39,8 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
 /**
  * The gateway host application: configuration, logging (JSON or pretty lines, request ids, task ids,
  * redaction), metrics (Prometheus, reported by every layer through the domain's metrics ports), the
- * MobileClaw device module, the agent workflow (SQLite store, planner, task use cases) and the REST
- * API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
+ * MobileClaw device module, the agent workflow (SQLite store, planner, task use cases), the tool
+ * registry (SKILL.md folders) and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
  */
 @Module({})
 export class GatewayModule {
@@ -80,6 +81,8 @@ export class GatewayModule {
           },
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
+        // The tool registry (SKILL.md folders for now) behind /api/tools and /tools/invoke.
+        GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

@@ -13,3 +13,4 @@ export * from './idempotency-store-contract';
 export * from './push-notification-config-store-contract';
 export * from './tool-source-contract';
 export * from './push-delivery-outbox-contract';
+export * from './tool-call-ledger-contract';

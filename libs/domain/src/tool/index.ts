@@ -2,3 +2,4 @@ export * from './tool-name';
 export * from './tool';
 export * from './tool-invocation';
 export * from './tool-source';
+export * from './tool-call-ledger';

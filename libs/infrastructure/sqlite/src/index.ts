@@ -5,3 +5,4 @@ export { ensurePrivateDirectory, ensurePrivateFile, PRIVATE_DIRECTORY_MODE, PRIV
 export * from './sqlite-idempotency-store';
 export * from './sqlite-push-notification-config-store';
 export * from './sqlite-push-delivery-outbox';
+export * from './sqlite-tool-call-ledger';

@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 5;
+export const TASK_SCHEMA_VERSION = 6;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -43,6 +43,9 @@ export const TASK_SCHEMA_VERSION = 5;
  *   (`task_id`, `config_id`; the request body as sent), the failed attempts, the next attempt's time in
  *   ms (`due_at`; while claimed, when the claim lapses) and the claiming instance; `delivery_id` never
  *   reused (AUTOINCREMENT) so that it orders each webhook's queue.
+ * - 6: `tool_calls`, the ledger that makes a tool call id execute at most once: one row per caller and
+ *   call id, the tool called, when the call began (ms) and, once it ended, its outcome as JSON (NULL
+ *   while it runs, or when the process running it stopped first).
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -128,6 +131,16 @@ export const TASK_MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX push_deliveries_by_queue ON push_deliveries (task_id, config_id, delivery_id);
   CREATE INDEX push_deliveries_by_claimant ON push_deliveries (claimant) WHERE claimant IS NOT NULL;
+  `,
+  `
+  CREATE TABLE tool_calls (
+    caller       TEXT NOT NULL,
+    tool_call_id TEXT NOT NULL,
+    tool         TEXT NOT NULL,
+    begun_at     INTEGER NOT NULL,
+    outcome      TEXT,
+    PRIMARY KEY (caller, tool_call_id)
+  ) STRICT;
   `,
 ];
 

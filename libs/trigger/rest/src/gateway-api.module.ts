@@ -15,12 +15,16 @@ import { PairingController } from './pairing/pairing.controller';
 import { PairingService } from './pairing/pairing.service';
 import { PAIRING_OPTIONS } from './pairing/pairing.options';
 import { TasksController } from './tasks/tasks.controller';
+import { OpenClawToolsController } from './tools/openclaw-tools.controller';
+import { ToolsController } from './tools/tools.controller';
 
 /**
  * The REST trigger layer: controllers, bearer guard, problem-details errors, health checks, the
  * probes (`/health/live`, `/health/ready`, see {@link ProbesController}) and `/metrics` (the host's
  * `MetricsExposition`, see {@link MetricsController}), `/api/pairing` (a new phone's pairing link and
- * QR code, see {@link PairingController}, given `options.pairing`). Needs a
+ * QR code, see {@link PairingController}, given `options.pairing`), `/api/tools` and the
+ * OpenClaw-compatible `/tools/invoke` (the case layer's `ToolRegistry` when one is provided, else an
+ * empty one; see {@link ToolsController}, {@link OpenClawToolsController}). Needs a
  * `MobileClawService` provider in scope (import `MobileClawModule` with `isGlobal: true`) and, for
  * `/api/tasks`, `/api/health` and the takeover routes, the case layer's `TaskService` and
  * `TakeoverService` and the `TaskRepository` port (import `TaskCaseModule` and the store's module
@@ -36,7 +40,7 @@ import { TasksController } from './tasks/tasks.controller';
  * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
  * token is checked before a body is read; the guard applies the same check to the controllers.
  */
-const CONTROLLERS = [DevicesController, TakeoverController, TasksController, HealthController, ProbesController, MetricsController, PairingController];
+const CONTROLLERS = [DevicesController, TakeoverController, TasksController, ToolsController, OpenClawToolsController, HealthController, ProbesController, MetricsController, PairingController];
 
 @Module({})
 export class GatewayApiModule {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { merge } from 'rxjs';
 import { AGENT_ACTION_NAMES, COMMAND_NAMES, ControlLeases, controllerOf, EventStreamMetrics, MobileClawError, MobileClawService, NoEventStreamMetrics, type Command, type CommandErrorCode, type CommandName, type CommandResult, type DeviceEvent, type DeviceInfo, type ScreenshotData } from '@mobileclaw/domain';
+import { clientGone } from '../http/client-gone';
 import { SseStream } from '../http/sse-stream';
 import { validateDto, validateQuery } from '../http/validation';
 import { ApiTokenGuard } from '../http/api-token.guard';
@@ -10,17 +11,6 @@ import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
 import { CommandResultSchema, DeviceInfoSchema, DeviceListSchema } from '../openapi/device.schemas';
 import { COMMAND_DTOS, CommandBaseDto, ScreenshotOptionsDto } from './command.dto';
-
-/** An AbortSignal that fires when the HTTP client goes away before the answer (the command is then withdrawn). */
-function clientGone(response: Response): AbortSignal {
-  const controller = new AbortController();
-  // The response closes when the connection does; unfinished means nobody will read the answer.
-  // (The request's own 'close' fires as soon as its body is read, so it cannot tell.)
-  response.on('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 /** The command body classes, one per schema (`back`, `home` and `ui_tree` share one). */
 const COMMAND_BODY_DTOS = [...new Set(Object.values(COMMAND_DTOS))];

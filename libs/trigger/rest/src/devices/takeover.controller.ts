@@ -4,6 +4,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } fro
 import { MobileClawError, type ControlLease, type DeviceController } from '@mobileclaw/domain';
 import { TakeoverService, TaskService } from '@mobileclaw/case-tasks';
 import { ApiTokenGuard } from '../http/api-token.guard';
+import { clientGone } from '../http/client-gone';
 import { ProblemDetailsFilter } from '../http/problem-details.filter';
 import { validateDto } from '../http/validation';
 import { ApiProblemResponses } from '../openapi/problem-details.schema';
@@ -23,15 +24,6 @@ const DeviceIdParam = ApiParam({ name: 'deviceId', description: 'The phone\'s id
 
 /** Errors of a call that reaches a phone. */
 const COMMAND_ERRORS = ['DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'PAYLOAD_TOO_LARGE', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'TIMEOUT'] as const;
-
-/** An AbortSignal that fires when the HTTP client goes away before the answer. */
-function clientGone(response: Response): AbortSignal {
-  const controller = new AbortController();
-  response.on('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 /**
  * Human takeover of a phone over REST: take it (a lease the client renews by taking it again), act on

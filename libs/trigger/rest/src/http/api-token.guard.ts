@@ -7,12 +7,14 @@ import { ApiTokenCheck } from './api-token';
 export const GATEWAY_API_OPTIONS = Symbol('GATEWAY_API_OPTIONS');
 
 export interface GatewayApiOptions {
-  /** When set, every `/api` request needs `Authorization: Bearer <apiToken>`. */
+  /** When set, every `/api` and `/tools` request needs `Authorization: Bearer <apiToken>`. */
   apiToken?: string;
   /** Without `apiToken`, host names served besides loopback ones (`MOBILECLAW_ALLOWED_HOSTS`); others get 403 `HOST_NOT_ALLOWED`. */
   allowedHosts?: string[];
   /** What `GET /api/pairing` shows a new phone; undefined = that route answers 404. */
   pairing?: PairingOptions;
+  /** How long a tool call over HTTP (`/api/tools/{name}/invoke`, `/tools/invoke`) may take, in ms; default 120,000. */
+  toolDeadlineMs?: number;
 }
 
 /**

@@ -6,18 +6,20 @@ import { sendProblem, toProblem } from './problem-details.filter';
 
 /**
  * True for the paths {@link apiTokenMiddleware} guards: `/api` and everything under it, except the
- * public API description (`/api/openapi.json`, Swagger UI at `/api/docs` and its assets). Compared
+ * public API description (`/api/openapi.json`, Swagger UI at `/api/docs` and its assets), and `/tools`
+ * and everything under it (the OpenClaw-compatible `POST /tools/invoke`). Compared
  * case-insensitively, as Express routes.
  */
 export function isGuardedApiPath(path: string): boolean {
   const p = path.toLowerCase();
+  if (p === '/tools' || p.startsWith('/tools/')) return true;
   if (p !== '/api' && !p.startsWith('/api/')) return false;
   const docs = OPENAPI_UI_PATH.toLowerCase();
   return p !== OPENAPI_JSON_PATH.toLowerCase() && p !== docs && !p.startsWith(`${docs}/`);
 }
 
 /**
- * Express middleware applying {@link ApiTokenCheck} to every guarded `/api` path
+ * Express middleware applying {@link ApiTokenCheck} to every guarded `/api` and `/tools` path
  * ({@link isGuardedApiPath}). Install it before the body parser: an unauthenticated request is
  * answered 401 (problem details, `WWW-Authenticate: Bearer`) without its body being parsed, so a
  * stranger cannot make the server decode or buffer up to the body limit. With no token configured it

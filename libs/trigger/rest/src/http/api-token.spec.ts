@@ -75,6 +75,10 @@ describe('isGuardedApiPath', () => {
     ['/', false],
     ['/app.js', false],
     ['/apix', false],
+    ['/tools', true],
+    ['/tools/invoke', true],
+    ['/Tools/Invoke', true],
+    ['/toolsx', false],
   ])('%s → %s', (path, guarded) => {
     expect(isGuardedApiPath(path)).toBe(guarded);
   });
