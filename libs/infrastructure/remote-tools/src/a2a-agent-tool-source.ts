@@ -209,7 +209,7 @@ export class A2aAgentToolSource extends PolledToolSource {
       return record.final ? delegationResult(record, name) : toolFailure('TOOL_BAD_RESPONSE', `agent ${this.ref.id} ended the stream for ${name} with neither a task nor a message`);
     }
     if (run.state !== undefined && WAITING_STATES.has(run.state)) {
-      const asked = partsText(record.final?.parts ?? []);
+      const asked = this.quote(partsText(record.final?.parts ?? []));
       return this.cancelRemote(client, '', run.taskId, toolFailure('TOOL_FAILED', `agent ${this.ref.id} asked for input instead of calling ${name}${asked === '' ? '' : `: ${asked}`}`));
     }
     if (run.state === undefined || !TERMINAL_STATES.has(run.state)) {
@@ -220,7 +220,7 @@ export class A2aAgentToolSource extends PolledToolSource {
     } catch {
       // The streamed snapshot stands in: the task's own copy only adds history the stream may not have carried.
     }
-    const said = partsText(record.final?.parts ?? []);
+    const said = this.quote(partsText(record.final?.parts ?? []));
     const because = said === '' ? '' : `: ${said}`;
     switch (run.state) {
       case TaskState.TASK_STATE_COMPLETED:
@@ -265,7 +265,16 @@ export class A2aAgentToolSource extends PolledToolSource {
   private redact(text: string): string {
     return redactSecret(text, this.token);
   }
+
+  /** The agent's own words for a failure message: redacted, on one line, cut to 500 characters. */
+  private quote(text: string): string {
+    const flat = this.redact(text).replace(/\s+/g, ' ').trim();
+    return flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat;
+  }
 }
+
+/** Longest piece of the agent's words quoted in a failure message, in characters. */
+const QUOTE_CHARS = 500;
 
 /** Takes one stream event into the record; true when the delegation's stream has said all it will (a reply, a terminal or waiting state). */
 function absorb(event: StreamResponse, record: DelegationRecord, run: { taskId?: string; state?: number }): boolean {
