@@ -133,6 +133,17 @@ export const ERROR_CATALOG = {
    * on disk since it was listed. Retrying once the source is back (or re-read) can succeed.
    */
   TOOL_UNAVAILABLE: { title: 'The tool is unavailable right now', retryable: true },
+  /**
+   * The tool ran and reported a failure of its own (a remote tool's `{ok: false, error}`, a delegated
+   * agent's failed or rejected task); the message carries the tool's own words. Calling it the same way
+   * again is expected to fail the same way.
+   */
+  TOOL_FAILED: { title: 'The tool reported a failure', retryable: false },
+  /**
+   * A remote tool source answered in a shape its protocol does not allow (not JSON, a wrong shape, a
+   * delegated task that ended with no answer at all): a fault of the remote side, not of the call.
+   */
+  TOOL_BAD_RESPONSE: { title: 'The tool source answered in an unusable shape', retryable: false },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

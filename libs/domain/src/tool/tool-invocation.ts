@@ -26,6 +26,14 @@ export interface ToolInvocationSuccess {
   content: ToolContent;
   /** The result as text: what a model is shown when it cannot take JSON, never empty for a non-empty result. */
   text: string;
+  /**
+   * Whether the source could confirm that the tool itself produced the result. Only a source that
+   * delegates a call to someone who may answer without calling the tool (an `AGENT_SESSION` source:
+   * another agent asked to call it) sets it: `false` marks an answer that shows no sign of the tool
+   * call (plain prose), which callers must not pass off as the tool's result. Absent: the source ran
+   * or forwarded the call itself, nothing to confirm.
+   */
+  verified?: boolean;
 }
 
 /** Why a call failed: a catalog code, a message for people, whether the same call may succeed later. */
