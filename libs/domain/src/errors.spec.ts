@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(41);
+    expect(ERROR_CODES).toHaveLength(42);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -21,7 +21,7 @@ describe('error catalog', () => {
       'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'PLANNER_ERROR', 'GOAL_FAILED', 'NO_EFFECT', 'MAX_STEPS', 'APPROVAL_DENIED', 'CANCELED', 'INTERRUPTED',
       'TOOL_CALL_NOT_PENDING', 'TOOL_RESULT_TIMEOUT',
       'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS',
-      'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE',
+      'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE', 'TOOL_ERROR',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });

@@ -133,6 +133,11 @@ export const ERROR_CATALOG = {
    * on disk since it was listed. Retrying once the source is back (or re-read) can succeed.
    */
   TOOL_UNAVAILABLE: { title: 'The tool is unavailable right now', retryable: true },
+  /**
+   * The tool ran and answered with an error of its own (a remote MCP tool's `isError` result, with its
+   * text as the message). The same call fails the same way; other arguments may not.
+   */
+  TOOL_ERROR: { title: 'The tool reported an error', retryable: false },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */
