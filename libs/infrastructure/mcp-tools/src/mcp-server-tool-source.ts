@@ -1,4 +1,4 @@
-import { Client, ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { Client, INVALID_PARAMS, ProtocolError, SSEClientTransport, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { Subject, type Observable } from 'rxjs';
 import {
@@ -149,6 +149,7 @@ export class McpServerToolSource extends ToolSource {
    */
   start(): Promise<void> {
     if (this.started === undefined) {
+      if (this.state === 'closed') return (this.started = Promise.resolve());
       this.state = 'connecting';
       this.started = this.attempt();
     }
@@ -200,8 +201,9 @@ export class McpServerToolSource extends ToolSource {
    * Calls `tools/call` on the server. Answers, never rejects: `TOOL_NOT_FOUND` (not listed),
    * `ABORTED` (the signal fired, before or during the call), `TOOL_UNAVAILABLE` (not connected, or the
    * connection broke during the call), `TIMEOUT` (no answer within `deadlineMs`), `VALIDATION_FAILED`
-   * (the server refused the arguments: JSON-RPC `-32602`), `TOOL_ERROR` (an `isError` result or
-   * another JSON-RPC error, with the server's message), `PAYLOAD_TOO_LARGE` (over `maxResultBytes`).
+   * (the server refused the arguments: JSON-RPC `-32602`), `TOOL_ERROR` (an `isError` result, another
+   * JSON-RPC error or an answer the client cannot use, with the server's message), `PAYLOAD_TOO_LARGE`
+   * (over `maxResultBytes`). The call carries `toolCallId` in `_meta` under {@link TOOL_CALL_ID_META_KEY}.
    */
   async invoke(name: string, args: Record<string, unknown>, context: ToolInvocationContext): Promise<ToolInvocationResult> {
     if (context.signal.aborted) return toolFailure('ABORTED', `the call of ${name} was canceled before it started`);
@@ -218,11 +220,11 @@ export class McpServerToolSource extends ToolSource {
     } catch (err) {
       if (context.signal.aborted) return toolFailure('ABORTED', `the call of ${name} was canceled`);
       if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) return toolFailure('TIMEOUT', `${name} on MCP server ${this.ref.id} did not answer within ${context.deadlineMs} ms`);
-      if (err instanceof ProtocolError) {
-        const message = `${name} on MCP server ${this.ref.id}: ${this.redact(err.message)}`;
-        return toolFailure(err.code === INVALID_PARAMS ? 'VALIDATION_FAILED' : 'TOOL_ERROR', message);
-      }
-      // Anything else is the connection failing under the call (process gone, network down).
+      const message = `${name} on MCP server ${this.ref.id}: ${this.describe(err)}`;
+      if (err instanceof ProtocolError) return toolFailure(err.code === INVALID_PARAMS /* the server refused the arguments */ ? 'VALIDATION_FAILED' : 'TOOL_ERROR', message);
+      // The server answered, but with something this client cannot use (a result failing the tool's output schema, an unknown result type).
+      if (err instanceof SdkError && !(err instanceof SdkHttpError) && !CONNECTION_FAILURES.has(err.code)) return toolFailure('TOOL_ERROR', message);
+      // Anything else is the connection failing under the call (process gone, network down, session lost).
       this.lost(connection.generation, err);
       return this.unavailable(name);
     }
@@ -359,8 +361,8 @@ export class McpServerToolSource extends ToolSource {
   }
 }
 
-/** JSON-RPC's "invalid params": the server refused the arguments. */
-const INVALID_PARAMS = -32602;
+/** SDK errors that mean the connection, not the call, failed. */
+const CONNECTION_FAILURES: ReadonlySet<SdkErrorCode> = new Set([SdkErrorCode.ConnectionClosed, SdkErrorCode.NotConnected, SdkErrorCode.SendFailed]);
 
 /** The strings of `config` that may be secret, longest first (so a value containing another is replaced whole). */
 function secretsOf(config: McpServerConfig): string[] {
