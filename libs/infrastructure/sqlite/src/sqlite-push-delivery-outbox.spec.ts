@@ -1,45 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describePushDeliveryOutboxContract, domainRejection } from '@mobileclaw/domain/testing';
 import { SqlitePushDeliveryOutbox } from './sqlite-push-delivery-outbox';
+import { storeLifecycle } from './testing/store-lifecycle';
 
-let dir: string | undefined;
-const opened: SqlitePushDeliveryOutbox[] = [];
+const lifecycle = storeLifecycle((path) => SqlitePushDeliveryOutbox.open(path), 'mobileclaw-push-outbox-');
+const open = lifecycle.open;
 
-function open(): SqlitePushDeliveryOutbox {
-  const outbox = SqlitePushDeliveryOutbox.open(join(dir as string, 'mobileclaw.db'));
-  opened.push(outbox);
-  return outbox;
-}
-
-async function closeAll(): Promise<void> {
-  for (const outbox of opened.splice(0)) await outbox.close();
-}
-
-describePushDeliveryOutboxContract('SqlitePushDeliveryOutbox', {
-  create: async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mobileclaw-push-outbox-'));
-    return open();
-  },
-  reopen: async () => {
-    await closeAll();
-    return open();
-  },
-  dispose: async () => {
-    await closeAll();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = undefined;
-  },
-});
+describePushDeliveryOutboxContract('SqlitePushDeliveryOutbox', lifecycle);
 
 describe('SqlitePushDeliveryOutbox', () => {
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'mobileclaw-push-outbox-'));
+  beforeEach(async () => {
+    await lifecycle.create();
   });
   afterEach(async () => {
-    await closeAll();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await lifecycle.dispose();
   });
 
   it('shares the due deliveries between two connections without giving one to both', async () => {
