@@ -335,6 +335,10 @@ describe('MobileClawClient', () => {
       const error = await newClient().invoke({ mode: 'BLOCKING', goal: 'Turn on Wi-Fi', deviceId: 'sim-1', idempotencyKey: 'key-n' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MobileClawClientError);
       expect(error).toMatchObject({ code: 'PROGRESS_UNCERTAIN', hint: 'RESEND_WITH_SAME_IDEMPOTENCY_KEY', idempotencyKey: 'key-n', retryable: true });
+      // The conversation made for the invocation is part of the content a re-send repeats: the error carries it.
+      const { conversationId } = error as MobileClawClientError;
+      expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+      expect((error as Error).message).toContain(`invoke again with idempotencyKey key-n, conversationId ${conversationId} and the same content`);
     });
   });
 

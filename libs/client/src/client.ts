@@ -379,10 +379,11 @@ export class MobileClawClient {
       await sleep(this.creationDelaysMs[attempt], signal);
     }
     const cause = last instanceof Error ? last.message : String(last);
-    throw new MobileClawClientError('PROGRESS_UNCERTAIN', `the gateway did not acknowledge the task after ${this.creationDelaysMs.length + 1} attempts (${cause}); invoke again with idempotencyKey ${record.idempotencyKey} and the same content`, {
+    throw new MobileClawClientError('PROGRESS_UNCERTAIN', `the gateway did not acknowledge the task after ${this.creationDelaysMs.length + 1} attempts (${cause}); invoke again with idempotencyKey ${record.idempotencyKey}, conversationId ${record.conversationId} and the same content`, {
       retryable: true,
       hint: 'RESEND_WITH_SAME_IDEMPOTENCY_KEY',
       idempotencyKey: record.idempotencyKey,
+      conversationId: record.conversationId,
       cause: last,
     });
   }
@@ -518,6 +519,7 @@ export class MobileClawClient {
       retryable: true,
       hint: 'QUERY_LATER_DO_NOT_REINVOKE',
       idempotencyKey: record.idempotencyKey,
+      conversationId: record.conversationId,
     });
   }
 

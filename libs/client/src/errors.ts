@@ -50,6 +50,8 @@ export interface MobileClawClientErrorDetails {
   hint?: RecoveryHint;
   /** The invocation's idempotency key, when the error concerns its creation. */
   idempotencyKey?: string;
+  /** With `PROGRESS_UNCERTAIN`: the invocation's conversation, part of the content a re-send must repeat (it was made for you when you gave none). */
+  conversationId?: string;
   /** The gateway's field errors, for `VALIDATION_FAILED`: `[{field, message}]`. */
   fieldErrors?: { field: string; message: string }[];
   cause?: unknown;
@@ -62,6 +64,7 @@ export class MobileClawClientError extends Error {
   readonly retryable: boolean;
   readonly hint?: RecoveryHint;
   readonly idempotencyKey?: string;
+  readonly conversationId?: string;
   readonly fieldErrors?: { field: string; message: string }[];
 
   constructor(
@@ -74,6 +77,7 @@ export class MobileClawClientError extends Error {
     this.retryable = details.retryable ?? false;
     if (details.hint !== undefined) this.hint = details.hint;
     if (details.idempotencyKey !== undefined) this.idempotencyKey = details.idempotencyKey;
+    if (details.conversationId !== undefined) this.conversationId = details.conversationId;
     if (details.fieldErrors !== undefined) this.fieldErrors = details.fieldErrors;
   }
 }
