@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MobileClawClientError } from './errors';
+import { PrivateDirectory, replaceFile } from './private-files';
 import type { CreateTaskBody } from './gateway-api';
 import type { InvocationStatus, PendingPhoneAction } from './events';
 import type { ToolPolicy } from './tools/tool-types';
@@ -70,16 +70,19 @@ const REF_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 /**
  * Records as JSON files `<dir>/<invocationRef>.json` that survive a restart: the directory is made
  * owner-only (0700), each file is owner-only (0600) and replaced atomically (written to a temporary
- * file, flushed to disk, renamed over the old one), so a crash leaves the old record or the new one.
+ * file, flushed to disk, renamed over the old one, the folder flushed), so a crash leaves the old record
+ * or the new one.
  * Writes of one record are applied in call order.
  * @throws on I/O failures (the `fs` error, e.g. `EACCES`); `get` throws {@link MobileClawClientError}
  *   `INVOCATION_RECORD_UNREADABLE` for a file that is not a record (damaged or edited outside the store).
  */
 export class FileInvocationStore implements InvocationStore {
-  private ready?: Promise<void>;
+  private readonly directory: PrivateDirectory;
   private readonly writes = new Map<string, Promise<void>>();
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.directory = new PrivateDirectory(dir);
+  }
 
   async get(invocationRef: string): Promise<InvocationRecord | undefined> {
     if (!REF_PATTERN.test(invocationRef)) return undefined;
@@ -130,31 +133,8 @@ export class FileInvocationStore implements InvocationStore {
   }
 
   private async write(record: InvocationRecord): Promise<void> {
-    await (this.ready ??= this.prepare().catch((error: unknown) => {
-      this.ready = undefined;
-      throw error;
-    }));
-    const target = this.file(record.invocationRef);
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(record));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, target);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
-  }
-
-  private async prepare(): Promise<void> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    // mkdir's mode does not apply to a directory that already exists.
-    await chmod(this.dir, 0o700);
+    await this.directory.prepare();
+    await replaceFile(this.dir, this.file(record.invocationRef), record.invocationRef, JSON.stringify(record));
   }
 
   private file(invocationRef: string): string {

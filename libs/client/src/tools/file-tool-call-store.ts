@@ -1,12 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { link, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PrivateDirectory, replaceFile, syncDirectory, writeTemporaryFile } from '../private-files';
 import { ToolCallStore, finishedRecord } from './tool-call-store';
 import { ToolCallStoreError } from './tool-errors';
 import type { ToolCallOutcome, ToolCallRecord } from './tool-types';
 
-const PRIVATE_DIRECTORY_MODE = 0o700;
-const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * Records as files, one per call: `<dir>/<sha256 of the toolCallId>.json` (the id itself may hold any
@@ -29,7 +28,7 @@ const PRIVATE_FILE_MODE = 0o600;
  * removed by the store.
  */
 export class FileToolCallStore extends ToolCallStore {
-  private created: Promise<void> | undefined;
+  private readonly directory: PrivateDirectory;
   /** `finish` reads then replaces a record: one at a time per id within this process. */
   private readonly finishing = new Map<string, Promise<unknown>>();
 
@@ -38,12 +37,13 @@ export class FileToolCallStore extends ToolCallStore {
     private readonly clock: () => Date = () => new Date(),
   ) {
     super();
+    this.directory = new PrivateDirectory(dir);
   }
 
   async begin(toolCallId: string, name: string): Promise<'started' | ToolCallRecord> {
-    await this.ensureDirectory();
+    await this.directory.prepare();
     const record: ToolCallRecord = { toolCallId, name, state: 'running', startedAt: this.clock().toISOString() };
-    const temporary = await this.writeTemporary(toolCallId, record);
+    const temporary = await writeTemporaryFile(this.dir, fileKey(toolCallId), JSON.stringify(record));
     try {
       await link(temporary, this.pathOf(toolCallId));
     } catch (err) {
@@ -94,45 +94,8 @@ export class FileToolCallStore extends ToolCallStore {
 
   private async replace(toolCallId: string, outcome: ToolCallOutcome): Promise<ToolCallRecord> {
     const finished = finishedRecord(await this.get(toolCallId), toolCallId, outcome, this.clock());
-    const temporary = await this.writeTemporary(toolCallId, finished);
-    try {
-      await rename(temporary, this.pathOf(toolCallId));
-    } catch (err) {
-      await rm(temporary, { force: true });
-      throw err;
-    }
-    await syncDirectory(this.dir);
+    await replaceFile(this.dir, this.pathOf(toolCallId), fileKey(toolCallId), JSON.stringify(finished));
     return finished;
-  }
-
-  /** Writes `record` to a new temporary file next to the records, flushed to the disk; answers its path. */
-  private async writeTemporary(toolCallId: string, record: ToolCallRecord): Promise<string> {
-    const temporary = join(this.dir, `.${fileKey(toolCallId)}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
-      try {
-        await handle.writeFile(JSON.stringify(record), 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch (err) {
-      await rm(temporary, { force: true });
-      throw err;
-    }
-    return temporary;
-  }
-
-  private ensureDirectory(): Promise<void> {
-    this.created ??= mkdir(this.dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE }).then(
-      // mkdir's mode does not apply to a folder that already exists (or to the umask's bits): set it.
-      () => chmod(this.dir, PRIVATE_DIRECTORY_MODE),
-      (err: unknown) => {
-        this.created = undefined;
-        throw err;
-      },
-    );
-    return this.created;
   }
 
   private pathOf(toolCallId: string): string {
@@ -146,15 +109,4 @@ function fileKey(toolCallId: string): string {
 
 function unreadable(toolCallId: string, why: string): ToolCallStoreError {
   return new ToolCallStoreError('TOOL_CALL_RECORD_UNREADABLE', `the record of tool call ${toolCallId} cannot be read: ${why}`);
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  // Windows cannot open a folder for flushing; NTFS journals the rename itself.
-  if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
