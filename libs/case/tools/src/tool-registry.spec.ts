@@ -162,6 +162,30 @@ describe('ToolRegistry', () => {
       expect(await governed.invoke('weather', {}, request({ caller: 'rest' }))).toMatchObject({ ok: true });
     });
 
+    it('allows by source (`kind:id`, `kind:*`), finds a caller’s family policy (`phone:*`), and lists what a caller may call', async () => {
+      const governed = new ToolRegistry([erp, skills], {
+        policies: {
+          byCaller: {
+            'phone:*': { allow: [], allowSources: ['skills:*'], allowActionSourcesWithoutApproval: ['skills:workspace'] },
+            mcp: { allow: ['weather'], allowSources: ['mcp:erp'] },
+          },
+          defaultPolicy: { allow: [] },
+        },
+      });
+      expect(await governed.invoke('book_table', { party: 2 }, request({ caller: 'phone:pixel-7' }))).toMatchObject({ ok: true });
+      expect(await governed.invoke('invoice_get', {}, request({ caller: 'phone:pixel-7' }))).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
+      expect(await governed.invoke('weather', {}, request({ caller: 'phone' }))).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
+      expect((await governed.listFor('phone:pixel-7')).map((entry) => [entry.exposedName, entry.needsApproval])).toEqual(
+        (await governed.list()).filter((entry) => entry.visible && entry.source.kind === 'skills').map((entry) => [entry.exposedName, false]),
+      );
+      const forMcp = await governed.listFor('mcp');
+      expect(forMcp.map((entry) => entry.exposedName)).toEqual(
+        (await governed.list()).filter((entry) => entry.visible && (entry.source.kind === 'mcp' || entry.exposedName === 'weather')).map((entry) => entry.exposedName),
+      );
+      expect(forMcp.find((entry) => entry.exposedName === 'weather')).toBeDefined();
+      expect(await governed.listFor('rest')).toEqual([]);
+    });
+
     it('ABORTED when the caller gave up before the call', async () => {
       const controller = new AbortController();
       controller.abort();

@@ -62,6 +62,9 @@ export interface ToolCallRequest {
  */
 export type ToolCallResult = ToolInvocationResult & { called: boolean; durationMs: number; replayed: boolean };
 
+/** A tool as one caller sees it ({@link ToolRegistry.listFor}): whether a call needs `approved: true`. */
+export type CallerToolEntry = ToolEntry & { needsApproval: boolean };
+
 /** The registry's announcement of a new merged view. */
 export interface ToolRegistryChange {
   tools: ToolEntry[];
@@ -124,6 +127,18 @@ export class ToolRegistry {
     return structuredClone(await this.view);
   }
 
+  /**
+   * The tools `caller` may call, as it would see them: the visible entries its {@link ToolPolicy}
+   * allows, each with `needsApproval` (an `ACTION` tool its policy does not exempt), sorted by exposed
+   * name. Shadowed entries and tools it may not call are left out.
+   */
+  async listFor(caller: string): Promise<CallerToolEntry[]> {
+    const policy = toolPolicyFor(this.policies, caller);
+    return (await this.list())
+      .filter((entry) => entry.visible && toolAllowed(policy, entry))
+      .map((entry) => ({ ...entry, needsApproval: toolNeedsApproval(policy, entry, entry.kind) }));
+  }
+
   /** The visible tool callers call `exposedName`, or undefined. */
   async find(exposedName: string): Promise<ToolEntry | undefined> {
     return (await this.list()).find((entry) => entry.visible && entry.exposedName === exposedName);
@@ -156,11 +171,11 @@ export class ToolRegistry {
     const tools = await this.list();
     const entry = tools.find((candidate) => candidate.visible && candidate.exposedName === exposedName);
     const policy = toolPolicyFor(this.policies, request.caller);
-    if (!entry || !toolAllowed(policy, exposedName)) return refuse(toolFailure('TOOL_NOT_FOUND', notFoundMessage(exposedName, tools, entry !== undefined)));
+    if (!entry || !toolAllowed(policy, entry)) return refuse(toolFailure('TOOL_NOT_FOUND', notFoundMessage(exposedName, tools, entry !== undefined)));
     if (!entry.available) return refuse(toolFailure('TOOL_UNAVAILABLE', `tool ${exposedName} (${formatToolRef(entry)}) is unavailable right now`));
     const problem = this.validator.check(entry.inputSchema, args);
     if (problem !== undefined) return refuse(toolFailure('VALIDATION_FAILED', `tool ${exposedName}: ${problem}`));
-    if (toolNeedsApproval(policy, exposedName, entry.kind) && request.approved !== true) {
+    if (toolNeedsApproval(policy, entry, entry.kind) && request.approved !== true) {
       return refuse(toolFailure('APPROVAL_REQUIRED', `tool ${exposedName} is an ACTION: a person must approve the call (approved: true)`));
     }
     if (request.signal.aborted) return refuse(toolFailure('ABORTED', `tool ${exposedName}: the caller gave up before the call`));
