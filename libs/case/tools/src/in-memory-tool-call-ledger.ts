@@ -1,27 +1,44 @@
-import { ToolCallLedger, type ToolCallBegin, type ToolCallKey, type ToolCallOutcome, type ToolCallRecord } from '@mobileclaw/domain';
+import { ToolCallLedger, pruneInstantMs, type ToolCallBegin, type ToolCallKey, type ToolCallOutcome, type ToolCallRecord } from '@mobileclaw/domain';
 
 /**
  * The {@link ToolCallLedger} in memory: at most once within one process (a restart forgets every call).
- * For tests and hosts without a store; records are never dropped, so keep it to short-lived hosts.
+ * For tests and hosts without a store; records stay until {@link prune}d.
  */
 export class InMemoryToolCallLedger extends ToolCallLedger {
-  private readonly records = new Map<string, ToolCallRecord>();
+  private readonly records = new Map<string, { record: ToolCallRecord; begunAtMs: number }>();
+
+  /** @param now the clock of a call's begin, in ms since the epoch; default `Date.now`. */
+  constructor(private readonly now: () => number = Date.now) {
+    super();
+  }
 
   override async begin(key: ToolCallKey, tool: string): Promise<ToolCallBegin> {
     const existing = this.records.get(mapKey(key));
-    if (existing) return { begun: false, record: copy(existing) };
-    this.records.set(mapKey(key), { caller: key.caller, toolCallId: key.toolCallId, tool });
+    if (existing) return { begun: false, record: copy(existing.record) };
+    this.records.set(mapKey(key), { record: { caller: key.caller, toolCallId: key.toolCallId, tool }, begunAtMs: this.now() });
     return { begun: true };
   }
 
   override async finish(key: ToolCallKey, outcome: ToolCallOutcome): Promise<void> {
-    const record = this.records.get(mapKey(key));
+    const record = this.records.get(mapKey(key))?.record;
     if (record && record.outcome === undefined) record.outcome = structuredClone(outcome);
   }
 
   override async get(key: ToolCallKey): Promise<ToolCallRecord | undefined> {
-    const record = this.records.get(mapKey(key));
+    const record = this.records.get(mapKey(key))?.record;
     return record && copy(record);
+  }
+
+  override async prune(olderThanIso: string): Promise<number> {
+    const cutoffMs = pruneInstantMs(olderThanIso);
+    let removed = 0;
+    for (const [mapped, { begunAtMs }] of this.records) {
+      if (begunAtMs < cutoffMs) {
+        this.records.delete(mapped);
+        removed++;
+      }
+    }
+    return removed;
   }
 }
 

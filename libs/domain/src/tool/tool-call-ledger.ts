@@ -1,3 +1,4 @@
+import { MobileClawError } from '../errors';
 import type { ToolInvocationResult } from './tool-invocation';
 
 /**
@@ -17,7 +18,7 @@ export interface ToolCallOutcome {
   durationMs: number;
 }
 
-/** One call in the ledger: which tool it called and, once it ended, its outcome. */
+/** One call in the ledger: which tool it called and, once it ended, its outcome. Kept until pruned ({@link ToolCallLedger.prune}). */
 export interface ToolCallRecord extends ToolCallKey {
   /** The tool's name as the caller called it (the registry's exposed name). */
   tool: string;
@@ -35,6 +36,7 @@ export type ToolCallBegin = { begun: true } | { begun: false; record: ToolCallRe
  * The record of tool calls that makes a `toolCallId` execute at most once: a call is begun before it
  * runs and finished with its outcome after; a key begun once is never begun again, so a retry gets the
  * recorded outcome instead of a second execution. An abstract class so that it doubles as a DI token.
+ * Records are kept for a retention the host chooses, then pruned: a key pruned is new again.
  * Failures: `STORAGE_ERROR` when a durable store fails, `SHUTTING_DOWN` once closed.
  */
 export abstract class ToolCallLedger {
@@ -49,4 +51,24 @@ export abstract class ToolCallLedger {
 
   /** The record of `key`, or undefined when it was never begun. */
   abstract get(key: ToolCallKey): Promise<ToolCallRecord | undefined>;
+
+  /**
+   * Removes every record of a call begun before `olderThanIso` (ISO-8601, e.g.
+   * `2026-11-24T23:00:00.000Z`), ended or not, and resolves with how many were removed. A call begun at
+   * that instant or later stays. The host picks the instant far enough back that no caller still retries those calls.
+   * @throws MobileClawError `VALIDATION_FAILED` when `olderThanIso` is not an ISO-8601 date-time.
+   */
+  abstract prune(olderThanIso: string): Promise<number>;
 }
+
+/**
+ * The instant of `iso` in ms since the epoch, for {@link ToolCallLedger.prune}.
+ * @throws MobileClawError `VALIDATION_FAILED` when `iso` is not an ISO-8601 date-time with a time zone.
+ */
+export function pruneInstantMs(iso: string): number {
+  const ms = ISO_DATE_TIME.test(iso) ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(ms)) throw new MobileClawError('VALIDATION_FAILED', `prune: ${JSON.stringify(iso)} is not an ISO-8601 date-time (e.g. 2026-11-24T23:00:00.000Z)`);
+  return ms;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -65,7 +65,7 @@ describe('SqliteTaskRepository', () => {
       const raw = new Database(repository.path);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
-      expect(TASK_SCHEMA_VERSION).toBe(6);
+      expect(TASK_SCHEMA_VERSION).toBe(7);
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
       expect(tables).toEqual(['events', 'idempotency_keys', 'push_configs', 'push_deliveries', 'screenshots', 'sqlite_sequence', 'steps', 'task_tools', 'tasks', 'tool_calls']);
       raw.close();

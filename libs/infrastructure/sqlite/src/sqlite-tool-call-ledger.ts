@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { MobileClawError, ToolCallLedger, type ToolCallBegin, type ToolCallKey, type ToolCallOutcome, type ToolCallRecord } from '@mobileclaw/domain';
+import { MobileClawError, ToolCallLedger, pruneInstantMs, type ToolCallBegin, type ToolCallKey, type ToolCallOutcome, type ToolCallRecord } from '@mobileclaw/domain';
 import { toStorageError } from './sqlite-task-repository';
 import { openTaskDatabase, type TaskDatabase } from './task-database';
 
@@ -10,7 +10,7 @@ interface CallRow {
 
 /**
  * The SQLite adapter of the {@link ToolCallLedger} port: table `tool_calls` of the task database
- * (schema version 6), on a connection of its own to the same file, so that a call id executed before
+ * (schema version 6; indexed by `begun_at` for pruning since version 7), on a connection of its own to the same file, so that a call id executed before
  * a restart is not executed again after it. A begin is one `INSERT … ON CONFLICT DO NOTHING`: of
  * concurrent begins (also from other processes on the same file) one inserts. Failures:
  * `STORAGE_ERROR` when the database fails, `SHUTTING_DOWN` after {@link close}.
@@ -54,6 +54,12 @@ export class SqliteToolCallLedger extends ToolCallLedger {
     return this.run(() => this.record(key));
   }
 
+  /** One `DELETE` of the rows whose `begun_at` is before the instant (index `tool_calls_by_begun`). */
+  override async prune(olderThanIso: string): Promise<number> {
+    const cutoffMs = pruneInstantMs(olderThanIso);
+    return this.run(() => this.statements.prune.run(cutoffMs).changes);
+  }
+
   /** Closes the connection; calling it again does nothing. */
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
@@ -77,10 +83,11 @@ export class SqliteToolCallLedger extends ToolCallLedger {
   }
 }
 
-function prepareStatements(db: TaskDatabase): Record<'insert' | 'finish' | 'get', Statement> {
+function prepareStatements(db: TaskDatabase): Record<'insert' | 'finish' | 'get' | 'prune', Statement> {
   return {
     insert: db.prepare('INSERT INTO tool_calls (caller, tool_call_id, tool, begun_at, outcome) VALUES (?, ?, ?, ?, NULL) ON CONFLICT (caller, tool_call_id) DO NOTHING'),
     finish: db.prepare('UPDATE tool_calls SET outcome = ? WHERE caller = ? AND tool_call_id = ? AND outcome IS NULL'),
     get: db.prepare('SELECT tool, outcome FROM tool_calls WHERE caller = ? AND tool_call_id = ?'),
+    prune: db.prepare('DELETE FROM tool_calls WHERE begun_at < ?'),
   };
 }

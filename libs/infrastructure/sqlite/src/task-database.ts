@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 6;
+export const TASK_SCHEMA_VERSION = 7;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -46,6 +46,8 @@ export const TASK_SCHEMA_VERSION = 6;
  * - 6: `tool_calls`, the ledger that makes a tool call id execute at most once: one row per caller and
  *   call id, the tool called, when the call began (ms) and, once it ended, its outcome as JSON (NULL
  *   while it runs, or when the process running it stopped first).
+ * - 7: `tool_calls_by_begun`, so that pruning the ledger's old calls (`begun_at` before a cutoff) reads
+ *   only the rows it removes.
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -141,6 +143,9 @@ export const TASK_MIGRATIONS: readonly string[] = [
     outcome      TEXT,
     PRIMARY KEY (caller, tool_call_id)
   ) STRICT;
+  `,
+  `
+  CREATE INDEX tool_calls_by_begun ON tool_calls (begun_at);
   `,
 ];
 
