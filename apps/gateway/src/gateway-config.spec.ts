@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadGatewayConfig, validateGatewayEnvironment } from './gateway-config';
 
 describe('gateway configuration of planning deadlines', () => {
@@ -164,5 +167,39 @@ describe('gateway configuration of skills folders', () => {
     const config = loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_SKILLS_DIRS: ['/opt/skills', ' team/skills ', ''].join(delimiter) }), '/srv');
     expect(config.skillsDirs).toEqual(['/opt/skills', '/srv/team/skills']);
     expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').skillsDirs).toEqual([]);
+  });
+});
+
+describe('gateway configuration of the tool registry', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mobileclaw-gateway-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has no tools config by default and keeps tool call records 7 days', () => {
+    const config = loadGatewayConfig(validateGatewayEnvironment({}), dir);
+    expect(config.tools).toBeUndefined();
+    expect(config.toolCallRetentionMs).toBe(604_800_000);
+  });
+
+  it('reads MOBILECLAW_TOOLS_CONFIG once, relative to the working directory, with ${VAR}s from the environment', () => {
+    writeFileSync(join(dir, 'tools.yaml'), 'catalogs:\n  pc:\n    catalogUrl: http://127.0.0.1:9/tools\n    invokeUrl: http://127.0.0.1:9/tools/invoke\n    token: ${PC_TOKEN}\n');
+    const env = validateGatewayEnvironment({ MOBILECLAW_TOOLS_CONFIG: 'tools.yaml', PC_TOKEN: 'pc-token-1', MOBILECLAW_TOOL_CALL_RETENTION_MS: '86400000' });
+    const config = loadGatewayConfig(env, dir);
+    expect(config.tools).toMatchObject({ file: join(dir, 'tools.yaml'), catalogs: [{ options: { id: 'pc', token: 'pc-token-1' }, exposeToMcp: false }] });
+    expect(config.toolCallRetentionMs).toBe(86_400_000);
+  });
+
+  it('refuses a bad tools config at start-up, naming the file and the key path', () => {
+    writeFileSync(join(dir, 'tools.yaml'), 'mcpServers:\n  erp:\n    url: nope\n');
+    expect(() => loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_TOOLS_CONFIG: join(dir, 'tools.yaml') }), dir)).toThrow(
+      `Invalid MobileClaw configuration:\n  - tools config ${join(dir, 'tools.yaml')}: mcpServers.erp.url: Invalid URL (absolute http: or https: expected)`,
+    );
+    expect(() => loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_TOOLS_CONFIG: 'absent.yaml' }), dir)).toThrow(`tools config ${join(dir, 'absent.yaml')}: cannot be read (ENOENT)`);
+  });
+
+  it('refuses a retention under a minute, naming the variable', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_TOOL_CALL_RETENTION_MS: '1000' })).toThrow(/MOBILECLAW_TOOL_CALL_RETENTION_MS/);
   });
 });

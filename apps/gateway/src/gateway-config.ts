@@ -12,6 +12,10 @@ import { adbServerAddress } from '@mobileclaw/adb-bridge';
 import { parsePairingAddress, type PairingAddress } from '@mobileclaw/trigger-rest';
 import { parseHostPort, type HostPort } from './host-port';
 import { resolveLlmPlannerOptions } from './llm-environment';
+import { loadToolsConfig, type ToolsConfig } from './tools-config';
+
+/** Default of `MOBILECLAW_TOOL_CALL_RETENTION_MS`: a week, far beyond any retry of a call, in ms. */
+export const DEFAULT_TOOL_CALL_RETENTION_MS = 7 * 86_400_000;
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -33,6 +37,8 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_CORS_ORIGINS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_SKILLS_DIRS?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_TOOLS_CONFIG?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(60_000) @Max(365 * 86_400_000) MOBILECLAW_TOOL_CALL_RETENTION_MS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ALLOWED_HOSTS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['auto', 'off']) MOBILECLAW_ADB?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ADB_SERVER?: string;
@@ -128,6 +134,14 @@ export interface GatewayConfig {
    * separated by the platform's path delimiter, `:` or `;` on Windows; relative ones from the working directory).
    */
   skillsDirs: string[];
+  /**
+   * The tool registry's remote sources, extra skills folders, precedence and policies, read from the
+   * YAML or JSON file `MOBILECLAW_TOOLS_CONFIG` (see `tools-config.ts`); undefined = none configured.
+   * Holds resolved secrets: never log it.
+   */
+  tools?: ToolsConfig;
+  /** How long a tool call's record (the at-most-once ledger) is kept, in ms (`MOBILECLAW_TOOL_CALL_RETENTION_MS`, default 7 days). */
+  toolCallRetentionMs: number;
   /** Longest wait for the planner's decision on one step, in ms; then the task fails with `PLANNER_ERROR`. */
   planningTimeoutMs: number;
   /** Longest wait for the caller's answer to a tool call, in ms; then the step ends `TOOL_RESULT_TIMEOUT` and the task goes on. */
@@ -234,8 +248,11 @@ export function resolveAdbServer(env: Record<string, unknown>): HostPort {
 }
 
 /**
- * Reads the validated variables into a {@link GatewayConfig} with defaults.
+ * Reads the validated variables into a {@link GatewayConfig} with defaults, and the tools configuration
+ * file `MOBILECLAW_TOOLS_CONFIG` (read once, here; relative to `cwd`).
  * @param stdoutIsTty whether stdout is a terminal: the log format's default (`pretty` on one, `json` otherwise).
+ * @throws Error `Invalid MobileClaw configuration:` then one line per problem of the tools configuration
+ *   (`tools config <file>: <key path>: <problem>`, see `ToolsConfigError`).
  */
 export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cwd(), stdoutIsTty = process.stdout.isTTY === true): GatewayConfig {
   const v = plainToInstance(GatewayEnvironment, env);
@@ -276,6 +293,8 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
       .map((dir) => dir.trim())
       .filter(Boolean)
       .map((dir) => (isAbsolute(dir) ? dir : resolve(cwd, dir))),
+    tools: v.MOBILECLAW_TOOLS_CONFIG === undefined ? undefined : toolsConfigAt(v.MOBILECLAW_TOOLS_CONFIG, env, cwd),
+    toolCallRetentionMs: v.MOBILECLAW_TOOL_CALL_RETENTION_MS ?? DEFAULT_TOOL_CALL_RETENTION_MS,
     planningTimeoutMs: v.MOBILECLAW_PLANNING_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.planningTimeoutMs,
     toolResultTimeoutMs: v.MOBILECLAW_TOOL_RESULT_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.toolResultTimeoutMs,
     settleTimeoutMs: v.MOBILECLAW_SETTLE_TIMEOUT_MS ?? DEFAULT_TASK_CASE_OPTIONS.settleTimeoutMs,
@@ -297,4 +316,14 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
       conformanceFixtures: ['on', 'true', '1'].includes(v.MOBILECLAW_MCP_CONFORMANCE_FIXTURES ?? 'off'),
     },
   };
+}
+
+/** The tools configuration at `path`, its problems reported like the environment's. */
+function toolsConfigAt(path: string, env: Record<string, unknown>, cwd: string): ToolsConfig {
+  try {
+    return loadToolsConfig(path, env as Record<string, string | undefined>, cwd);
+  } catch (err) {
+    const lines = (err instanceof Error ? err.message : String(err)).split('\n');
+    throw new Error(`Invalid MobileClaw configuration:\n${lines.map((line) => `  - ${line}`).join('\n')}`, { cause: err });
+  }
 }

@@ -81,8 +81,8 @@ export class GatewayModule {
           },
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
-        // The tool registry (SKILL.md folders for now) behind /api/tools and /tools/invoke.
-        GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs }),
+        // The tool registry (SKILL.md folders and the tools config's remote sources) behind /api/tools and /tools/invoke.
+        GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs, tools: config.tools, toolCallRetentionMs: config.toolCallRetentionMs }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,
