@@ -6,3 +6,5 @@ export * from './mcp-endpoint';
 export * from './mcp-stdio-bridge';
 export { MCP_DESKTOP_CONFIG } from './cli';
 export * from './adb-command';
+export * from './tools-config';
+export { GatewayToolsModule, RemoteToolSources, defaultToolPolicies, gatewayToolPolicies, type GatewayToolsOptions } from './tools.module';
