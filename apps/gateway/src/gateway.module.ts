@@ -40,7 +40,7 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
  * The gateway host application: configuration, logging (JSON or pretty lines, request ids, task ids,
  * redaction), metrics (Prometheus, reported by every layer through the domain's metrics ports), the
  * MobileClaw device module, the agent workflow (SQLite store, planner, task use cases), the tool
- * registry (SKILL.md folders) and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
+ * registry (SKILL.md folders and the remote sources of `MOBILECLAW_TOOLS_CONFIG`) and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
  */
 @Module({})
 export class GatewayModule {
