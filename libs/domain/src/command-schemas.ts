@@ -1,4 +1,4 @@
-import type { Command, CommandName } from './commands';
+import type { CommandName } from './commands';
 import type { ToolInputSchema, ToolKind } from './tool/tool';
 
 /**
@@ -99,6 +99,3 @@ export const COMMAND_SCHEMAS = {
     arguments: args(),
   },
 } as const satisfies { readonly [K in CommandName]: CommandSchema };
-
-/** The arguments of command `K`: the command without its `command` field. */
-export type CommandArguments<K extends CommandName> = Omit<Extract<Command, { command: K }>, 'command'>;
