@@ -90,7 +90,21 @@ describe('the tool registry over HTTP (real gateway, SKILL.md folders, SQLite le
     const gw = await start({ MOBILECLAW_SKILLS_DIRS: extra });
     const res = await fetch(gatewayUrl(gw, '/api/tools'));
     expect(res.status).toBe(200);
-    const { tools, issues } = (await res.json()) as Json;
+    const { tools: all, issues } = (await res.json()) as Json;
+    // The native tools are listed beside the skills: the phone's commands and list_devices.
+    expect(all.filter((t: Json) => t.source.kind === 'native').map((t: Json) => t.exposedName)).toEqual([
+      'list_devices',
+      'phone_back',
+      'phone_click',
+      'phone_home',
+      'phone_input',
+      'phone_long_press',
+      'phone_open',
+      'phone_screenshot',
+      'phone_swipe',
+      'phone_ui_tree',
+    ]);
+    const tools = all.filter((t: Json) => t.source.kind === 'skills');
     expect(tools.map((t: Json) => [t.exposedName, t.mode, t.kind, t.location, t.visible, t.eligibility.eligible, t.available])).toEqual([
       ['book-table', 'SKILL', 'ACTION', 'workspace:travel/booking/SKILL.md', true, true, true],
       ['translate', 'SKILL', 'OBSERVATION', 'workspace:translate/SKILL.md', true, false, true],

@@ -103,6 +103,8 @@ export class GatewayModule {
         }),
         // The live event socket (/ws/events): the REST API's token, and its CORS origins for browser pages.
         EventsSocketModule.forRoot({ apiToken: config.apiToken, allowedOrigins: config.corsOrigins, allowedHosts: config.allowedHosts }),
+        // The MCP face also serves the tool registry's tools the `mcp` caller's policy allows: its
+        // `McpRegistryTools` takes the `ToolRegistry` that GatewayToolsModule provides globally.
         McpModule.forRoot({
           options: {
             apiToken: config.apiToken,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { TaskRepository, ToolCallLedger, ToolSource, type ToolSourceRef } from '@mobileclaw/domain';
-import { ToolRegistry, type ToolIssueReport, type ToolPolicies, type ToolPolicy, type ToolPrecedence } from '@mobileclaw/case-tools';
+import { ControlLeases, MobileClawService, ScreenImageEncoder, TaskRepository, ToolCallLedger, ToolSource, type ToolSourceRef } from '@mobileclaw/domain';
+import { GatewayToolSource, NativePhoneToolSource, ToolRegistry, type ToolIssueReport, type ToolPolicies, type ToolPolicy, type ToolPrecedence } from '@mobileclaw/case-tools';
 import { McpServerToolSource } from '@mobileclaw/mcp-tool-source';
 import { A2aAgentToolSource, HttpToolCatalogSource } from '@mobileclaw/remote-tool-sources';
 import { SkillsFolderSource, createSkillsFolderSource } from '@mobileclaw/skills-folder';
@@ -176,7 +176,9 @@ class GatewayToolsLifecycle implements OnApplicationBootstrap, OnApplicationShut
 }
 
 /**
- * The gateway's tool registry: the SKILL.md folders (`<dataDir>/skills`, then each of `skillsDirs`,
+ * The gateway's tool registry: the native tools first (the phone's commands as `phone_<command>`,
+ * `NativePhoneToolSource`, and `list_devices`, `GatewayToolSource`; they need the `MobileClawService`
+ * provider and use `ControlLeases` and `ScreenImageEncoder` when provided), the SKILL.md folders (`<dataDir>/skills`, then each of `skillsDirs`,
  * then the tools config's `skills.dirs`; watched) and the remote sources of the tools config (MCP
  * servers, HTTP tool catalogs, A2A agents), merged by {@link ToolRegistry} with the configured
  * precedence (sources of one tier in configuration order) and the policies of
@@ -202,12 +204,26 @@ export class GatewayToolsModule {
         { provide: ToolCallLedger, inject: [TaskRepository], useFactory: (repository: SqliteTaskRepository) => SqliteToolCallLedger.open(repository.path) },
         {
           provide: ToolRegistry,
-          inject: [SkillsFolderSource, RemoteToolSources, ToolCallLedger],
-          useFactory: (skills: SkillsFolderSource, remote: RemoteToolSources, ledger: ToolCallLedger) => {
+          inject: [
+            SkillsFolderSource,
+            RemoteToolSources,
+            ToolCallLedger,
+            MobileClawService,
+            { token: ControlLeases, optional: true },
+            { token: ScreenImageEncoder, optional: true },
+          ],
+          useFactory: (
+            skills: SkillsFolderSource,
+            remote: RemoteToolSources,
+            ledger: ToolCallLedger,
+            phones: MobileClawService,
+            leases: ControlLeases | undefined,
+            images: ScreenImageEncoder | undefined,
+          ) => {
             const sources: ToolSource[] = [
-              // NATIVE SOURCES: the phone's actions and the gateway's own tools join here, e.g.
-              // `new NativePhoneToolSource(mobileClaw), new GatewayToolSource(mobileClaw)` from
-              // @mobileclaw/case-tools (inject MobileClawService into this factory).
+              // Native first: the phone's commands and the gateway's own tools, never shadowed.
+              new NativePhoneToolSource(phones, { ...(leases ? { leases } : {}), ...(images ? { images } : {}) }),
+              new GatewayToolSource(phones, leases),
               skills,
               ...remote.all(),
             ];

@@ -20,3 +20,4 @@ export * from './proxied-request';
 export * from './local-only-request';
 export * from './tool';
 export * from './json-shape';
+export * from './command-schemas';

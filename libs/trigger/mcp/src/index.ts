@@ -9,3 +9,4 @@ export * from './resource-updates';
 export * from './frame-text';
 export * from './task-tools';
 export type { McpSessionState } from './tool-context';
+export * from './registry-tools';

@@ -14,6 +14,7 @@ import { McpServerFactory } from './mcp-server.factory';
 import { MCP_OPTIONS, type McpOptions } from './mcp.options';
 import { McpRequestGuard, writeJsonRpcError } from './mcp-request-guard';
 import { McpSessions } from './mcp-sessions';
+import { McpRegistryTools } from './registry-tools';
 import { ResourceUpdates } from './resource-updates';
 
 /** Largest MCP request body read, in bytes (4 MiB, the SDK transports' own bound). */
@@ -46,6 +47,7 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown {
     @Inject(MCP_OPTIONS) private readonly options: McpOptions,
     factory: McpServerFactory,
     updates: ResourceUpdates,
+    registryTools: McpRegistryTools,
   ) {
     this.guard = new McpRequestGuard(options);
     const onerror = (err: Error) => this.logger.debug(`MCP request rejected: ${err.message}`);
@@ -53,6 +55,8 @@ export class McpHttpEndpoint implements BeforeApplicationShutdown {
     this.modernNode = toNodeHandler(this.modern, { onerror });
     this.sessions = new McpSessions(options, factory);
     updates.changes$.subscribe((uri) => void this.modern.notify.resourceUpdated(uri));
+    // Sessions' servers announce their own changes; 2026-07-28 listen streams hear it here.
+    registryTools.updated$.subscribe(() => this.modern.notify.toolsChanged());
   }
 
   /** Express-compatible middleware: `app.use(endpoint.middleware)`. */

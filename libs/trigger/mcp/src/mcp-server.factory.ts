@@ -7,7 +7,8 @@ import { MobileClawService } from '@mobileclaw/domain';
 import { registerConformanceFixtures } from './conformance-fixtures';
 import { MCP_OPTIONS, type McpOptions } from './mcp.options';
 import { registerPhoneResources } from './phone-resources';
-import { registerPhoneTools } from './phone-tools';
+import { registerPhoneTools, SELECT_DEVICE_TOOL } from './phone-tools';
+import { McpRegistryTools, serveRegistryTools } from './registry-tools';
 import { ResourceUpdates } from './resource-updates';
 import { registerTaskTools } from './task-tools';
 import type { McpSessionState } from './tool-context';
@@ -33,7 +34,9 @@ export interface BuiltMcpServer {
 /**
  * Builds one MCP server instance: per request for 2026-07-28 traffic (no state), per session for the
  * 2025 revisions and the legacy SSE transport (`session` holds the selected phone and the resource
- * subscriptions, and updates are pushed to subscribed URIs).
+ * subscriptions, and updates are pushed to subscribed URIs). Besides the face's own tools it serves
+ * the tool registry's tools the `mcp` caller may call ({@link McpRegistryTools}); a session's server
+ * follows the registry's changes (`notifications/tools/list_changed`).
  */
 @Injectable()
 export class McpServerFactory {
@@ -50,6 +53,7 @@ export class McpServerFactory {
     private readonly tasks: TaskService,
     private readonly phones: MobileClawService,
     private readonly updates: ResourceUpdates,
+    private readonly registryTools: McpRegistryTools,
   ) {}
 
   create(session?: McpSessionState): BuiltMcpServer {
@@ -71,7 +75,9 @@ export class McpServerFactory {
     registerTaskTools(deps);
     registerPhoneResources(deps, this.options.image);
     if (this.options.conformanceFixtures) registerConformanceFixtures(deps);
-    if (!session) return { server, dispose: () => undefined };
+    // After the face's own tools, which win a name; `select_device` is the face's on sessions only, reserved on both.
+    const stopRegistryTools = serveRegistryTools(server, this.registryTools, new Set([SELECT_DEVICE_TOOL]), session !== undefined);
+    if (!session) return { server, dispose: stopRegistryTools };
     const subscribed = new Set<string>();
     server.server.setRequestHandler('resources/subscribe', (request) => {
       subscribed.add(request.params.uri);
@@ -84,6 +90,12 @@ export class McpServerFactory {
     const subscription = this.updates.changes$.subscribe((uri) => {
       if (subscribed.has(uri) && server.isConnected()) void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
     });
-    return { server, dispose: () => subscription.unsubscribe() };
+    return {
+      server,
+      dispose: () => {
+        subscription.unsubscribe();
+        stopRegistryTools();
+      },
+    };
   }
 }

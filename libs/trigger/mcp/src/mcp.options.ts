@@ -33,6 +33,11 @@ export interface McpOptions {
    * list the whole result stays under MCP clients' 1 MB cap.
    */
   image: { maxLongSidePx: number; maxBytes: number };
+  /**
+   * How long a call of a tool registry tool may take, in ms (the registry's `deadlineMs`; the source
+   * answers `TIMEOUT` past it). Default 120 000, the longest a delegation to another agent waits.
+   */
+  registryToolDeadlineMs: number;
   /** Name and version the server announces. */
   serverInfo: { name: string; version: string };
   /**
@@ -52,6 +57,7 @@ export const DEFAULT_MCP_OPTIONS: McpOptions = {
   keepAliveMs: 15_000,
   eventsPerSession: 1000,
   image: { maxLongSidePx: 1568, maxBytes: 800 * 1024 },
+  registryToolDeadlineMs: 120_000,
   serverInfo: { name: 'mobileclaw', version: '0.1.0' },
   conformanceFixtures: false,
 };

@@ -34,6 +34,9 @@ const packageName = z
   .regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'an Android package name such as com.android.settings')
   .describe('Android package name (e.g. com.android.settings), at most 255 characters.');
 
+/** The session-only tool that sets a 2025 session's default phone. */
+export const SELECT_DEVICE_TOOL = 'select_device';
+
 /** Read-only, idempotent tools that touch no phone state. */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 /** Tools that act on a phone: not read-only, not destructive by themselves (sensitive taps ask for approval). */
@@ -285,7 +288,7 @@ export function registerPhoneTools(deps: PhoneToolDeps, limits: { maxLongSidePx:
     const session = deps.session;
     registerCheckedTool(
       server,
-      'select_device',
+      SELECT_DEVICE_TOOL,
       {
         title: 'Select a phone',
         description: 'Makes a phone the default of this session: later calls without deviceId use it.',

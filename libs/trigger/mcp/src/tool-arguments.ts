@@ -18,8 +18,8 @@ const MAX_FIELD_ERRORS = 10;
 /** Longest argument name quoted back (an unknown key can be megabytes long), in characters. */
 const MAX_FIELD_CHARS = 64;
 
-/** Passes every value: the arguments are checked by {@link registerCheckedTool}'s handler wrapper instead. */
-const ACCEPT_ALL: jsonSchemaValidator = {
+/** Passes every value: the arguments are checked by {@link registerCheckedTool}'s handler wrapper (or the tool registry) instead. */
+export const ACCEPT_ALL: jsonSchemaValidator = {
   getValidator<T>(): JsonSchemaValidator<T> {
     return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
   },

@@ -1,12 +1,12 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { COMMAND_NAMES, type CommandName } from '@mobileclaw/domain';
+import { ANDROID_PACKAGE_PATTERN, COMMAND_NAMES, MAX_COMMAND_COORDINATE_PX, MAX_GESTURE_DURATION_MS, MAX_INPUT_TEXT_LENGTH, type CommandName } from '@mobileclaw/domain';
 
-/** Largest coordinate accepted, in px (no phone screen is larger). */
-const MAX_COORDINATE = 100_000;
-/** Longest gesture, in ms. */
-const MAX_GESTURE_MS = 60_000;
+/** Largest coordinate accepted, in px: the bound of the commands' schemas (`COMMAND_SCHEMAS`). */
+const MAX_COORDINATE = MAX_COMMAND_COORDINATE_PX;
+/** Longest gesture, in ms: the bound of the commands' schemas. */
+const MAX_GESTURE_MS = MAX_GESTURE_DURATION_MS;
 
 /** OpenAPI options of a coordinate property, in device px of the current rotation. */
 const coordinate = (description: string) => ({ type: 'integer', minimum: 0, maximum: MAX_COORDINATE, description: `${description}, in device px of the current rotation.` }) as const;
@@ -56,9 +56,9 @@ export class NoArgumentCommandDto extends CommandBaseDto {}
 export class OpenCommandDto extends CommandBaseDto {
   /** Android package name, e.g. com.android.settings. */
   // Two or more dot-separated segments, as Android requires (and as the MCP `open_app` tool checks): a phone would refuse anything else.
-  @ApiProperty({ maxLength: 255, pattern: '^[A-Za-z]\\w*(\\.[A-Za-z_]\\w*)+$', description: 'Android package name.', example: 'com.android.settings' })
+  @ApiProperty({ maxLength: 255, pattern: ANDROID_PACKAGE_PATTERN, description: 'Android package name.', example: 'com.android.settings' })
   @IsString()
-  @Matches(/^[A-Za-z]\w*(\.[A-Za-z_]\w*)+$/, { message: 'app must be an Android package name such as com.android.settings' })
+  @Matches(new RegExp(ANDROID_PACKAGE_PATTERN), { message: 'app must be an Android package name such as com.android.settings' })
   @MaxLength(255)
   app!: string;
 }
@@ -105,10 +105,10 @@ export class SwipeCommandDto extends CommandBaseDto {
 
 @CommandSchema('InputCommand', 'Types text into the focused field.', 'input')
 export class InputCommandDto extends CommandBaseDto {
-  /** Any Unicode text, at most 100 000 UTF-16 code units. */
-  @ApiProperty({ maxLength: 100_000, description: 'Any Unicode text, at most 100 000 UTF-16 code units.', example: 'Hello 世界 👋' })
+  /** Any Unicode text, at most 100 000 UTF-16 code units (`MAX_INPUT_TEXT_LENGTH`). */
+  @ApiProperty({ maxLength: MAX_INPUT_TEXT_LENGTH, description: 'Any Unicode text, at most 100 000 UTF-16 code units.', example: 'Hello 世界 👋' })
   @IsString()
-  @MaxLength(100_000)
+  @MaxLength(MAX_INPUT_TEXT_LENGTH)
   text!: string;
 
   @ApiPropertyOptional({ description: 'Clear the field first.' })
