@@ -190,6 +190,20 @@ describe('gateway tool calls in the task loop', () => {
     expect(stored.steps[0].result).toEqual({ status: 'canceled', errorCode: 'ABORTED', message: 'canceled while tool lookup_weather was being called; it may have run' });
   });
 
+  it('cancels a task whose gateway tools are still being listed', async () => {
+    const { service, tools, planner } = setup([callWeather, done], () => toolSuccess(1));
+    let listing!: () => void;
+    const listed = new Promise<void>((resolve) => (listing = resolve));
+    tools.list = () => {
+      listing();
+      return new Promise(() => undefined);
+    };
+    const task = await service.start({ deviceId: 'phone-1', goal: 'weather' });
+    await listed;
+    expect(await service.cancel(task.taskId)).toMatchObject({ status: 'canceled', error: { code: 'CANCELED' } });
+    expect(planner.seen).toEqual([]);
+  });
+
   it('counts gateway tool steps toward maxSteps', async () => {
     const { service, tools } = setup([callWeather], () => toolSuccess('snow'));
     const task = await service.start({ deviceId: 'phone-1', goal: 'weather', maxSteps: 2 });

@@ -114,7 +114,7 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
  * `task.resumed` and the step's result: `success` with the `output`, `denied` with the reason, or
  * `error` `TOOL_RESULT_TIMEOUT`; the loop goes on in all three cases. A tool step counts toward
  * `maxSteps`, sends nothing to the phone and is never judged for its effect on the screen. A task
- * without `tools` gets its tool call `denied`.
+ * without `tools` gets its tool call `denied` (with gateway tools: see below).
  *
  * Gateway tools: with a {@link TaskTools} provider, each step lists the gateway's tools afresh and
  * offers them to the planner (`PlanningContext.gatewayTools`), minus any whose name (ignoring case) is
@@ -660,11 +660,12 @@ export class TaskRunner {
    * The gateway tools the planner may call at this step, or undefined without a {@link TaskTools}
    * provider: the listed ones minus those whose name (ignoring case) a caller tool or a phone action
    * has. A listing that fails offers none.
+   * @throws the stop reason when the task is stopped while a source is still listing (a remote one may be slow).
    */
   private async listGatewayTools(): Promise<TaskToolSpec[] | undefined> {
     if (!this.tools) return undefined;
     const taken = new Set([...RESERVED_TOOL_NAMES, ...(this.task.tools ?? []).map((tool) => tool.name.toLowerCase())]);
-    const listed = await this.tools.list().catch((): TaskToolSpec[] => []);
+    const listed = await settleOrAbort(this.tools.list().catch((): TaskToolSpec[] => []), this.abort.signal);
     return listed.filter((tool) => !taken.has(tool.name.toLowerCase()));
   }
 
