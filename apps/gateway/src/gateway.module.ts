@@ -1,8 +1,10 @@
-import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { DeviceControlModule } from '@mobileclaw/case-device-control';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
+import { RegistryTaskTools, ToolRegistry } from '@mobileclaw/case-tools';
+import { TaskTools } from '@mobileclaw/domain';
 import { A2aModule } from '@mobileclaw/trigger-a2a';
 import { McpModule } from '@mobileclaw/trigger-mcp';
 import { EventsSocketModule } from '@mobileclaw/trigger-ws';
@@ -17,6 +19,18 @@ import type { GatewayConfig } from './gateway-config';
 import { gatewayLogging } from './http-logging';
 import { TaskLogContextModule } from './task-log-context';
 import { GatewayToolsModule } from './tools.module';
+
+/**
+ * The tool registry as a task's planner sees it (caller `planner`; native phone tools left out, the
+ * planner has the phone's actions): the task workflow's `TaskTools`, so that planners call registry
+ * tools as steps. Needs the global `ToolRegistry` (GatewayToolsModule).
+ */
+@Global()
+@Module({
+  providers: [{ provide: TaskTools, inject: [ToolRegistry], useFactory: (registry: ToolRegistry) => new RegistryTaskTools(registry) }],
+  exports: [TaskTools],
+})
+class PlannerToolsModule {}
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -83,6 +97,8 @@ export class GatewayModule {
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
         // The tool registry (SKILL.md folders and the tools config's remote sources) behind /api/tools and /tools/invoke.
         GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs, tools: config.tools, toolCallRetentionMs: config.toolCallRetentionMs }),
+        // Registry tools for tasks' planners: each call a step of the task.
+        PlannerToolsModule,
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

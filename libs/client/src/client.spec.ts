@@ -120,6 +120,32 @@ describe('MobileClawClient', () => {
       expect(idsOf(rest)).toEqual([2, 5, 6, 7, 8]);
     });
 
+    it("shows a gateway tool's call waiting for approval as input_required with pendingToolApproval; BLOCKING returns there", async () => {
+      gateway.append('task.accepted');
+      gateway.append('task.started');
+      const toolApproval = {
+        stepIndex: 1,
+        toolCallId: 'task-1:1',
+        name: 'refund_order',
+        arguments: { orderId: 'A-17' },
+        kind: 'ACTION',
+        mode: 'REMOTE_PROXY',
+        source: 'catalog:erp',
+        reason: 'ACTION tool refund_order (catalog:erp) runs only once a person approves it',
+      };
+      gateway.append('task.input_required', { toolApproval });
+      gateway.streamPlans.push({ count: 3, then: 'destroy' });
+      const client = newClient();
+      const invocation = client.invoke({ mode: 'STREAMING', goal: '$refund_order {"orderId":"A-17"}', deviceId: 'sim-1' });
+      const events = await collect(invocation);
+      expect(events.map((e) => e.type)).toEqual(['accepted', 'status_changed', 'input_required']);
+      expect(events[2]).toMatchObject({ pendingToolApproval: toolApproval, question: 'Approve step 1: call refund_order {"orderId":"A-17"} (catalog:erp)?' });
+      expect(events[2]).not.toHaveProperty('pendingAction');
+      expect(await client.get(invocation.invocationRef)).toMatchObject({ status: 'input_required', pendingToolApproval: toolApproval });
+      const blocking = await newClient().invoke({ mode: 'BLOCKING', goal: '$refund_order {"orderId":"A-17"}', deviceId: 'sim-1' });
+      expect(blocking).toMatchObject({ status: 'input_required', pendingToolApproval: { name: 'refund_order', stepIndex: 1 } });
+    });
+
     it('ends on purpose when the stream drops while the task waits for approval; approve() then events() go on', async () => {
       gateway.append('task.accepted');
       gateway.append('task.started');

@@ -7,7 +7,7 @@ import { isTerminalStatus, type InvocationStatus, type InvocationAccepted, type 
 import { GatewayApi, type PendingToolCallResource, type TaskResource } from './gateway-api';
 import { FileInvocationStore, MemoryInvocationStore, type InvocationRecord, type InvocationStore } from './invocation-store';
 import { TaskFollower, type FollowedEvent, type ToolCallDelivery } from './task-follower';
-import { pendingActionOf } from './task-event-mapping';
+import { pendingActionOf, pendingToolApprovalOf } from './task-event-mapping';
 import { FileToolCallStore } from './tools/file-tool-call-store';
 import { LocalTools } from './tools/local-tools';
 import { boundedReason } from './tools/rejection-reason';
@@ -243,7 +243,8 @@ export class MobileClawClient {
 
   /**
    * Answers the approval the task waits for: true runs the pending phone action, false cancels the task
-   * (`APPROVAL_DENIED`). Resolves with the new state (`running`, or `canceled`).
+   * (`APPROVAL_DENIED`); for a gateway tool's call (`pendingToolApproval`), true runs it and false skips
+   * it (its step ends `denied`, the task goes on). Resolves with the new state (`running`, or `canceled`).
    * @throws `TASK_STATE_CONFLICT` (409, not waiting for an approval), `UNKNOWN_INVOCATION`, `NOT_CREATED`,
    *   `NETWORK_ERROR`/`TIMEOUT`.
    */
@@ -505,7 +506,7 @@ export class MobileClawClient {
     for (let attempt = 0; ; attempt++) {
       try {
         const task = await this.api.getTask(record.taskRef, callerSignal);
-        if (isTerminalStatus(task.status) || (task.status === 'input_required' && task.pendingAction)) return this.stateOf(await this.noteTask(record, task), task);
+        if (isTerminalStatus(task.status) || (task.status === 'input_required' && (task.pendingAction || task.pendingToolApproval))) return this.stateOf(await this.noteTask(record, task), task);
         if (task.pendingToolCall) await this.answerToolCall(record, task.pendingToolCall, () => undefined, callerSignal ?? new AbortController().signal, this.cancellations.get(record.invocationRef)?.signal ?? new AbortController().signal);
       } catch (error) {
         if (callerSignal?.aborted) throw new MobileClawClientError('ABORTED', 'aborted by the caller', { cause: error });
@@ -532,7 +533,7 @@ export class MobileClawClient {
     const work = this.update(event.invocationRef, (stored) => ({
       ...stored,
       ...(event.eventId !== undefined && event.eventId > stored.lastEventId ? { lastEventId: event.eventId } : {}),
-      ...(item.status === undefined ? {} : { status: item.status, pendingAction: item.pendingAction }),
+      ...(item.status === undefined ? {} : { status: item.status, pendingAction: item.pendingAction, pendingToolApproval: item.pendingToolApproval }),
       ...(event.type === 'completed' || event.type === 'failed' || event.type === 'canceled' ? { ended: true } : {}),
     }));
     if (event.type === 'completed' || event.type === 'failed' || event.type === 'canceled') this.approvalHandlers.delete(event.invocationRef);
@@ -575,8 +576,9 @@ export class MobileClawClient {
 
   private async noteTask(record: InvocationRecord, task: TaskResource): Promise<InvocationRecord> {
     const pendingAction = task.pendingAction ? pendingActionOf(task.pendingAction) : undefined;
-    await this.update(record.invocationRef, (stored) => ({ ...stored, status: task.status, pendingAction }));
-    return { ...record, status: task.status, pendingAction };
+    const pendingToolApproval = task.pendingToolApproval ? pendingToolApprovalOf(task.pendingToolApproval) : undefined;
+    await this.update(record.invocationRef, (stored) => ({ ...stored, status: task.status, pendingAction, pendingToolApproval }));
+    return { ...record, status: task.status, pendingAction, pendingToolApproval };
   }
 
   private stateOf(record: InvocationRecord, task: TaskResource): InvocationState {
@@ -587,6 +589,7 @@ export class MobileClawClient {
       ...(task.summary === undefined ? {} : { summary: task.summary }),
       ...(task.error === undefined ? {} : { error: task.error }),
       ...(record.pendingAction === undefined ? {} : { pendingAction: record.pendingAction }),
+      ...(record.pendingToolApproval === undefined ? {} : { pendingToolApproval: record.pendingToolApproval }),
       stepCount: task.stepCount,
       taskRef: task.taskId,
     };

@@ -60,7 +60,7 @@ export interface StepOutcome {
   message?: string;
   /** True when the next screen confirms the effect, false when it contradicts it, absent when unknown. */
   verified?: boolean;
-  /** A caller tool's result, on a tool call's step. */
+  /** A tool's result, on a tool call's step (a caller tool's, or a gateway tool's content). */
   output?: unknown;
 }
 
@@ -88,14 +88,37 @@ export interface PendingPhoneAction {
 }
 
 /**
- * A sensitive phone action waits for the app's approval: answer with `client.approve(invocationRef,
- * true|false)` (false cancels the task with `APPROVAL_DENIED`).
+ * The task waits for the app's approval of a sensitive phone action (`pendingAction`) or of a call of one
+ * of the gateway's tools (`pendingToolApproval`); exactly one of the two is present. Answer with
+ * `client.approve(invocationRef, true|false)`: false cancels the task with `APPROVAL_DENIED` for a phone
+ * action, and skips a gateway tool's call (its step ends `denied`, the task goes on).
  */
 export interface InputRequiredEvent extends EventBase {
   type: 'input_required';
-  pendingAction: PendingPhoneAction;
-  /** The question in words, e.g. `Approve step 3: click (send a message to a new recipient)?`. */
+  pendingAction?: PendingPhoneAction;
+  pendingToolApproval?: PendingGatewayToolCall;
+  /**
+   * The question in words, e.g. `Approve step 3: click (send a message to a new recipient)?` or
+   * `Approve step 3: call refund_order {"orderId":"A-17"} (catalog:erp)?`.
+   */
   question: string;
+}
+
+/** A call of one of the gateway's tools (its registry: business systems, agents, skills) waiting for the app's approval. */
+export interface PendingGatewayToolCall {
+  /** 0-based. */
+  stepIndex: number;
+  /** `<task id>:<stepIndex>`: the call runs at most once. */
+  toolCallId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  kind: 'OBSERVATION' | 'ACTION';
+  /** How it runs: `REMOTE_PROXY`, `AGENT_SESSION`, `SKILL`, `NATIVE`. */
+  mode: string;
+  /** Its source, `kind:id`, e.g. `catalog:erp`. */
+  source: string;
+  /** Why it waits, in words. */
+  reason: string;
 }
 
 /** An `ACTION` local tool waits for the app's approval handler before it runs. */
@@ -148,13 +171,15 @@ export interface InvocationState {
   error?: { code: string; message: string };
   /** With `input_required` for an approval. */
   pendingAction?: PendingPhoneAction;
+  /** With `input_required` for an approval of a gateway tool's call. */
+  pendingToolApproval?: PendingGatewayToolCall;
   /** Steps taken so far. */
   stepCount: number;
   /** The gateway's task id, for debugging only: everything the app does takes the `invocationRef`. */
   taskRef?: string;
 }
 
-/** What `BLOCKING` resolves with: the state once terminal, or once it waits for the app's approval (`input_required` with `pendingAction`). */
+/** What `BLOCKING` resolves with: the state once terminal, or once it waits for the app's approval (`input_required` with `pendingAction` or `pendingToolApproval`). */
 export type InvocationResult = InvocationState;
 
 /** What `ASYNC` resolves with once the gateway accepted the task. */

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { MobileClawClientError } from './errors';
-import type { InvocationStatus, PhoneCommand } from './events';
+import type { InvocationStatus, PendingGatewayToolCall, PhoneCommand } from './events';
 import type { ToolCallOutcome, ToolSpec } from './tools/tool-types';
 
 /**
@@ -44,6 +44,7 @@ export interface TaskResource {
   error?: { code: string; message: string };
   pendingAction?: { stepIndex: number; action: PhoneCommand; reason: string };
   pendingToolCall?: PendingToolCallResource;
+  pendingToolApproval?: PendingGatewayToolCall;
   queuePosition?: number;
   stepCount: number;
 }

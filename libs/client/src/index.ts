@@ -16,6 +16,7 @@ export type {
   InvocationResult,
   InvocationState,
   InvocationStatus,
+  PendingGatewayToolCall,
   PendingPhoneAction,
   PhoneCommand,
   ProgressUncertainEvent,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { MobileClawClientError } from './errors';
 import { PrivateDirectory, replaceFile } from './private-files';
 import type { CreateTaskBody } from './gateway-api';
-import type { InvocationStatus, PendingPhoneAction } from './events';
+import type { InvocationStatus, PendingGatewayToolCall, PendingPhoneAction } from './events';
 import type { ToolPolicy } from './tools/tool-types';
 
 /** The creation request of an invocation; `deviceId` is absent until the only online phone was looked up. */
@@ -27,6 +27,8 @@ export interface InvocationRecord {
   status?: InvocationStatus;
   /** With `input_required` for an approval: the action waiting. */
   pendingAction?: PendingPhoneAction;
+  /** With `input_required` for an approval of a gateway tool's call: the call waiting. */
+  pendingToolApproval?: PendingGatewayToolCall;
   /** The id of the last event delivered to the app (0: none). */
   lastEventId: number;
   /** True once the app got the task's terminal event: there is nothing more to follow. */

@@ -1,4 +1,4 @@
-import type { InvocationEvent, InvocationStatus, PendingPhoneAction, PhoneCommand, StepOutcome } from './events';
+import type { InvocationEvent, InvocationStatus, PendingGatewayToolCall, PendingPhoneAction, PhoneCommand, StepOutcome } from './events';
 import type { PendingToolCallResource, TaskEventRecord } from './gateway-api';
 
 /** Whose event it is: every {@link InvocationEvent} names its invocation and conversation. */
@@ -13,6 +13,8 @@ export interface TaskEventMeaning {
   status?: InvocationStatus;
   /** With `task.input_required` for an approval. */
   pendingAction?: PendingPhoneAction;
+  /** With `task.input_required` for an approval of a gateway tool's call. */
+  pendingToolApproval?: PendingGatewayToolCall;
   /** With `task.input_required` for a caller tool call: the SDK answers it itself. */
   toolCall?: PendingToolCallResource;
   /** What the app sees; undefined for events the SDK keeps to itself (observations, planning attempts, tool-call waits). */
@@ -81,6 +83,14 @@ function inputRequired(data: Record<string, unknown>, base: InvocationIds & { ev
     const pendingAction = pendingActionOf(data['pendingAction']);
     return { status: 'input_required', pendingAction, event: { ...base, type: 'input_required', pendingAction, question: questionOf(pendingAction) } };
   }
+  if (isObject(data['toolApproval'])) {
+    const pendingToolApproval = pendingToolApprovalOf(data['toolApproval']);
+    return {
+      status: 'input_required',
+      pendingToolApproval,
+      event: { ...base, type: 'input_required', pendingToolApproval, question: toolApprovalQuestionOf(pendingToolApproval) },
+    };
+  }
   // A person took the phone over: the task waits for them, not for the app.
   return withStatus('input_required', base);
 }
@@ -89,6 +99,26 @@ function inputRequired(data: Record<string, unknown>, base: InvocationIds & { ev
 export function pendingActionOf(value: unknown): PendingPhoneAction {
   const raw = value as { stepIndex?: unknown; action?: unknown; reason?: unknown };
   return { stepIndex: numberOf(raw.stepIndex), command: (isObject(raw.action) ? raw.action : { command: 'unknown' }) as PhoneCommand, reason: stringOf(raw.reason) };
+}
+
+/** The gateway's `pendingToolApproval` (or the `toolApproval` of its event) as the SDK shows it. */
+export function pendingToolApprovalOf(value: unknown): PendingGatewayToolCall {
+  const raw = value as Record<string, unknown>;
+  return {
+    stepIndex: numberOf(raw['stepIndex']),
+    toolCallId: stringOf(raw['toolCallId']),
+    name: stringOf(raw['name']),
+    arguments: (isObject(raw['arguments']) ? raw['arguments'] : {}) as Record<string, unknown>,
+    kind: raw['kind'] === 'OBSERVATION' ? 'OBSERVATION' : 'ACTION',
+    mode: stringOf(raw['mode']),
+    source: stringOf(raw['source']),
+    reason: stringOf(raw['reason']),
+  };
+}
+
+/** e.g. `Approve step 3: call refund_order {"orderId":"A-17"} (catalog:erp)?` */
+export function toolApprovalQuestionOf(call: PendingGatewayToolCall): string {
+  return `Approve step ${call.stepIndex}: call ${call.name} ${JSON.stringify(call.arguments)} (${call.source})?`;
 }
 
 /** e.g. `Approve step 3: click (sends a message to a new recipient)?` */

@@ -1,5 +1,5 @@
 import { MobileClawClientError } from './errors';
-import { isTerminalStatus, type InvocationEvent, type InvocationStatus, type PendingPhoneAction } from './events';
+import { isTerminalStatus, type InvocationEvent, type InvocationStatus, type PendingGatewayToolCall, type PendingPhoneAction } from './events';
 import type { GatewayApi, PendingToolCallResource, TaskEventRecord } from './gateway-api';
 import { readTaskEvent, type InvocationIds } from './task-event-mapping';
 
@@ -8,6 +8,7 @@ export interface FollowedEvent {
   event: InvocationEvent;
   status?: InvocationStatus;
   pendingAction?: PendingPhoneAction;
+  pendingToolApproval?: PendingGatewayToolCall;
 }
 
 /** Where following starts: the task, the last event id already delivered, the last state seen. */
@@ -19,6 +20,7 @@ export interface FollowStart extends InvocationIds {
   ended?: boolean;
   status?: InvocationStatus;
   pendingAction?: PendingPhoneAction;
+  pendingToolApproval?: PendingGatewayToolCall;
 }
 
 /**
@@ -66,7 +68,7 @@ export class TaskFollower {
   ) {
     this.cursor = start.lastEventId;
     this.status = start.status;
-    this.awaitingApproval = start.status === 'input_required' && start.pendingAction !== undefined;
+    this.awaitingApproval = start.status === 'input_required' && (start.pendingAction !== undefined || start.pendingToolApproval !== undefined);
     this.ended = start.ended === true;
   }
 
@@ -140,9 +142,9 @@ export class TaskFollower {
     if (meaning.status !== undefined) {
       this.status = meaning.status;
       this.ended = isTerminalStatus(meaning.status);
-      this.awaitingApproval = meaning.pendingAction !== undefined;
+      this.awaitingApproval = meaning.pendingAction !== undefined || meaning.pendingToolApproval !== undefined;
     }
-    if (meaning.event) this.emit({ event: meaning.event, status: meaning.status, pendingAction: meaning.pendingAction });
+    if (meaning.event) this.emit({ event: meaning.event, status: meaning.status, pendingAction: meaning.pendingAction, pendingToolApproval: meaning.pendingToolApproval });
     return true;
   }
 }

@@ -134,6 +134,29 @@ describe('TaskProgress: a task event stream as terminal lines', () => {
     ]);
   });
 
+  it("asks for approval of a gateway tool's call, then shows the tool step", () => {
+    const plan = { type: 'tool_call', name: 'refund_order', arguments: { orderId: 'A-17' }, reasoning: 'Refund it.', toolCallId: `${TASK_ID}:0`, gatewayTool: { source: 'catalog:erp', kind: 'ACTION', mode: 'REMOTE_PROXY' } };
+    const toolApproval = { stepIndex: 0, toolCallId: `${TASK_ID}:0`, name: 'refund_order', arguments: { orderId: 'A-17' }, kind: 'ACTION', mode: 'REMOTE_PROXY', source: 'catalog:erp', reason: 'ACTION tool refund_order (catalog:erp) runs only once a person approves it' };
+    const updates = applyAll(
+      events(
+        accepted,
+        ['task.started', {}],
+        ['step.started', { index: 0 }],
+        observed(0),
+        ['step.planned', { index: 0, plan, planningMs: 2 }],
+        ['task.input_required', { toolApproval }],
+        ['task.resumed', { stepIndex: 0 }],
+        acted(0, { status: 'success', output: { refunded: true }, message: '{"refunded":true}' }, 2),
+      ),
+    );
+    expect(updates).toContainEqual({ kind: 'approval', taskId: TASK_ID, stepIndex: 0, action: 'call refund_order {"orderId":"A-17"} (catalog:erp)', reason: toolApproval.reason });
+    expect(lines(updates).slice(1)).toEqual([
+      '? step 1 · call refund_order {"orderId":"A-17"} (catalog:erp): ACTION tool refund_order (catalog:erp) runs only once a person approves it',
+      '• answered: the call of refund_order',
+      '✓ step 1 · gateway tool refund_order · 325 ms (settle 216, capture 100, transfer 6, planning 2, action 1)\n    Refund it.',
+    ]);
+  });
+
   it('marks an action the next screen contradicts, and a step the task ended before it ran', () => {
     const updates = applyAll(
       events(

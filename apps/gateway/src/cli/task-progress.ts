@@ -139,12 +139,17 @@ export class TaskProgress {
         // A call of the caller's tool: its caller answers it, not the person at this terminal.
         const toolCall = data['toolCall'] as { name: string; toolCallId: string } | undefined;
         if (toolCall) return [{ kind: 'notice', text: `waiting for the caller's tool ${toolCall.name} (${toolCall.toolCallId})` }];
+        // A call of the gateway's tool waiting for a person: asked like an action (denied, only the call is skipped).
+        const toolApproval = data['toolApproval'] as { stepIndex: number; name: string; arguments: Record<string, unknown>; source: string; reason: string } | undefined;
+        if (toolApproval) {
+          return [{ kind: 'approval', taskId: event.taskId, stepIndex: toolApproval.stepIndex, action: `call ${toolApproval.name} ${JSON.stringify(toolApproval.arguments)} (${toolApproval.source})`, reason: toolApproval.reason }];
+        }
         const pending = data['pendingAction'] as { stepIndex: number; action: AgentAction; reason: string };
         return [{ kind: 'approval', taskId: event.taskId, stepIndex: pending.stepIndex, action: describeAction(pending.action), reason: pending.reason }];
       }
       case 'task.resumed': {
         const current = this.steps.get(data['stepIndex'] as number);
-        if (current?.plan?.type === 'tool_call') return [{ kind: 'notice', text: `the caller answered ${current.plan.name}` }];
+        if (current?.plan?.type === 'tool_call') return [{ kind: 'notice', text: current.plan.gatewayTool ? `answered: the call of ${current.plan.name}` : `the caller answered ${current.plan.name}` }];
         const action = current?.plan?.type === 'action' ? describeAction(current.plan.action) : 'the action';
         return [{ kind: 'notice', text: `approved: ${action}` }];
       }
@@ -225,7 +230,7 @@ export class TaskProgress {
           : result.status === 'canceled'
             ? `canceled${result.message ? `: ${result.message}` : ''}`
             : 'denied';
-    const description = !plan ? 'no decision' : plan.type === 'action' ? describeAction(plan.action) : plan.type === 'done' ? 'done' : plan.type === 'tool_call' ? `caller tool ${plan.name}` : 'give up';
+    const description = !plan ? 'no decision' : plan.type === 'action' ? describeAction(plan.action) : plan.type === 'done' ? 'done' : plan.type === 'tool_call' ? `${plan.gatewayTool ? 'gateway tool' : 'caller tool'} ${plan.name}` : 'give up';
     const reasoning = !plan ? undefined : plan.type === 'fail' && plan.reason !== told ? plan.reason : plan.reasoning;
     const failed = problem !== undefined || verified === false || plan?.type === 'fail';
     return {

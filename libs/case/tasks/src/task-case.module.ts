@@ -20,6 +20,9 @@ export interface TaskCaseModuleOptions {
  * default: `SystemClock`, `RandomIdSource`, its own `InProcessTaskEventBus`, instance id `local`, and
  * a `StableTreeSettler` on the options' settle settings, keys in memory. With a `ControlLeases` provider (e.g.
  * `DeviceControlModule`'s), {@link TakeoverService} lets people take phones over and pauses their tasks.
+ * With a `TaskTools` provider (the tool registry as a task's planner sees it, e.g. `RegistryTaskTools`
+ * from `@mobileclaw/case-tools`), planners may call the gateway's tools; without one, tasks behave as
+ * before: the phone's actions and the caller's tools only.
  */
 @Module({})
 export class TaskCaseModule {

@@ -48,6 +48,12 @@ export interface TaskCaseOptions {
    * toward no other deadline. Default 300 000 (5 min).
    */
   toolResultTimeoutMs: number;
+  /**
+   * Longest a gateway tool's call (a step calling a registry tool) may take, in ms: the deadline the
+   * tool gets. Past it the step ends `error` `TIMEOUT` and the task goes on. A person's approval before
+   * the call counts toward no deadline. Default 120 000 (2 min: a delegated agent's answer fits).
+   */
+  gatewayToolTimeoutMs: number;
 }
 
 /** Finished tasks kept when the host sets no retention. */
@@ -67,6 +73,7 @@ export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   leaseMs: 600_000,
   idempotencyTtlMs: 86_400_000,
   toolResultTimeoutMs: 300_000,
+  gatewayToolTimeoutMs: 120_000,
 };
 
 /** DI token of the {@link TaskCaseOptions}. */

@@ -31,9 +31,15 @@ import {
   type TaskTakeover,
   type ExecuteOptions,
   type PendingToolCall,
+  type PendingToolApproval,
+  type TaskToolSpec,
+  type TaskTools,
   type ToolCallAnswer,
+  type ToolInvocationResult,
+  RESERVED_TOOL_NAMES,
   isTerminalTaskStatus,
   toolCallIdOf,
+  toolFailureFromError,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
 import { NoEffectRule } from './no-effect-rule';
@@ -108,12 +114,23 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
  * `task.resumed` and the step's result: `success` with the `output`, `denied` with the reason, or
  * `error` `TOOL_RESULT_TIMEOUT`; the loop goes on in all three cases. A tool step counts toward
  * `maxSteps`, sends nothing to the phone and is never judged for its effect on the screen. A task
- * without `tools` gets its tool call `denied`.
+ * without `tools` gets its tool call `denied` (with gateway tools: see below).
+ *
+ * Gateway tools: with a {@link TaskTools} provider, each step lists the gateway's tools afresh and
+ * offers them to the planner (`PlanningContext.gatewayTools`), minus any whose name (ignoring case) is
+ * one of the task's caller tools or a phone action's ({@link RESERVED_TOOL_NAMES}): those win a clash.
+ * A `tool_call` is resolved in order: a caller tool's name takes the caller path above; a listed
+ * gateway tool's name is called at once ({@link callGatewayTool}: the decision gets its `gatewayTool`,
+ * the step its result and `actionMs`; an `ACTION` tool that needs approval first waits for a person,
+ * as a sensitive action does, with `pendingToolApproval`); any other name goes to the caller when the
+ * task has caller tools (as without a registry), else ends the step `error` `TOOL_NOT_FOUND`. Gateway
+ * tool steps count toward `maxSteps` and never end the task: the planner sees each result and goes on.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
   private stopReason?: StopReason;
-  private approval?: { resolve: (approve: boolean) => void };
+  /** The approval the loop waits for; `recorded` resolves once the answer is recorded (gateway tool approvals only). */
+  private approval?: { resolve: (approve: boolean) => void; recorded?: Promise<void> };
   /** Set while the loop waits for the caller's answer to a tool call. */
   private toolCall?: ToolCallWait;
   /** Ends the tool-call wait when the task is stopped. */
@@ -145,6 +162,8 @@ export class TaskRunner {
     private readonly claim: () => TaskOwner,
     private readonly settler: ScreenSettler,
     private readonly metrics: TaskMetrics,
+    /** The gateway's tools the planner may call; absent: none (a `tool_call` goes to the caller, as before). */
+    private readonly tools?: TaskTools,
   ) {}
 
   get current(): Task {
@@ -191,7 +210,7 @@ export class TaskRunner {
     if (!hold) return;
     this.hold = undefined;
     if (!this.finishing && !this.stopReason && this.task.status === 'input_required') {
-      if (this.task.pendingAction || this.task.pendingToolCall) {
+      if (this.task.pendingAction || this.task.pendingToolCall || this.task.pendingToolApproval) {
         const next = { ...this.task };
         delete next.takeover;
         this.recordOutside(next, 'task.handed_back', { status: next.status, holder: hold.takeover.holder });
@@ -247,14 +266,17 @@ export class TaskRunner {
   }
 
   /**
-   * Answers the pending approval.
+   * Answers the pending approval. Resolves once a gateway tool call's answer is recorded (`task.resumed`,
+   * and for a denial the step's `step.acted`); at once for a phone action's.
    * @throws MobileClawError `TASK_STATE_CONFLICT` when the task is not waiting for one.
    */
-  decide(approve: boolean): void {
+  decide(approve: boolean): Promise<void> {
     if (!this.approval || this.task.status !== 'input_required') {
       throw new MobileClawError('TASK_STATE_CONFLICT', `task ${this.task.taskId} is ${this.task.status}, not waiting for approval`);
     }
-    this.approval.resolve(approve);
+    const { resolve, recorded } = this.approval;
+    resolve(approve);
+    return recorded ?? Promise.resolve();
   }
 
   /**
@@ -349,10 +371,17 @@ export class TaskRunner {
         }
       }
 
-      const decision = await this.plan(index, observed, step);
+      const gatewayTools = await this.listGatewayTools();
+      const decision = await this.plan(index, observed, step, gatewayTools);
       this.metrics.stepPhaseMeasured('planning', step.timings.planningMs);
-      // The call's id is the task's and the step's: the same call keeps it after a restart or a redelivery.
-      if (decision.type === 'tool_call') decision.toolCallId = toolCallIdOf(this.task.taskId, index);
+      // A caller tool's name wins over a gateway tool's (the list leaves clashing ones out anyway).
+      const gatewayTool =
+        decision.type === 'tool_call' && !this.task.tools?.some((tool) => tool.name === decision.name) ? gatewayTools?.find((tool) => tool.name === decision.name) : undefined;
+      if (decision.type === 'tool_call') {
+        // The call's id is the task's and the step's: the same call keeps it after a restart or a redelivery.
+        decision.toolCallId = toolCallIdOf(this.task.taskId, index);
+        if (gatewayTool) decision.gatewayTool = { source: gatewayTool.source, kind: gatewayTool.kind, mode: gatewayTool.mode };
+      }
       step.plan = decision;
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });
@@ -364,7 +393,9 @@ export class TaskRunner {
       }
       budgetUsed++;
       if (decision.type === 'tool_call') {
-        await this.callTool(index, decision, step, observed);
+        if (gatewayTool) await this.callGatewayTool(index, decision, gatewayTool, step, observed);
+        else if (this.tools && this.task.tools === undefined) await this.refuseUnknownTool(index, decision, step, observed, gatewayTools ?? []);
+        else await this.callTool(index, decision, step, observed);
         // The screen was not touched: the next step's observation has no action to judge.
         before = undefined;
         treeBeforeAction = undefined;
@@ -477,7 +508,7 @@ export class TaskRunner {
    * deadline the task fails with `PLANNER_ERROR`. Progress the planner reports is recorded as
    * `step.planning` events, which the journal's write order puts before `step.planned`.
    */
-  private async plan(index: number, observed: Observation, step: TaskStep): Promise<PlanDecision> {
+  private async plan(index: number, observed: Observation, step: TaskStep, gatewayTools: TaskToolSpec[] | undefined): Promise<PlanDecision> {
     const started = performance.now();
     const timeoutMs = this.options.planningTimeoutMs;
     const deadline = new AbortController();
@@ -501,6 +532,7 @@ export class TaskRunner {
           },
           history: this.history.map((h) => structuredClone(h)),
           ...(this.task.tools === undefined ? {} : { tools: structuredClone(this.task.tools) }),
+          ...(gatewayTools === undefined ? {} : { gatewayTools: structuredClone(gatewayTools) }),
           signal,
           onProgress: (reported) => progress.report(reported),
         }),
@@ -620,6 +652,113 @@ export class TaskRunner {
       clearTimeout(timer);
       this.toolCall = undefined;
       this.toolCallStopped = undefined;
+      recorded();
+    }
+  }
+
+  /**
+   * The gateway tools the planner may call at this step, or undefined without a {@link TaskTools}
+   * provider: the listed ones minus those whose name (ignoring case) a caller tool or a phone action
+   * has. A listing that fails offers none.
+   * @throws the stop reason when the task is stopped while a source is still listing (a remote one may be slow).
+   */
+  private async listGatewayTools(): Promise<TaskToolSpec[] | undefined> {
+    if (!this.tools) return undefined;
+    const taken = new Set([...RESERVED_TOOL_NAMES, ...(this.task.tools ?? []).map((tool) => tool.name.toLowerCase())]);
+    const listed = await settleOrAbort(this.tools.list().catch((): TaskToolSpec[] => []), this.abort.signal);
+    return listed.filter((tool) => !taken.has(tool.name.toLowerCase()));
+  }
+
+  /**
+   * Runs a `tool_call` step of a gateway tool: when the tool needs approval, the task first waits in
+   * `input_required` with its `pendingToolApproval` for a person ({@link decide}); denied, the step ends
+   * `denied`. Then the tool is called with the step's `toolCallId` within `gatewayToolTimeoutMs` and the
+   * step records the result: `success` with `output` (the result's content), `message` (its text) and
+   * `verified` when the tool says (false: its answer shows no sign the tool ran), or `error` with the
+   * failure's code and message. The planner goes on in every case.
+   * @throws the stop reason when the task is stopped while waiting or calling (the step is recorded
+   *   `canceled` first when the call was already made).
+   */
+  private async callGatewayTool(index: number, decision: Extract<PlanDecision, { type: 'tool_call' }>, tool: TaskToolSpec, step: TaskStep, observed: Observation): Promise<void> {
+    const toolCallId = decision.toolCallId ?? toolCallIdOf(this.task.taskId, index);
+    const seen: PlannerHistoryObservation = { elements: observed.elements };
+    if (observed.step.package !== undefined) seen.package = observed.step.package;
+    const tools = this.tools as TaskTools;
+    if (tool.needsApproval) {
+      const pendingToolApproval: PendingToolApproval = {
+        stepIndex: index,
+        toolCallId,
+        name: decision.name,
+        arguments: decision.arguments,
+        kind: tool.kind,
+        mode: tool.mode,
+        source: tool.source,
+        reason: `${tool.kind} tool ${decision.name} (${tool.source}) runs only once a person approves it`,
+      };
+      const approved = await this.waitForToolApproval(index, pendingToolApproval, async () => {
+        const result: StepResult = { status: 'denied', message: `a person denied the call of ${decision.name}` };
+        await this.endStep(step, result);
+        this.history.push({ index, decision, result, observation: seen });
+      });
+      if (!approved) return;
+    }
+    const started = performance.now();
+    let outcome: ToolInvocationResult;
+    try {
+      const call = tools.invoke(decision.name, decision.arguments, { toolCallId, signal: this.abort.signal, deadlineMs: this.options.gatewayToolTimeoutMs, ...(tool.needsApproval ? { approved: true } : {}) });
+      outcome = await settleOrAbort(call, this.abort.signal).catch((err: unknown) => (this.stopReason ? Promise.reject(err) : toolFailureFromError(err)));
+    } catch (err) {
+      step.timings.actionMs = Math.round(performance.now() - started);
+      await this.endStep(step, { status: 'canceled', errorCode: 'ABORTED', message: `canceled while tool ${decision.name} was being called; it may have run` });
+      throw err;
+    }
+    step.timings.actionMs = Math.round(performance.now() - started);
+    this.metrics.stepPhaseMeasured('action', step.timings.actionMs);
+    if (this.stopReason) {
+      await this.endStep(step, { status: 'canceled', errorCode: 'ABORTED', message: `canceled while tool ${decision.name} was being called; it may have run` });
+      throw this.abort.signal.reason;
+    }
+    const result: StepResult = outcome.ok
+      ? { status: 'success', output: outcome.content, message: outcome.text, ...(outcome.verified === undefined ? {} : { verified: outcome.verified }) }
+      : { status: 'error', errorCode: outcome.error.code, message: outcome.error.message };
+    await this.endStep(step, result);
+    this.history.push({ index, decision, result, observation: seen });
+  }
+
+  /** Ends a `tool_call` step whose name neither the caller nor the gateway offers: `error` `TOOL_NOT_FOUND`; the planner goes on. */
+  private async refuseUnknownTool(index: number, decision: Extract<PlanDecision, { type: 'tool_call' }>, step: TaskStep, observed: Observation, offered: readonly TaskToolSpec[]): Promise<void> {
+    const seen: PlannerHistoryObservation = { elements: observed.elements };
+    if (observed.step.package !== undefined) seen.package = observed.step.package;
+    const names = offered.map((tool) => tool.name);
+    const result: StepResult = {
+      status: 'error',
+      errorCode: 'TOOL_NOT_FOUND',
+      message: `no tool ${decision.name}: the task has no caller tools and the gateway offers ${names.length === 0 ? 'none' : names.join(', ')}`,
+    };
+    await this.endStep(step, result);
+    this.history.push({ index, decision, result, observation: seen });
+  }
+
+  /**
+   * Waits in `input_required` with `pending` for a person's answer ({@link decide}). Approved: the task
+   * is `running` again (`task.resumed`) and this resolves true. Denied: `task.resumed`, then `onDenied`
+   * records the step, and this resolves false. {@link decide} resolves once either is recorded.
+   * @throws the stop reason when the task is stopped meanwhile.
+   */
+  private async waitForToolApproval(index: number, pending: PendingToolApproval, onDenied: () => Promise<void>): Promise<boolean> {
+    let recorded!: () => void;
+    const answer = new Promise<boolean>((resolve) => (this.approval = { resolve, recorded: new Promise<void>((done) => (recorded = done)) }));
+    try {
+      await this.setStatus('input_required', { pendingToolApproval: pending }, 'task.input_required', { toolApproval: pending });
+      if (this.stopReason) throw this.abort.signal.reason;
+      const approved = await answer;
+      this.approval = undefined;
+      if (this.stopReason) throw this.abort.signal.reason;
+      await this.setStatus('running', { owner: this.claim() }, 'task.resumed', { stepIndex: index });
+      if (!approved) await onDenied();
+      return approved;
+    } finally {
+      this.approval = undefined;
       recorded();
     }
   }

@@ -21,6 +21,7 @@ import {
   TaskEventBus,
   TaskMetrics,
   TaskRepository,
+  TaskTools,
   isTerminalTaskStatus,
   transitionTask,
   type Task,
@@ -77,7 +78,7 @@ interface DeviceLane {
  * phone; the others wait in that phone's FIFO queue. Orchestration only: phones, planners, storage,
  * live events, time and ids are ports.
  *
- * The last seven constructor parameters are optional: without a host provider, time is the
+ * The last nine constructor parameters are optional: without a host provider, time is the
  * {@link SystemClock}, task ids come from the {@link RandomIdSource}, events travel on an
  * {@link InProcessTaskEventBus} of this service, the instance id is {@link DEFAULT_GATEWAY_INSTANCE_ID},
  * observations wait for the UI to settle with a {@link StableTreeSettler} on the options'
@@ -85,7 +86,9 @@ interface DeviceLane {
  * and each task's loop runs as it is ({@link NoTaskContext}; a host's {@link TaskContext} gives it the
  * task's own context, e.g. for its log lines). With the host's {@link ControlLeases}, a person taking a
  * phone over pauses the task running on it (and one that starts on a held phone starts paused) until
- * they hand it back (see {@link TaskRunner}); without them, tasks are never paused.
+ * they hand it back (see {@link TaskRunner}); without them, tasks are never paused. With the host's
+ * {@link TaskTools} (the tool registry), planners may call the gateway's tools as steps; without
+ * them, a task's planner has only the phone's actions and the caller's tools.
  */
 @Injectable()
 export class TaskService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -116,6 +119,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
     @Optional() private readonly metrics: TaskMetrics = new NoTaskMetrics(),
     @Optional() private readonly context: TaskContext = new NoTaskContext(),
     @Optional() private readonly leases?: ControlLeases,
+    @Optional() private readonly tools?: TaskTools,
   ) {
     this.journal = new TaskJournal(repository, bus, clock);
     this.settler = settler ?? new StableTreeSettler({ timeoutMs: options.settleTimeoutMs, pollMs: options.settlePollMs });
@@ -262,8 +266,10 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /**
-   * Answers a task waiting in `input_required`: approve runs the pending action, deny ends the task
-   * `canceled` with `APPROVAL_DENIED`. Resolves with the task after the answer is recorded.
+   * Answers a task waiting in `input_required`: approve runs the pending action (or gateway tool call),
+   * deny ends the task `canceled` with `APPROVAL_DENIED` — or, for a gateway tool call
+   * (`pendingToolApproval`), ends that step `denied` while the task goes on. Resolves with the task
+   * after the answer is recorded.
    * @throws MobileClawError `TASK_NOT_FOUND`, `TASK_STATE_CONFLICT` (not waiting for approval).
    */
   async approve(taskId: string, approve: boolean): Promise<Task> {
@@ -272,8 +278,10 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       const task = await this.find(taskId);
       throw new MobileClawError('TASK_STATE_CONFLICT', `task ${taskId} is ${task.status}, not waiting for approval`);
     }
-    runner.decide(approve);
-    if (!approve) return this.waitForEnd(taskId);
+    const toolCall = runner.current.pendingToolApproval !== undefined;
+    const recorded = runner.decide(approve);
+    if (!approve && !toolCall) return this.waitForEnd(taskId);
+    await recorded;
     await this.journal.flush(taskId);
     return structuredClone(runner.current);
   }
@@ -449,7 +457,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private launch(task: Task, lane: DeviceLane): TaskRunner {
-    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler, this.metrics);
+    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler, this.metrics, this.tools);
     // A task that starts on a phone a person holds starts paused.
     const lease = this.leases?.current(task.deviceId);
     if (lease) runner.takeOver(takeoverOf(lease));

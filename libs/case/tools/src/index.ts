@@ -13,3 +13,4 @@ export * from './in-memory-tool-call-ledger';
 export * from './tool-source-issue';
 export * from './tool-registry';
 export * from './native';
+export * from './registry-task-tools';

@@ -276,7 +276,8 @@ function reused(key: ToolCallKey, tool: string): ToolInvocationResult {
 }
 
 function withoutTiming(result: ToolCallResult): ToolInvocationResult {
-  if (result.ok) return { ok: true, content: result.content, text: result.text };
+  // `verified: false` is recorded too: a replayed answer must not pass for a verified one.
+  if (result.ok) return { ok: true, content: result.content, text: result.text, ...(result.verified === undefined ? {} : { verified: result.verified }) };
   return { ok: false, error: result.error };
 }
 

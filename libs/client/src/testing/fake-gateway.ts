@@ -59,8 +59,15 @@ export class FakeGateway {
     if (type === 'task.completed') this.task = { ...this.task, status: 'completed', summary: String(data['summary'] ?? '') };
     if (type === 'task.failed') this.task = { ...this.task, status: 'failed', error: data['error'] as TaskResource['error'] };
     if (type === 'task.canceled') this.task = { ...this.task, status: 'canceled' };
-    if (type === 'task.input_required') this.task = { ...this.task, status: 'input_required', ...(data['pendingAction'] ? { pendingAction: data['pendingAction'] as TaskResource['pendingAction'] } : {}) };
-    if (type === 'task.resumed') this.task = { ...this.task, status: 'running', pendingAction: undefined };
+    if (type === 'task.input_required') {
+      this.task = {
+        ...this.task,
+        status: 'input_required',
+        ...(data['pendingAction'] ? { pendingAction: data['pendingAction'] as TaskResource['pendingAction'] } : {}),
+        ...(data['toolApproval'] ? { pendingToolApproval: data['toolApproval'] as TaskResource['pendingToolApproval'] } : {}),
+      };
+    }
+    if (type === 'task.resumed') this.task = { ...this.task, status: 'running', pendingAction: undefined, pendingToolApproval: undefined };
     for (const stream of this.open) this.send(stream, record);
     if (['task.completed', 'task.failed', 'task.canceled', 'task.interrupted'].includes(type)) {
       // The gateway ends every stream after the terminal event.

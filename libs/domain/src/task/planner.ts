@@ -1,6 +1,7 @@
 import type { ScreenInfo, UiNode } from '../results';
 import type { PlanDecision, StepResult } from './task';
 import type { CallerToolSpec } from './caller-tool';
+import type { TaskToolSpec } from './task-tools';
 import type { UiElement } from './ui-elements';
 
 /** One earlier step, as a planner sees it. */
@@ -62,6 +63,13 @@ export interface PlanningContext {
    */
   tools?: CallerToolSpec[];
   /**
+   * The gateway's tools the planner may call with a `tool_call` decision (run by the gateway at once,
+   * the result in the step's history entry), listed afresh for each step; absent when the host has no
+   * tool registry. Never a name of {@link tools} or of a phone action (those win a clash, and the loop
+   * leaves the gateway tool out). Ineligible and unavailable tools are listed with what they lack.
+   */
+  gatewayTools?: TaskToolSpec[];
+  /**
    * Fires when the task is canceled or the step's planning deadline passes; planners must stop (e.g.
    * abort their HTTP request).
    */
@@ -83,7 +91,7 @@ export abstract class Planner {
   abstract readonly name: string;
 
   /**
-   * Decides one step: an action, `done`, `fail`, or a `tool_call` of one of `ctx.tools`.
+   * Decides one step: an action, `done`, `fail`, or a `tool_call` of one of `ctx.tools` or `ctx.gatewayTools`.
    * @throws MobileClawError `ABORTED` when `ctx.signal` fires; any other error fails the task with
    *   code `PLANNER_ERROR` and the error's message.
    */

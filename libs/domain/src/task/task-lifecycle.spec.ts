@@ -88,4 +88,12 @@ describe('task lifecycle', () => {
     expect(transitionTask(held, 'canceled', T2)).not.toHaveProperty('takeover');
     expect(() => transitionTask(held, 'completed', T2)).toThrow(expect.objectContaining({ code: 'TASK_STATE_CONFLICT' }));
   });
+
+  it("waits on a gateway tool call's approval, and drops it on resuming or ending", () => {
+    const pendingToolApproval = { stepIndex: 1, toolCallId: 't:1', name: 'refund_order', arguments: {}, kind: 'ACTION' as const, mode: 'REMOTE_PROXY' as const, source: 'catalog:erp', reason: 'needs approval' };
+    const waiting = transitionTask(transitionTask(queued, 'running', T1), 'input_required', T1, { pendingToolApproval });
+    expect(waiting).toMatchObject({ status: 'input_required', pendingToolApproval });
+    expect('pendingToolApproval' in transitionTask(waiting, 'running', T2)).toBe(false);
+    expect(transitionTask(waiting, 'interrupted', T2)).not.toHaveProperty('pendingToolApproval');
+  });
 });

@@ -1,7 +1,9 @@
 import type { Command, ScreenshotCommand, UiTreeCommand } from '../commands';
 import type { ErrorCode } from '../errors';
 import type { ScreenInfo } from '../results';
+import type { ToolExecutionMode, ToolKind } from '../tool/tool';
 import type { CallerToolSpec, PendingToolCall } from './caller-tool';
+import type { PendingToolApproval } from './task-tools';
 
 /**
  * Task model of the agent workflow: a goal run on one phone as observe → plan → act → record
@@ -65,7 +67,10 @@ export type PlanDecision =
   | { type: 'done'; summary: string; reasoning: string }
   | { type: 'fail'; reason: string; reasoning: string }
   | {
-      /** A call of one of the caller's tools ({@link Task.tools}): the task waits for the caller's answer. */
+      /**
+       * A call of a tool: one of the caller's tools ({@link Task.tools}), for which the task waits for the
+       * caller's answer, or a gateway tool ({@link PlanningContext.gatewayTools}), which the gateway runs at once.
+       */
       type: 'tool_call';
       name: string;
       /** The tool's arguments, a JSON object. */
@@ -73,7 +78,16 @@ export type PlanDecision =
       reasoning: string;
       /** Set by the task loop (`<taskId>:<stepIndex>`); planners leave it out. */
       toolCallId?: string;
+      /** Set by the task loop when the name is a gateway tool's (not the caller's): which tool runs; planners leave it out. */
+      gatewayTool?: GatewayToolCallRef;
     };
+
+/** Which gateway tool a `tool_call` step called: its source (`kind:id`), kind and execution mode. */
+export interface GatewayToolCallRef {
+  source: string;
+  kind: ToolKind;
+  mode: ToolExecutionMode;
+}
 
 /**
  * Code of a task's `error`: the code of whatever ended it — a command error that stopped the loop
@@ -159,6 +173,11 @@ export interface Task {
   /** The tool call waiting for the caller's answer, while `input_required`. */
   pendingToolCall?: PendingToolCall;
   /**
+   * The gateway tool call waiting for a person's approval, while `input_required`: answered like a
+   * pending action (`TaskService.approve`); denied, the step ends `denied` and the planner goes on.
+   */
+  pendingToolApproval?: PendingToolApproval;
+  /**
    * Present while a person holds the task's phone: the task is `input_required` (or stays so, when it
    * was waiting for an approval) and its loop waits until they hand the phone back.
    */
@@ -195,15 +214,19 @@ export interface StepResult {
   /**
    * Why the action failed (`error`): the code its command was rejected with, a
    * `CommandErrorCode` by the port's contract; `ABORTED` when it was `canceled` in flight;
-   * `TOOL_RESULT_TIMEOUT` when the caller did not answer a tool call in time.
+   * `TOOL_RESULT_TIMEOUT` when the caller did not answer a tool call in time; a gateway tool's failure
+   * code (`TOOL_NOT_FOUND`, `TOOL_FAILED`, `TIMEOUT`, …) when its call failed.
    */
   errorCode?: ErrorCode;
+  /** Why it failed or was denied; for a gateway tool's `success`, the result as text. */
   message?: string;
-  /** A caller tool's result (`success` of a `tool_call` step): any JSON value. */
+  /** A tool's result (`success` of a `tool_call` step): any JSON value (a gateway tool's `content`). */
   output?: unknown;
   /**
-   * True when the next observation confirms the effect (text present, switch toggled, app opened),
-   * false when it contradicts it, absent when it cannot tell.
+   * For an action: true when the next observation confirms the effect (text present, switch toggled,
+   * app opened), false when it contradicts it, absent when it cannot tell. For a gateway tool's
+   * `success`: false when its answer shows no sign the tool itself ran (a delegated call answered in
+   * prose) — an unverified result; absent when the tool ran the call itself.
    */
   verified?: boolean;
 }

@@ -8,6 +8,7 @@ import {
   toUiElements,
   type PlanningContext,
   type PlannerHistoryEntry,
+  type TaskToolSpec,
   type UiNode,
 } from '@mobileclaw/domain';
 import { LlmPlanner } from './llm-planner';
@@ -767,5 +768,84 @@ describe('LlmPlanner with the caller\'s tools', () => {
     expect(text).toContain('#1 caller tool lookup_order {"orderId":"A-17"} → success returned {"status":"shipped","items":2} — need the order');
     expect(text).toContain('#2 caller tool lookup_order {"orderId":"A-17"} → denied: the user declined — need the order');
     expect(text).toContain('#3 caller tool lookup_order {"orderId":"A-17"} → error TOOL_RESULT_TIMEOUT: no answer within 1000 ms — need the order');
+  });
+});
+
+describe("LlmPlanner with the gateway's tools", () => {
+  const spec = (name: string, overrides: Partial<TaskToolSpec> = {}): TaskToolSpec => ({
+    name,
+    description: `The ${name} tool.`,
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+    kind: 'OBSERVATION',
+    mode: 'REMOTE_PROXY',
+    source: 'catalog:erp',
+    eligibility: { eligible: true, missing: [] },
+    available: true,
+    needsApproval: false,
+    ...overrides,
+  });
+  const weather = spec('lookup_weather', { mode: 'AGENT_SESSION', source: 'agent:weather' });
+  const refund = spec('refund_order', { kind: 'ACTION', needsApproval: true, eligibility: { eligible: false, missing: ['env:ERP_TOKEN'] }, available: false });
+  const booking = spec('book_table', { mode: 'SKILL', source: 'skills:workspace', inputSchema: { type: 'object', properties: {} } });
+  const lookupOrder = { name: 'lookup_order', description: 'Finds an order.', inputSchema: { type: 'object' }, kind: 'OBSERVATION' as const };
+
+  it('offers them as marked functions beside the phone and caller tools, a clashing name left to those, and decodes a call', async () => {
+    server.reply(completion([call('call_1', 'lookup_weather', { city: 'Oslo' })]));
+    const gatewayTools = [weather, refund, spec('Tap'), spec('lookup_order')];
+    const decision = await planner({ vision: false }).plan(context({ tools: [lookupOrder], gatewayTools }));
+    expect(decision).toEqual({ type: 'tool_call', name: 'lookup_weather', arguments: { city: 'Oslo' }, reasoning: 'call the gateway tool lookup_weather' });
+    const request = server.requests[0];
+    const offered = request.body.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(offered).toEqual(['tap', 'long_press', 'swipe', 'type_text', 'open_app', 'back', 'home', 'done', 'fail', 'lookup_order', 'lookup_weather', 'refund_order']);
+    expect(request.body.tools.at(-2).function).toEqual({ name: 'lookup_weather', description: '[gateway tool] (OBSERVATION, AGENT_SESSION) The lookup_weather tool.', parameters: weather.inputSchema });
+    expect(request.body.tools.at(-1).function.description).toBe(
+      '[gateway tool] (ACTION, REMOTE_PROXY; a person approves each call first; may fail: missing env:ERP_TOKEN; unavailable now: a call fails until its source is back) The refund_order tool.',
+    );
+    expect(request.body.messages[0].content).toContain('Tools marked [gateway tool] are run by the gateway');
+    expect(userText(request)).toContain('Gateway tools (run by the gateway, not on the phone):\n- lookup_weather (OBSERVATION, AGENT_SESSION): The lookup_weather tool.');
+    expect(userText(request)).toContain('- refund_order (ACTION, REMOTE_PROXY; a person approves each call first; may fail: missing env:ERP_TOKEN;');
+  });
+
+  it('shows results in the history, an unverified one marked so, never as the tool’s result', async () => {
+    server.reply(completion([call('call_1', 'done', { summary: 'Snow in Oslo.', reasoning: 'The tool said so.' })]));
+    const decision = { type: 'tool_call' as const, name: 'lookup_weather', arguments: { city: 'Oslo' }, reasoning: 'need the weather', toolCallId: 'task-1:0', gatewayTool: { source: 'agent:weather', kind: 'OBSERVATION' as const, mode: 'AGENT_SESSION' as const } };
+    await planner({ vision: false }).plan(
+      context({
+        gatewayTools: [weather],
+        history: [
+          { index: 0, decision, result: { status: 'success', output: { forecast: 'snow' }, message: 'Oslo: snow' } },
+          { index: 1, decision, result: { status: 'success', output: 'Probably snowing.', message: 'Probably snowing.', verified: false } },
+          { index: 2, decision, result: { status: 'error', errorCode: 'TOOL_UNAVAILABLE', message: 'the agent is down' } },
+          { index: 3, decision, result: { status: 'denied', message: 'a person denied the call of lookup_weather' } },
+        ],
+      }),
+    );
+    const text = userText(server.requests[0]);
+    expect(text).toContain('#1 gateway tool lookup_weather {"city":"Oslo"} → success returned Oslo: snow — need the weather');
+    expect(text).toContain(
+      "#2 gateway tool lookup_weather {\"city\":\"Oslo\"} → success returned Probably snowing. (UNVERIFIED: the answer shows no sign that the tool itself ran; do not take it as the tool's result) — need the weather",
+    );
+    expect(text).toContain('#3 gateway tool lookup_weather {"city":"Oslo"} → error TOOL_UNAVAILABLE: the agent is down — need the weather');
+    expect(text).toContain('#4 gateway tool lookup_weather {"city":"Oslo"} → denied: a person denied the call of lookup_weather — need the weather');
+  });
+
+  it("puts an activated skill's instructions in the conversation as the result of its call", async () => {
+    server.reply(completion([call('call_1', 'open_app', { package: 'com.example.booking', reasoning: 'The skill says to open the app.' })]));
+    const activation = { type: 'tool_call' as const, name: 'book_table', arguments: {}, reasoning: 'there is a skill for this', toolCallId: 'task-1:0', gatewayTool: { source: 'skills:workspace', kind: 'OBSERVATION' as const, mode: 'SKILL' as const } };
+    const instructions = '1. Open com.example.booking.\n2. Tap "Reserve".';
+    const decision = await planner({ vision: false }).plan(
+      context({ gatewayTools: [booking], history: [{ index: 0, decision: activation, result: { status: 'success', output: { name: 'book_table', body: instructions }, message: instructions } }] }),
+    );
+    expect(decision).toEqual({ type: 'action', action: { command: 'open', app: 'com.example.booking' }, reasoning: 'The skill says to open the app.' });
+    const messages = server.requests[0].body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(messages[2]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_skill_0', type: 'function', function: { name: 'book_table', arguments: '{}' } }] });
+    expect(messages[3]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_skill_0',
+      content: `Instructions of skill book_table, activated at step #1: follow them with the phone's tools, one step at a time.\n\n${instructions}`,
+    });
+    expect(userText(server.requests[0])).toContain("#1 gateway tool book_table {} → success: the skill's instructions are in the tool result of this call below — there is a skill for this");
+    expect(server.requests[0].body.tools.at(-1).function.description).toBe("[gateway tool] (OBSERVATION, SKILL; returns the skill's instructions, to follow with the phone's tools) The book_table tool.");
   });
 });

@@ -12,7 +12,8 @@ import {
 } from './chat-completion-client';
 import { withLlmPlannerDefaults, type LlmPlannerOptions, type ResolvedLlmPlannerOptions } from './llm-planner.options';
 import { PLANNER_SYSTEM_PROMPT, buildUserPrompt } from './planner-prompt';
-import { PLANNER_TOOLS, callerToolFunctions } from './planner-tools';
+import { PLANNER_TOOLS, callerToolFunctions, gatewayToolFunctions } from './planner-tools';
+import { skillActivationMessages } from './skill-activations';
 import { downscaleScreenshot, type ModelImage } from './screenshot-downscale';
 import { ToolCallError, decodeToolCall, type ToolCallScope } from './tool-call-decoder';
 
@@ -32,6 +33,12 @@ const EXTRA_CALL_FEEDBACK = 'Not run: only the first tool call of an answer is u
  * with one tool call (see {@link PLANNER_TOOLS}); coordinates it gives in the image map back to device px.
  * The task's caller tools (`ctx.tools`) are offered as functions too ({@link callerToolFunctions}); a call
  * of one is a `tool_call` decision, and its result (or rejection) shows in the history of later steps.
+ * So are the gateway's tools (`ctx.gatewayTools`, {@link gatewayToolFunctions}: marked `[gateway tool]`,
+ * with their kind and mode, "may fail: missing …" when ineligible, "unavailable now" when down); a
+ * phone tool's or a caller tool's name wins a clash, the gateway tool is then not offered. A gateway
+ * tool's result shows in the history (marked UNVERIFIED when its answer shows no sign the tool ran);
+ * a skill's instructions follow the user message as the result of the skill's call
+ * ({@link skillActivationMessages}), so the model follows them in the steps after.
  * A malformed answer (no tool call, unknown tool, bad JSON, invalid or missing argument, unknown element)
  * is sent back with the reason, as a `tool` message for that call id, up to `maxAttempts` answers per step;
  * each request for an answer is reported through `ctx.onProgress` as it starts. A response that is not a
@@ -76,8 +83,15 @@ export class LlmPlanner extends Planner {
     if (ctx.signal.aborted) throw abortedError(ctx.signal);
     const screen = ctx.observation.screen;
     const space = image ? CoordinateSpace.ofImage(image, screen) : CoordinateSpace.ofScreen(screen);
-    const scope: ToolCallScope = { elements: ctx.observation.elements, space, ...(ctx.tools ? { callerTools: ctx.tools } : {}) };
-    const tools = [...PLANNER_TOOLS, ...callerToolFunctions(ctx.tools)];
+    const gatewayFunctions = gatewayToolFunctions(ctx.gatewayTools, ctx.tools);
+    const offered = new Set(gatewayFunctions.map((tool) => tool.function.name));
+    const scope: ToolCallScope = {
+      elements: ctx.observation.elements,
+      space,
+      ...(ctx.tools ? { callerTools: ctx.tools } : {}),
+      ...(ctx.gatewayTools ? { gatewayTools: ctx.gatewayTools.filter((tool) => offered.has(tool.name)) } : {}),
+    };
+    const tools = [...PLANNER_TOOLS, ...callerToolFunctions(ctx.tools), ...gatewayFunctions];
     const text = buildUserPrompt(ctx, space, image !== undefined);
     const content: ChatCompletionContentPart[] | string = image
       ? [
@@ -88,6 +102,8 @@ export class LlmPlanner extends Planner {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: PLANNER_SYSTEM_PROMPT },
       { role: 'user', content },
+      // Skills activated so far: their instructions as the results of their calls.
+      ...skillActivationMessages(ctx.history),
     ];
 
     const problems: string[] = [];

@@ -1,3 +1,4 @@
+import { gatewayToolNotes } from './planner-tools';
 import { formatUiElement, type AgentAction, type CoordinateSpace, type PlanDecision, type PlannerHistoryEntry, type PlanningContext, type UiElement } from '@mobileclaw/domain';
 
 /** Longest reasoning or message text quoted from an earlier step, in characters. */
@@ -30,6 +31,10 @@ export const PLANNER_SYSTEM_PROMPT = [
   '- Tools marked [caller tool] belong to the user\'s own system, not to the phone: call one for information ' +
     'or an effect outside the phone when the goal needs it. Its result (or why it was rejected) shows in the ' +
     'steps so far; do not call it again with the same arguments after it answered.',
+  '- Tools marked [gateway tool] are run by the gateway (business systems, other agents, skills): call one when ' +
+    'the goal needs what it does; its result shows in the steps so far. A result marked UNVERIFIED shows no sign ' +
+    'that the tool itself ran: do not take it as the tool\'s result. A skill\'s tool returns the skill\'s ' +
+    'instructions: follow them with the phone\'s tools, one step at a time.',
 ].join('\n');
 
 /** A compact one-line description of an action, with coordinates shown in `space`. */
@@ -73,7 +78,7 @@ function describeDecision(decision: PlanDecision, space: CoordinateSpace): strin
       return `${describeAction(decision.action, space)}${target}`;
     }
     case 'tool_call':
-      return `caller tool ${decision.name} ${compactJson(decision.arguments)}`;
+      return `${decision.gatewayTool ? 'gateway tool' : 'caller tool'} ${decision.name} ${compactJson(decision.arguments)}`;
   }
 }
 
@@ -81,11 +86,19 @@ function describeDecision(decision: PlanDecision, space: CoordinateSpace): strin
 export function formatHistoryEntry(entry: PlannerHistoryEntry, space: CoordinateSpace): string {
   const result = entry.result;
   let outcome = 'no result';
-  if (result) {
+  const decision = entry.decision;
+  if (result && decision.type === 'tool_call' && decision.gatewayTool && result.status === 'success') {
+    // A gateway tool's result as its text; a skill's instructions go to the conversation whole (see skillActivationMessages).
+    outcome =
+      decision.gatewayTool.mode === 'SKILL'
+        ? `success: the skill's instructions are in the tool result of this call below`
+        : `success returned ${shorten(result.message ?? JSON.stringify(result.output) ?? 'null', TOOL_OUTPUT_LIMIT)}`;
+    if (result.verified === false) outcome += " (UNVERIFIED: the answer shows no sign that the tool itself ran; do not take it as the tool's result)";
+  } else if (result) {
     outcome = result.status;
     if (result.errorCode) outcome += ` ${result.errorCode}`;
-    if (result.message) outcome += `: ${shorten(result.message, entry.decision.type === 'tool_call' ? TOOL_OUTPUT_LIMIT : HISTORY_TEXT_LIMIT)}`;
-    if (entry.decision.type === 'tool_call' && result.status === 'success') outcome += ` returned ${compactJson(result.output)}`;
+    if (result.message) outcome += `: ${shorten(result.message, decision.type === 'tool_call' ? TOOL_OUTPUT_LIMIT : HISTORY_TEXT_LIMIT)}`;
+    if (decision.type === 'tool_call' && result.status === 'success') outcome += ` returned ${compactJson(result.output)}`;
     if (result.verified !== undefined) outcome += result.verified ? ' (effect confirmed)' : ' (effect NOT seen on screen)';
   }
   const reasoning = entry.decision.reasoning ? ` — ${shorten(entry.decision.reasoning)}` : '';
@@ -114,6 +127,9 @@ export function buildUserPrompt(ctx: PlanningContext, space: CoordinateSpace, wi
   lines.push('');
   if (ctx.tools && ctx.tools.length > 0) {
     lines.push('Caller tools (run by the user\'s system, not on the phone):', ...ctx.tools.map((tool) => `- ${tool.name} (${tool.kind}): ${shorten(tool.description)}`), '');
+  }
+  if (ctx.gatewayTools && ctx.gatewayTools.length > 0) {
+    lines.push('Gateway tools (run by the gateway, not on the phone):', ...ctx.gatewayTools.map((tool) => `- ${tool.name} (${gatewayToolNotes(tool)}): ${shorten(tool.description)}`), '');
   }
   const screen = `${observation.screen.width}x${observation.screen.height} px`;
   if (withImage) {

@@ -1,5 +1,5 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import type { CallerToolSpec } from '@mobileclaw/domain';
+import type { CallerToolSpec, TaskToolSpec } from '@mobileclaw/domain';
 
 /** Names of the tools the model may call; each call is one step. */
 export const PLANNER_TOOL_NAMES = [
@@ -166,4 +166,48 @@ export function callerToolFunctions(tools: readonly CallerToolSpec[] | undefined
     type: 'function',
     function: { name: spec.name, description: `${CALLER_TOOL_MARK} (${spec.kind}) ${spec.description}`, parameters: spec.inputSchema },
   }));
+}
+
+/** Marks a gateway tool's description, so the model tells it from the phone's and the caller's tools. */
+export const GATEWAY_TOOL_MARK = '[gateway tool]';
+
+/** Longest gateway tool description sent to the model, in characters. */
+const GATEWAY_TOOL_DESCRIPTION_LIMIT = 1024;
+
+/**
+ * What the model is told about a gateway tool besides its description: its kind and mode, that a
+ * person approves it first, that it may fail for lack of something (`missing env:X`), that it is
+ * unavailable now. E.g. `ACTION, REMOTE_PROXY; a person approves each call; may fail: missing env:ERP_TOKEN`.
+ */
+export function gatewayToolNotes(tool: TaskToolSpec): string {
+  const notes = [`${tool.kind}, ${tool.mode}`];
+  if (tool.mode === 'SKILL') notes.push("returns the skill's instructions, to follow with the phone's tools");
+  if (tool.needsApproval) notes.push('a person approves each call first');
+  if (!tool.eligibility.eligible) notes.push(`may fail: missing ${tool.eligibility.missing.join(', ')}`);
+  if (!tool.available) notes.push('unavailable now: a call fails until its source is back');
+  return notes.join('; ');
+}
+
+/**
+ * The gateway's tools the model may call as functions beside {@link PLANNER_TOOLS} and the caller's
+ * tools: the name, the description (marked {@link GATEWAY_TOOL_MARK}, with {@link gatewayToolNotes},
+ * at most 1024 characters) and the argument schema as listed — the gateway validates the arguments.
+ * A name clash is settled for the phone's tools and the caller's: a gateway tool named like one of
+ * them (ignoring case) is left out (the task loop leaves it out of the list too).
+ */
+export function gatewayToolFunctions(tools: readonly TaskToolSpec[] | undefined, callerTools: readonly CallerToolSpec[] | undefined): ChatCompletionFunctionTool[] {
+  const taken = new Set([...PLANNER_TOOL_NAMES, ...(callerTools ?? []).map((tool) => tool.name.toLowerCase())]);
+  return (tools ?? [])
+    .filter((tool) => !taken.has(tool.name.toLowerCase()))
+    .map((tool) => {
+      const description = `${GATEWAY_TOOL_MARK} (${gatewayToolNotes(tool)}) ${tool.description}`;
+      return {
+        type: 'function',
+        function: {
+          name: tool.name,
+          description: description.length > GATEWAY_TOOL_DESCRIPTION_LIMIT ? `${description.slice(0, GATEWAY_TOOL_DESCRIPTION_LIMIT - 1)}…` : description,
+          parameters: tool.inputSchema,
+        },
+      };
+    });
 }

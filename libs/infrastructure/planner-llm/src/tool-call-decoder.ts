@@ -1,4 +1,4 @@
-import type { AgentAction, CallerToolSpec, CoordinateSpace, PlanDecision, UiElement } from '@mobileclaw/domain';
+import type { AgentAction, CallerToolSpec, CoordinateSpace, PlanDecision, TaskToolSpec, UiElement } from '@mobileclaw/domain';
 import {
   GESTURE_DURATION_MS,
   PLANNER_TOOL_NAMES,
@@ -21,22 +21,25 @@ export interface ToolCallScope {
   space: CoordinateSpace;
   /** The task's caller tools (`PlanningContext.tools`), offered to the model beside the phone's. */
   callerTools?: readonly CallerToolSpec[];
+  /** The gateway's tools (`PlanningContext.gatewayTools`) offered to the model; the phone's and the caller's tools win a name. */
+  gatewayTools?: readonly TaskToolSpec[];
 }
 
-/** The reasoning of a caller-tool call: the model's text beside the call, else this. */
-function callerToolReasoning(name: string, content: string | null | undefined): string {
+/** The reasoning of a tool call: the model's text beside the call, else this. */
+function toolReasoning(name: string, whose: 'caller' | 'gateway', content: string | null | undefined): string {
   const text = content?.trim();
-  return text ? text : `call the caller's tool ${name}`;
+  return text ? text : whose === 'caller' ? `call the caller's tool ${name}` : `call the gateway tool ${name}`;
 }
 
 /**
- * A call of one of the caller's tools as a `tool_call` decision: its arguments must be a JSON object
- * (the caller checks them against its schema); the reasoning is the model's text beside the call.
+ * A call of one of the caller's or the gateway's tools as a `tool_call` decision: its arguments must be
+ * a JSON object (the caller, or the gateway, checks them against the schema); the reasoning is the
+ * model's text beside the call.
  * @throws ToolCallError when the arguments are not a JSON object.
  */
-function decodeCallerToolCall(name: string, argumentsJson: string, content: string | null | undefined): PlanDecision {
+function decodeOtherToolCall(name: string, whose: 'caller' | 'gateway', argumentsJson: string, content: string | null | undefined): PlanDecision {
   const args = parseArguments(argumentsJson);
-  return { type: 'tool_call', name, arguments: args, reasoning: callerToolReasoning(name, content) };
+  return { type: 'tool_call', name, arguments: args, reasoning: toolReasoning(name, whose, content) };
 }
 
 /** Android package name: two or more dot-separated segments, each a letter followed by letters, digits or `_`. */
@@ -217,16 +220,18 @@ function openApp(args: Arguments): AgentAction {
 /**
  * Checks one tool call and turns it into a decision. Element targets resolve to the element's `center`
  * (device px) and set `elementIndex`; coordinates map from the model's space to device px. A call of
- * one of `scope.callerTools` is a `tool_call` with the model's arguments (a JSON object).
+ * one of `scope.callerTools` — or, when no phone tool has its name, of `scope.gatewayTools` — is a
+ * `tool_call` with the model's arguments (a JSON object).
  * @param name the called function's name.
  * @param argumentsJson its `arguments` string, as the model wrote it.
  * @param content the model's text beside the call: a caller-tool call's reasoning.
  * @throws ToolCallError saying what is wrong, in words the model can act on.
  */
 export function decodeToolCall(name: string, argumentsJson: string, scope: ToolCallScope, content?: string | null): PlanDecision {
-  if (scope.callerTools?.some((tool) => tool.name === name)) return decodeCallerToolCall(name, argumentsJson, content);
+  if (scope.callerTools?.some((tool) => tool.name === name)) return decodeOtherToolCall(name, 'caller', argumentsJson, content);
   if (!isToolName(name)) {
-    const names = [...PLANNER_TOOL_NAMES, ...(scope.callerTools ?? []).map((tool) => tool.name)];
+    if (scope.gatewayTools?.some((tool) => tool.name === name)) return decodeOtherToolCall(name, 'gateway', argumentsJson, content);
+    const names = [...PLANNER_TOOL_NAMES, ...(scope.callerTools ?? []).map((tool) => tool.name), ...(scope.gatewayTools ?? []).map((tool) => tool.name)];
     throw new ToolCallError(`unknown tool ${describe(name)}; use one of ${names.join(', ')}`);
   }
   const args = new Arguments(parseArguments(argumentsJson), scope);

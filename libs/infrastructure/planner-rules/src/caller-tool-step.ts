@@ -10,11 +10,13 @@ export type PlanText = (text: string, history: readonly PlannerHistoryEntry[]) =
 /**
  * Decides one step of a goal with tool-call clauses ({@link GoalSegment}s), from the history alone:
  * the segments run in order. A tool segment is done once the history holds its `tool_call` (the first
- * one after the previous segment) with a `success` result; a rejected or unanswered call fails the goal
- * (it needed the tool), with the reason. A text segment is done once a later tool call began, or when
+ * one after the previous segment) with a `success` result; a rejected, denied, failed or unanswered call
+ * fails the goal (it needed the tool), with the reason. A segment's tool is the caller's or the
+ * gateway's (`decision.gatewayTool`, set by the task loop), whichever the task loop called. A text segment is done once a later tool call began, or when
  * its own rules say `done`. The step is the first unfinished segment's: a `tool_call`, or what the rules
  * decide for the text. When every segment is done: `done` with the segments' summaries, a tool's being
- * `<name> returned <result as compact JSON, at most 500 characters>`.
+ * `<name> returned <result as compact JSON, at most 500 characters>` (and ` (unverified: …)` for a
+ * gateway tool's result that shows no sign the tool itself ran).
  */
 export function decideWithToolCalls(segments: readonly GoalSegment[], history: readonly PlannerHistoryEntry[], planText: PlanText): PlanDecision {
   const summaries: string[] = [];
@@ -27,16 +29,19 @@ export function decideWithToolCalls(segments: readonly GoalSegment[], history: r
       }
       const entry = history[callAt] as PlannerHistoryEntry;
       const result = entry.result;
+      const gateway = entry.decision.type === 'tool_call' && entry.decision.gatewayTool !== undefined;
       if (result?.status !== 'success') {
         const why =
           result?.status === 'denied'
-            ? `the caller rejected it: ${result.message ?? 'no reason given'}`
+            ? `${gateway ? 'it was denied' : 'the caller rejected it'}: ${result.message ?? 'no reason given'}`
             : result?.errorCode === 'TOOL_RESULT_TIMEOUT'
               ? `the caller did not answer in time (${result.message ?? 'TOOL_RESULT_TIMEOUT'})`
-              : `it failed: ${result?.message ?? 'no result'}`;
-        return { type: 'fail', reason: `The goal needs the caller's tool ${segment.name} (${segment.clause}), and ${why}.`, reasoning: `The tool ${segment.name} gave no result.` };
+              : `it failed: ${result?.errorCode && gateway ? `${result.errorCode}: ` : ''}${result?.message ?? 'no result'}`;
+        const whose = gateway ? 'the gateway tool' : result?.errorCode === 'TOOL_NOT_FOUND' ? 'the tool' : "the caller's tool";
+        return { type: 'fail', reason: `The goal needs ${whose} ${segment.name} (${segment.clause}), and ${why}.`, reasoning: `The tool ${segment.name} gave no result.` };
       }
-      summaries.push(`${segment.name} returned ${compactJson(result.output)}`);
+      const unverified = result.verified === false ? ' (unverified: the answer shows no sign that the tool itself ran)' : '';
+      summaries.push(`${segment.name} returned ${compactJson(result.output)}${unverified}`);
       from = callAt + 1;
       continue;
     }

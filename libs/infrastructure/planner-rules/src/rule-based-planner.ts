@@ -30,7 +30,9 @@ const SUPPORTED_KINDS =
  * When the task offers caller tools (`ctx.tools`, even `[]`), a goal may call them: `call|use|run
  * <name> [with <JSON object>]` clauses ({@link splitToolCalls}) become `tool_call` steps between the
  * other clauses, any name (the caller rejects one it does not have); see {@link decideWithToolCalls}.
- * Without tools, such words are read as before.
+ * The gateway's tools (`ctx.gatewayTools`) resolve the same clauses; a task with gateway tools and
+ * no caller tools reads only the explicit `$<name> [<JSON object>]` as a tool call. Without either,
+ * such words are read as before.
  *
  * It keeps no state: what it knows about a task (the screens of earlier steps, its progress through
  * a compound goal) is derived from `ctx.history` on every call (see {@link taskMemoryFrom}), so one
@@ -51,10 +53,11 @@ export class RuleBasedPlanner extends Planner {
         reasoning: 'Nothing is left of the goal once invisible format characters and spaces are removed.',
       };
     }
-    if (ctx.tools !== undefined) {
+    const gatewayNames = (ctx.gatewayTools ?? []).map((tool) => tool.name);
+    if (ctx.tools !== undefined || gatewayNames.length > 0) {
       let segments: GoalSegment[];
       try {
-        segments = splitToolCalls(ctx.goal, ctx.tools.map((tool) => tool.name));
+        segments = splitToolCalls(ctx.goal, [...(ctx.tools ?? []).map((tool) => tool.name), ...gatewayNames], { dollarOnly: ctx.tools === undefined });
       } catch (err) {
         if (!(err instanceof ToolClauseError)) throw err;
         return { type: 'fail', reason: `The goal's tool call cannot be read: ${err.message}.`, reasoning: 'A tool-call clause of the goal is malformed.' };

@@ -11,6 +11,8 @@
  * The JSON object is read by its own grammar (strings, escapes and nesting), so `and`, commas and
  * braces inside it never end the clause. An explicit call of a name the caller did not offer still
  * goes to the caller, who rejects it.
+ * For a task whose caller offers no tools but whose gateway does, only `$<name>` clauses are tool
+ * calls (`dollarOnly`): ordinary words like "use Wi-Fi settings" stay words.
  */
 
 /** A goal split at its tool-call clauses, in order. */
@@ -47,19 +49,21 @@ interface ClauseMatch {
 /**
  * The goal's segments: tool-call clauses and the text between them (trimmed; empty text dropped).
  * A goal without tool-call clauses is one text segment.
- * @param toolNames the names of the tools the task's caller offers.
+ * @param toolNames the names of the tools the task offers (the caller's, then the gateway's).
+ * @param options `dollarOnly`: only `$<name>` clauses are tool calls (a task without caller tools).
  * @throws ToolClauseError for a tool-call clause with `with` not followed by a JSON object, JSON that
  *   does not parse (the parser's message and position), a JSON value that is not an object, or a clause
  *   followed by more words without a separator.
  */
-export function splitToolCalls(goal: string, toolNames: readonly string[]): GoalSegment[] {
+export function splitToolCalls(goal: string, toolNames: readonly string[], options: { dollarOnly?: boolean } = {}): GoalSegment[] {
   const offered = new Map(toolNames.map((name) => [name.toLowerCase(), name]));
+  const dollarOnly = options.dollarOnly === true;
   const segments: GoalSegment[] = [];
   let at = 0;
   while (at < goal.length) {
     at = skipSpaces(goal, at);
     if (at >= goal.length) break;
-    const found = clauseAt(goal, at, offered);
+    const found = toolClauseAt(goal, at, offered, dollarOnly);
     if (found) {
       segments.push(found.segment);
       const rest = skipSeparator(goal, found.end);
@@ -74,7 +78,7 @@ export function splitToolCalls(goal: string, toolNames: readonly string[]): Goal
     for (const start of clauseStarts(goal, at)) {
       CLAUSE_START.lastIndex = start;
       // Not a tool call (e.g. "and call Mom"): look further along.
-      if (!CLAUSE_START.exec(goal) || !clauseAt(goal, CLAUSE_START.lastIndex, offered)) continue;
+      if (!CLAUSE_START.exec(goal) || !toolClauseAt(goal, CLAUSE_START.lastIndex, offered, dollarOnly)) continue;
       end = start;
       next = CLAUSE_START.lastIndex;
       break;
@@ -91,7 +95,7 @@ export function splitToolCalls(goal: string, toolNames: readonly string[]): Goal
  * module's rules).
  * @throws ToolClauseError for a tool-call clause whose arguments are malformed.
  */
-function clauseAt(goal: string, at: number, offered: ReadonlyMap<string, string>): ClauseMatch | undefined {
+function toolClauseAt(goal: string, at: number, offered: ReadonlyMap<string, string>, dollarOnly: boolean): ClauseMatch | undefined {
   DOLLAR.lastIndex = at;
   const dollar = DOLLAR.exec(goal);
   if (dollar && endsName(goal, DOLLAR.lastIndex, true)) {
@@ -106,6 +110,7 @@ function clauseAt(goal: string, at: number, offered: ReadonlyMap<string, string>
     }
     return { segment: { kind: 'tool', name, arguments: args, clause }, end };
   }
+  if (dollarOnly) return undefined;
   VERB.lastIndex = at;
   const verb = VERB.exec(goal);
   if (!verb || !endsName(goal, VERB.lastIndex, false)) return undefined;

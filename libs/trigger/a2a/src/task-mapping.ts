@@ -7,7 +7,8 @@ import { Role, TaskState, type Message, type Part, type Task as A2aTask, type Ta
  * status message), `completed`,
  * `failed`, `canceled` as named; `interrupted` (the gateway stopped under the task) → FAILED with the
  * reason. The status message is the agent's: the summary, the error (`CODE: message`), the approval
- * question with a data part `{pendingAction}`, or `Tool call <name> (<toolCallId>): waiting for the
+ * question with a data part `{pendingAction}` — or, for a call of one of the gateway's tools, with a
+ * data part `{pendingToolApproval}` —, or `Tool call <name> (<toolCallId>): waiting for the
  * caller's result.` with a data part `{toolCall: {toolCallId, name, arguments, kind?}}`.
  */
 export const A2A_STATE_BY_STATUS: Record<TaskStatus, TaskState> = {
@@ -55,6 +56,10 @@ export function toolCallQuestion(call: NonNullable<Task['pendingToolCall']>): st
 
 /** The question a task waiting for approval asks, in words. */
 export function approvalQuestion(task: Task): string {
+  const tool = task.pendingToolApproval;
+  if (tool) {
+    return `Approval needed for step ${tool.stepIndex}: a call of the ${tool.kind} tool ${tool.name} (${tool.source}) with ${JSON.stringify(tool.arguments)}. Reply "yes" to run it or "no" to skip it, the task going on (or a data part {"approved": true|false}).`;
+  }
   const pending = task.pendingAction;
   if (!pending) return 'Approval needed.';
   return `Approval needed for step ${pending.stepIndex} (${pending.action.command}): ${pending.reason}. Reply "yes" to run it or "no" to cancel the task (or a data part {"approved": true|false}).`;
@@ -67,6 +72,8 @@ export function toA2aStatus(task: Task): A2aTaskStatus {
   if (task.status === 'input_required' && task.pendingToolCall) {
     const { toolCallId, name, arguments: args, kind } = task.pendingToolCall;
     message = agentMessage(task, `status:input_required:${task.pendingToolCall.stepIndex}`, [textPart(toolCallQuestion(task.pendingToolCall)), dataPart({ toolCall: { toolCallId, name, arguments: args, ...(kind ? { kind } : {}) } })]);
+  } else if (task.status === 'input_required' && task.pendingToolApproval) {
+    message = agentMessage(task, `status:input_required:${task.pendingToolApproval.stepIndex}`, [textPart(approvalQuestion(task)), dataPart({ pendingToolApproval: task.pendingToolApproval })]);
   } else if (task.status === 'input_required') {
     message = agentMessage(task, `status:input_required:${task.pendingAction?.stepIndex ?? 0}`, [textPart(approvalQuestion(task)), dataPart({ pendingAction: task.pendingAction })]);
   } else if (task.status === 'completed' && task.summary !== undefined) {

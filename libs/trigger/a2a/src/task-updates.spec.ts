@@ -28,4 +28,28 @@ describe('A2A stops and status messages for caller tool calls', () => {
       { toolCall: { toolCallId: 't1:2', name: 'lookup_order', arguments: { orderId: 'A-17' }, kind: 'OBSERVATION' } },
     ]);
   });
+
+  it("stops at a gateway tool call's approval and asks for it with a data part {pendingToolApproval}", () => {
+    const pendingToolApproval = {
+      stepIndex: 4,
+      toolCallId: 't1:4',
+      name: 'refund_order',
+      arguments: { orderId: 'A-17' },
+      kind: 'ACTION' as const,
+      mode: 'REMOTE_PROXY' as const,
+      source: 'catalog:erp',
+      reason: 'ACTION tool refund_order (catalog:erp) runs only once a person approves it',
+    };
+    const approving: Task = { ...base, status: 'input_required', pendingToolApproval };
+    expect(isStopEvent(event({ toolApproval: pendingToolApproval }), approving)).toBe(true);
+    expect(isStopEvent(event({ toolApproval: { ...pendingToolApproval, stepIndex: 1 } }), approving)).toBe(false);
+    expect(isStopEvent(event({ pendingAction: { stepIndex: 4 } }), approving)).toBe(false);
+    const status = toA2aStatus(approving);
+    expect(status.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(status.message?.messageId).toBe('t1:status:input_required:4');
+    expect(status.message?.parts.map((part) => part.content?.value)).toStrictEqual([
+      'Approval needed for step 4: a call of the ACTION tool refund_order (catalog:erp) with {"orderId":"A-17"}. Reply "yes" to run it or "no" to skip it, the task going on (or a data part {"approved": true|false}).',
+      { pendingToolApproval },
+    ]);
+  });
 });

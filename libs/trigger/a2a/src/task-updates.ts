@@ -49,8 +49,9 @@ export async function* eventsOf(events$: Observable<TaskEvent>): AsyncGenerator<
 export function isStopEvent(event: TaskEvent, current: Task): boolean {
   if (event.type === 'task.completed' || event.type === 'task.failed' || event.type === 'task.canceled' || event.type === 'task.interrupted') return true;
   if (event.type !== 'task.input_required' || current.status !== 'input_required') return false;
-  const { pendingAction, toolCall } = event.data as { pendingAction?: { stepIndex?: number }; toolCall?: { stepIndex?: number } };
+  const { pendingAction, toolCall, toolApproval } = event.data as { pendingAction?: { stepIndex?: number }; toolCall?: { stepIndex?: number }; toolApproval?: { stepIndex?: number } };
   if (toolCall) return current.pendingToolCall !== undefined && current.pendingToolCall.stepIndex === toolCall.stepIndex;
+  if (toolApproval) return current.pendingToolApproval !== undefined && current.pendingToolApproval.stepIndex === toolApproval.stepIndex;
   return current.pendingAction !== undefined && current.pendingAction.stepIndex === pendingAction?.stepIndex;
 }
 

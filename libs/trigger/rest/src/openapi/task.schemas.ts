@@ -7,7 +7,11 @@ import {
   MAX_TOOL_SCHEMA_BYTES,
   TASK_EVENT_TYPES,
   TASK_STATUSES,
+  TOOL_EXECUTION_MODES,
+  TOOL_KINDS,
   type CallerToolKind,
+  type ToolExecutionMode,
+  type ToolKind,
   type TaskEventType,
   type TaskStatus,
 } from '@mobileclaw/domain';
@@ -100,6 +104,48 @@ export class PendingToolCallSchema {
   kind?: CallerToolKind;
 }
 
+@ApiSchema({
+  name: 'PendingToolApproval',
+  description: 'The call of one of the gateway\'s tools (an `ACTION` tool) waiting for a person\'s approval; answer with `POST /api/tasks/{taskId}/approval` (denied, the step ends `denied` and the task goes on).',
+})
+export class PendingToolApprovalSchema {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The step that calls the tool.' })
+  stepIndex!: number;
+
+  @ApiProperty({ description: '`<taskId>:<stepIndex>`: the call runs at most once.', example: '3fe78d53-…:0' })
+  toolCallId!: string;
+
+  @ApiProperty({ example: 'refund_order' })
+  name!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The planner\'s arguments.', example: { orderId: 'A-17' } })
+  arguments!: Record<string, unknown>;
+
+  @ApiProperty({ enum: [...TOOL_KINDS] })
+  kind!: ToolKind;
+
+  @ApiProperty({ enum: [...TOOL_EXECUTION_MODES] })
+  mode!: ToolExecutionMode;
+
+  @ApiProperty({ description: 'The tool\'s source, `kind:id`.', example: 'catalog:erp' })
+  source!: string;
+
+  @ApiProperty({ example: 'ACTION tool refund_order (catalog:erp) runs only once a person approves it' })
+  reason!: string;
+}
+
+@ApiSchema({ name: 'GatewayToolCallRef', description: 'Which of the gateway\'s tools a `tool_call` step called.' })
+export class GatewayToolCallRefSchema {
+  @ApiProperty({ description: 'Its source, `kind:id`.', example: 'catalog:erp' })
+  source!: string;
+
+  @ApiProperty({ enum: [...TOOL_KINDS] })
+  kind!: ToolKind;
+
+  @ApiProperty({ enum: [...TOOL_EXECUTION_MODES] })
+  mode!: ToolExecutionMode;
+}
+
 @ApiSchema({ name: 'Task', description: 'A goal run on one phone.' })
 export class TaskSchema {
   @ApiProperty({ format: 'uuid' })
@@ -147,6 +193,9 @@ export class TaskSchema {
   @ApiPropertyOptional({ type: () => PendingToolCallSchema, description: 'While `input_required` for the caller\'s answer to a tool call.' })
   pendingToolCall?: PendingToolCallSchema;
 
+  @ApiPropertyOptional({ type: () => PendingToolApprovalSchema, description: 'While `input_required` for a person\'s approval of a call of one of the gateway\'s tools.' })
+  pendingToolApproval?: PendingToolApprovalSchema;
+
   @ApiPropertyOptional({ type: () => [CallerToolSchema], description: 'The caller\'s tools the planner may call, when the task was created with `tools` (even `[]`).' })
   tools?: CallerToolSchema[];
 
@@ -182,7 +231,7 @@ export class StepObservationSchema {
   settled?: boolean;
 }
 
-@ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`), `fail` (with `reason`) or a `tool_call` of one of the caller\'s tools (with `name`, `arguments`, `toolCallId`).' })
+@ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`), `fail` (with `reason`) or a `tool_call` of one of the caller\'s tools or the gateway\'s (with `name`, `arguments`, `toolCallId`, and `gatewayTool` for the gateway\'s).' })
 export class PlanDecisionSchema {
   @ApiProperty({ enum: ['action', 'done', 'fail', 'tool_call'] })
   type!: 'action' | 'done' | 'fail' | 'tool_call';
@@ -202,7 +251,7 @@ export class PlanDecisionSchema {
   @ApiPropertyOptional({ description: 'When `type` is `fail`.' })
   reason?: string;
 
-  @ApiPropertyOptional({ description: 'The caller\'s tool, when `type` is `tool_call`.', example: 'lookup_order' })
+  @ApiPropertyOptional({ description: 'The tool, when `type` is `tool_call`.', example: 'lookup_order' })
   name?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The tool\'s arguments, when `type` is `tool_call`.' })
@@ -210,6 +259,9 @@ export class PlanDecisionSchema {
 
   @ApiPropertyOptional({ description: 'The call\'s id (`<taskId>:<stepIndex>`), when `type` is `tool_call`.' })
   toolCallId?: string;
+
+  @ApiPropertyOptional({ type: () => GatewayToolCallRefSchema, description: 'When `type` is `tool_call` of one of the gateway\'s tools (run by the gateway, not the caller).' })
+  gatewayTool?: GatewayToolCallRefSchema;
 }
 
 @ApiSchema({ name: 'StepResult' })
@@ -217,16 +269,24 @@ export class StepResultSchema {
   @ApiProperty({ enum: ['success', 'error', 'denied', 'canceled'] })
   status!: 'success' | 'error' | 'denied' | 'canceled';
 
-  @ApiPropertyOptional({ description: 'Why the action failed: the code its command was rejected with; `TOOL_RESULT_TIMEOUT` for a tool call the caller did not answer in time.', enum: [...ERROR_CODES], example: 'DEVICE_ERROR' })
+  @ApiPropertyOptional({
+    description: 'Why the action failed: the code its command was rejected with; `TOOL_RESULT_TIMEOUT` for a tool call the caller did not answer in time; a gateway tool\'s failure code (`TOOL_NOT_FOUND`, `TOOL_FAILED`, `TIMEOUT`, …).',
+    enum: [...ERROR_CODES],
+    example: 'DEVICE_ERROR',
+  })
   errorCode?: string;
 
-  @ApiPropertyOptional({ description: 'Why it failed or was denied (for a rejected tool call: the caller\'s reason).' })
+  @ApiPropertyOptional({ description: 'Why it failed or was denied (for a rejected tool call: the caller\'s reason); for a gateway tool\'s `success`, its result as text.' })
   message?: string;
 
-  @ApiPropertyOptional({ description: 'The caller tool\'s result (any JSON value), on a `success` tool call.' })
+  @ApiPropertyOptional({ description: 'The tool\'s result (any JSON value), on a `success` tool call.' })
   output?: unknown;
 
-  @ApiPropertyOptional({ description: 'True when the next observation confirms the effect, false when it contradicts it, absent when it cannot tell.' })
+  @ApiPropertyOptional({
+    description:
+      'For an action: true when the next observation confirms the effect, false when it contradicts it, absent when it cannot tell. ' +
+      'For a gateway tool\'s `success`: false when its answer shows no sign the tool itself ran (unverified), absent when the tool ran the call itself.',
+  })
   verified?: boolean;
 }
 
@@ -324,7 +384,7 @@ export class TaskEventSchema {
       'The SSE `event`. `data` by type: `task.accepted` `{task}`, `task.queued` `{position}`, `step.started` `{index}`, ' +
       '`step.observed` `{index, observation, timings: {settleMs, captureMs, transferMs}, verifiedStep?}`, `step.planning` `{index, attempt, maxAttempts}` (the LLM planner ' +
       'asked its model for answer `attempt` of at most `maxAttempts`; the rule-based planner sends none), `step.planned` `{index, plan, planningMs}`, ' +
-      '`step.acted` `{index, result, timings}`, `task.input_required` `{pendingAction}` (an approval) or `{toolCall: {toolCallId, name, arguments, kind?, stepIndex}}` (a call of your tool), `task.resumed` `{stepIndex}`, ' +
+      '`step.acted` `{index, result, timings}`, `task.input_required` `{pendingAction}` (an approval), `{toolApproval}` (an approval of a gateway tool\'s call, as `pendingToolApproval`) or `{toolCall: {toolCallId, name, arguments, kind?, stepIndex}}` (a call of your tool), `task.resumed` `{stepIndex}`, ' +
       '`task.completed` `{status, summary}`, `task.failed`/`task.canceled` `{status, error}`, `task.interrupted` `{status, reason}`.',
     example: 'step.planning',
   })

@@ -153,11 +153,15 @@ export class TasksController {
 
   /**
    * `POST /api/tasks/:taskId/approval {approve: boolean}` → 200 the task (`running`, or `canceled` with
-   * `APPROVAL_DENIED`). @throws VALIDATION_FAILED (400), TASK_NOT_FOUND (404), TASK_STATE_CONFLICT (409).
+   * `APPROVAL_DENIED`; a denied gateway tool call ends its step `denied` and the task goes on).
+   * @throws VALIDATION_FAILED (400), TASK_NOT_FOUND (404), TASK_STATE_CONFLICT (409).
    */
   @Post(':taskId/approval')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Approve or deny the pending sensitive action', description: 'For a task in `input_required`.' })
+  @ApiOperation({
+    summary: 'Approve or deny the pending sensitive action or gateway tool call',
+    description: 'For a task in `input_required` with `pendingAction` (denied: the task ends `canceled`) or `pendingToolApproval` (denied: the step ends `denied`, the task goes on).',
+  })
   @TaskIdParam
   @ApiBody({ type: ApprovalDto })
   @ApiOkResponse({ type: TaskSchema, description: 'The task: `running`, or `canceled` with APPROVAL_DENIED.' })
