@@ -1,6 +1,7 @@
 /**
  * Wire protocol v1 frames (docs/protocol.md). Each frame is one JSON object in UTF-8 ending
- * with `\n`. Phones connect to the gateway; the gateway sends `action`s, phones answer `response`s.
+ * with `\n`. Phones connect to the gateway; the gateway sends `action`s, phones answer `response`s;
+ * phones send `request`s (the gateway's tools), the gateway answers `result`s.
  */
 export const PROTOCOL_VERSION = 1;
 
@@ -75,6 +76,48 @@ export interface EventFrame {
   data?: Record<string, unknown>;
 }
 
+/**
+ * The methods a phone may call with a {@link RequestFrame} (docs/protocol.md §7): `tools.catalog`
+ * lists the tools this phone may call, `tools.invoke` calls one.
+ */
+export const REQUEST_METHODS = ['tools.catalog', 'tools.invoke'] as const;
+
+export type RequestMethod = (typeof REQUEST_METHODS)[number];
+
+/**
+ * Phone → gateway: a call of one of the gateway's {@link REQUEST_METHODS}, answered by one
+ * {@link ResultFrame} with the same `requestId` (the phone's own namespace of ids). `timeoutMs`: how
+ * long the phone waits, which the gateway caps at its own maximum.
+ */
+export interface RequestFrame {
+  type: 'request';
+  requestId: string;
+  /** One of {@link REQUEST_METHODS}; another name is answered `METHOD_NOT_FOUND`. */
+  method: string;
+  params: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/** `params` of `tools.invoke`: the tool's exposed name, its arguments (default `{}`), the phone's id for the call. */
+export interface ToolsInvokeParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  /** Stable across the phone's retries of one call: the call runs at most once. */
+  toolCallId?: string;
+}
+
+/** Why a request failed: a catalog code, a message for people, whether the same request may succeed later. */
+export interface RequestError {
+  code: string;
+  message: string;
+  retryable?: boolean;
+}
+
+/** Gateway → phone: the one answer to a {@link RequestFrame}. */
+export type ResultFrame =
+  | { type: 'result'; requestId: string; ok: true; result: Record<string, unknown> }
+  | { type: 'result'; requestId: string; ok: false; error: RequestError };
+
 export type Frame =
   | HelloFrame
   | WelcomeFrame
@@ -84,7 +127,9 @@ export type Frame =
   | ResponseFrame
   | PingFrame
   | PongFrame
-  | EventFrame;
+  | EventFrame
+  | RequestFrame
+  | ResultFrame;
 
 export type FrameType = Frame['type'];
 
@@ -98,4 +143,6 @@ export const FRAME_TYPES: readonly FrameType[] = [
   'ping',
   'pong',
   'event',
+  'request',
+  'result',
 ];

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DeviceListeners, DeviceMetrics, MobileClawService, type DeviceListenerState } from '@mobileclaw/domain';
+import { DeviceListeners, DeviceMetrics, DeviceToolRequests, MobileClawService, type DeviceListenerState } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
 import type { DeviceTransport } from './frame-transport';
 import { ConfigurableModuleClass, MOBILECLAW_MODULE_OPTIONS, type MobileClawModuleOptions } from './mobileclaw.module-definition';
@@ -111,16 +111,17 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplica
  * and inject {@link MobileClawService}. Built with `ConfigurableModuleBuilder`; pass
  * `isGlobal: true` to share it app-wide. The transports are started on application bootstrap. A
  * {@link DeviceMetrics} provider in scope (e.g. a global metrics module) receives the hub's reports;
- * {@link DeviceListeners} tells whether each transport listens.
+ * a {@link DeviceToolRequests} provider in scope serves phones' own tool requests (without one they
+ * answer `METHOD_NOT_FOUND`); {@link DeviceListeners} tells whether each transport listens.
  */
 @Module({
   providers: [
     {
       provide: DeviceHub,
-      inject: [MOBILECLAW_MODULE_OPTIONS, { token: DeviceMetrics, optional: true }],
-      useFactory: (options: MobileClawModuleOptions, metrics: DeviceMetrics | undefined) => {
+      inject: [MOBILECLAW_MODULE_OPTIONS, { token: DeviceMetrics, optional: true }, { token: DeviceToolRequests, optional: true }],
+      useFactory: (options: MobileClawModuleOptions, metrics: DeviceMetrics | undefined, toolRequests: DeviceToolRequests | undefined) => {
         const { transports: _transports, listenRetryMs: _listenRetryMs, ...gateway } = options;
-        return new DeviceHub(gateway, metrics ? { metrics } : {});
+        return new DeviceHub(gateway, { ...(metrics ? { metrics } : {}), ...(toolRequests ? { toolRequests } : {}) });
       },
     },
     { provide: DEVICE_TRANSPORTS, inject: [MOBILECLAW_MODULE_OPTIONS], useFactory: (options: MobileClawModuleOptions) => [...(options.transports ?? [])] },
