@@ -17,6 +17,7 @@ import type { GatewayConfig } from './gateway-config';
 import { gatewayLogging } from './http-logging';
 import { TaskLogContextModule } from './task-log-context';
 import { GatewayToolsModule } from './tools.module';
+import { PhoneToolRequestsModule } from './phone-tools.module';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -83,6 +84,8 @@ export class GatewayModule {
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
         // The tool registry (SKILL.md folders for now) behind /api/tools and /tools/invoke.
         GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs }),
+        // Phones as callers of that registry (request tools.catalog / tools.invoke), each as caller phone:<deviceId>.
+        PhoneToolRequestsModule,
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

@@ -106,6 +106,30 @@ export interface ToolsInvokeParams {
   toolCallId?: string;
 }
 
+/** One tool in the `tools.catalog` result `{tools: CatalogTool[]}`: what the phone may call, by `name`. */
+export interface CatalogTool {
+  name: string;
+  description: string;
+  /** A JSON Schema of an object: the tool's `arguments`. */
+  inputSchema: Record<string, unknown>;
+  kind: 'OBSERVATION' | 'ACTION';
+  mode: 'NATIVE' | 'REMOTE_PROXY' | 'AGENT_SESSION' | 'SKILL';
+  /** False when the tool lacks something to run ({@link missing}); it may fail. */
+  eligible: boolean;
+  missing: string[];
+  /** False while its source cannot be reached (a call answers `TOOL_UNAVAILABLE`). */
+  available: boolean;
+  /** A call answers `APPROVAL_REQUIRED`: a phone cannot approve. */
+  needsApproval: boolean;
+}
+
+/** The `tools.invoke` result: the tool's answer as JSON and as text; `verified: false` marks a delegated answer that shows no sign of the tool call. */
+export interface ToolCallResult {
+  content: unknown;
+  text: string;
+  verified?: boolean;
+}
+
 /** Why a request failed: a catalog code, a message for people, whether the same request may succeed later. */
 export interface RequestError {
   code: string;

@@ -12,3 +12,4 @@ export * from './tool-arguments';
 export * from './in-memory-tool-call-ledger';
 export * from './tool-source-issue';
 export * from './tool-registry';
+export * from './device/registry-device-tool-requests';

@@ -77,8 +77,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   private readonly monotonicNow: () => number;
   private readonly flaps: ReplacementFlapDetector;
   private readonly metrics: DeviceMetrics;
-  /** Where phones' own requests go; undefined: none are served. */
-  readonly toolRequests: DeviceToolRequests | undefined;
+  private servedToolRequests: DeviceToolRequests | undefined;
   /** Names of the transports that hand this hub connections (see {@link acceptorFor}). */
   private readonly transportNames = new Set<string>();
   private readonly sessions = new Map<string, DeviceSession>();
@@ -111,7 +110,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.monotonicNow = dependencies.monotonicNow ?? (() => performance.now());
     this.flaps = new ReplacementFlapDetector(dependencies.replacementFlap);
     this.metrics = dependencies.metrics ?? new NoDeviceMetrics();
-    this.toolRequests = dependencies.toolRequests;
+    this.servedToolRequests = dependencies.toolRequests;
     this.metrics.observeDevices(() => this.load());
     this.tokenDigest = digest(this.options.deviceToken);
     // One sweep for all sessions instead of a timer per phone (10 000 idle phones stay cheap).
@@ -271,6 +270,19 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   clearUnreachable(deviceId: string): void {
     if (!this.unreachable.delete(deviceId) || this.sessions.has(deviceId)) return;
     this.emitUpdated(deviceId, new Date().toISOString());
+  }
+
+  /**
+   * Where phones' own requests go from now on, sessions already open included (a host that builds
+   * the port after the hub, e.g. from a tool registry whose sources use this hub, sets it here once).
+   */
+  serveToolRequests(toolRequests: DeviceToolRequests): void {
+    this.servedToolRequests = toolRequests;
+  }
+
+  /** Where phones' own requests go; undefined: none are served (they answer `METHOD_NOT_FOUND`). */
+  get toolRequests(): DeviceToolRequests | undefined {
+    return this.servedToolRequests;
   }
 
   stats(): DeviceHubStats {

@@ -48,7 +48,8 @@ const FAILURE_REASON_CHARS = 200;
  * One phone connection, independent of the transport (frames in through {@link receive}, frames out
  * through {@link FrameTransport.send}). Runs the handshake, keeps one command in flight with a FIFO
  * queue behind it, correlates replies by request id, and fails every waiting caller at once when
- * the session ends (docs/protocol.md).
+ * the session ends (docs/protocol.md). The phone's own `request`s (its tools, §7) are served beside
+ * the commands by {@link PhoneRequests}, in the phone's namespace of request ids.
  */
 export class DeviceSession {
   state: SessionState = 'handshake';
@@ -80,17 +81,14 @@ export class DeviceSession {
     readonly transportName = 'unknown',
   ) {
     transport.setMaxFrameBytes(host.options.maxHelloBytes);
-    const session = this;
     this.phoneRequests = new PhoneRequests({
-      get deviceId() {
-        return session.deviceId;
-      },
-      toolRequests: host.toolRequests,
+      deviceId: () => this.deviceId,
+      toolRequests: () => host.toolRequests,
       maxRequestMs: host.options.maxPhoneRequestMs,
       limit: host.options.phoneRequestLimit,
       maxFrameBytes: host.options.maxFrameBytes,
       sendJson: (json) => transport.send(json),
-      settled: (method, outcome, durationMs, requestId) => host.phoneRequestSettled(session, method, outcome, durationMs, requestId),
+      settled: (method, outcome, durationMs, requestId) => host.phoneRequestSettled(this, method, outcome, durationMs, requestId),
     });
     this.helloTimer = setTimeout(() => this.refuse('PROTOCOL_ERROR', `no hello within ${host.options.helloTimeoutMs} ms`), host.options.helloTimeoutMs);
   }

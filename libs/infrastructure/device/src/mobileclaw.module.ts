@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DeviceListeners, DeviceMetrics, DeviceToolRequests, MobileClawService, type DeviceListenerState } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
 import type { DeviceTransport } from './frame-transport';
@@ -14,9 +14,11 @@ export const DEVICE_TRANSPORTS = Symbol('mobileclaw.deviceTransports');
  * propagates); with it, the start goes on, the failure is logged and the transport is started again
  * every `listenRetryMs` until it listens — {@link states} reports it not listening meanwhile, which
  * readiness probes show. On shutdown stops them all and fails pending calls with `SHUTTING_DOWN`.
+ * A {@link DeviceToolRequests} provider in scope is handed to the hub at module init (not injected
+ * into the hub itself: the tools behind it may use the hub, e.g. the phone's actions as tools).
  */
 @Injectable()
-export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeviceGatewayLifecycle extends DeviceListeners implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MobileClaw');
   private readonly started: DeviceTransport[] = [];
   /** Why each transport that is not listening failed to start. */
@@ -28,8 +30,13 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplica
     private readonly hub: DeviceHub,
     @Inject(DEVICE_TRANSPORTS) private readonly transports: DeviceTransport[],
     @Inject(MOBILECLAW_MODULE_OPTIONS) private readonly options: MobileClawModuleOptions,
+    @Optional() @Inject(DeviceToolRequests) private readonly toolRequests?: DeviceToolRequests,
   ) {
     super();
+  }
+
+  onModuleInit(): void {
+    if (this.toolRequests) this.hub.serveToolRequests(this.toolRequests);
   }
 
   /** One state per configured transport: listening once its start resolved, until shutdown. */
@@ -118,10 +125,10 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplica
   providers: [
     {
       provide: DeviceHub,
-      inject: [MOBILECLAW_MODULE_OPTIONS, { token: DeviceMetrics, optional: true }, { token: DeviceToolRequests, optional: true }],
-      useFactory: (options: MobileClawModuleOptions, metrics: DeviceMetrics | undefined, toolRequests: DeviceToolRequests | undefined) => {
+      inject: [MOBILECLAW_MODULE_OPTIONS, { token: DeviceMetrics, optional: true }],
+      useFactory: (options: MobileClawModuleOptions, metrics: DeviceMetrics | undefined) => {
         const { transports: _transports, listenRetryMs: _listenRetryMs, ...gateway } = options;
-        return new DeviceHub(gateway, { ...(metrics ? { metrics } : {}), ...(toolRequests ? { toolRequests } : {}) });
+        return new DeviceHub(gateway, metrics ? { metrics } : {});
       },
     },
     { provide: DEVICE_TRANSPORTS, inject: [MOBILECLAW_MODULE_OPTIONS], useFactory: (options: MobileClawModuleOptions) => [...(options.transports ?? [])] },

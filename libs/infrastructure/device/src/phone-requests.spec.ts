@@ -255,6 +255,32 @@ describe('a phone’s own requests (request → result)', () => {
     ]);
   });
 
+  it('serves sessions already open through a port set later', async () => {
+    start({}, {});
+    const phone = connectPhone(hub, 'pixel-1');
+    expect(hub.toolRequests).toBeUndefined();
+    hub.serveToolRequests(port);
+    expect(hub.toolRequests).toBe(port);
+    request(phone, 'l-1', 'tools.catalog');
+    port.calls[0].resolve([WEATHER]);
+    await settle();
+    expect(results(phone)).toEqual([{ type: 'result', requestId: 'l-1', ok: true, result: { tools: [WEATHER] } }]);
+  });
+
+  it('refuses options out of range', () => {
+    const options = (extra: Partial<DeviceGatewayOptions>) => () => new DeviceHub({ deviceToken: TEST_DEVICE_TOKEN, ...extra }).shutdown();
+    expect(options({ maxPhoneRequestMs: 2_147_483_648 })).toThrow('MobileClaw: maxPhoneRequestMs must be at most 2147483647');
+    expect(options({ maxPhoneRequestMs: 0 })).toThrow('MobileClaw: maxPhoneRequestMs must be a positive number, got 0');
+    expect(options({ phoneRequestLimit: 1.5 })).toThrow('MobileClaw: phoneRequestLimit must be an integer ≥ 0');
+    expect(options({ phoneRequestLimit: -1 })).toThrow('MobileClaw: phoneRequestLimit must be an integer ≥ 0');
+    expect(options({ maxPhoneRequestMs: 2_147_483_647, phoneRequestLimit: 0 })).not.toThrow();
+    start();
+    expect([hub.options.maxPhoneRequestMs, hub.options.phoneRequestLimit]).toEqual([60_000, 4]);
+    hub.shutdown();
+    hub = new DeviceHub({ deviceToken: TEST_DEVICE_TOKEN });
+    expect([hub.options.maxPhoneRequestMs, hub.options.phoneRequestLimit]).toEqual([120_000, 4]);
+  });
+
   it('refuses a request id already in flight, and still answers the first', async () => {
     start();
     const phone = connectPhone(hub, 'pixel-1');

@@ -7,9 +7,9 @@ export type PhoneRequestOutcome = 'ok' | ErrorCode;
 /** What a {@link PhoneRequests} needs from the session it serves. */
 export interface PhoneRequestsHost {
   /** The phone's device id. */
-  readonly deviceId: string;
-  /** Where requests go; undefined: every request answers `METHOD_NOT_FOUND`. */
-  readonly toolRequests: DeviceToolRequests | undefined;
+  deviceId(): string;
+  /** Where requests go now (asked at each request); undefined: every request answers `METHOD_NOT_FOUND`. */
+  toolRequests(): DeviceToolRequests | undefined;
   /** Longest a request may take, in ms: a phone's `timeoutMs` is capped by it, and it applies when the phone gives none. */
   readonly maxRequestMs: number;
   /** Requests one phone may have in flight; one more answers `TOO_MANY_REQUESTS` at once. */
@@ -62,17 +62,17 @@ export class PhoneRequests {
       this.host.sendJson(JSON.stringify(refusal));
       return;
     }
-    const port = this.host.toolRequests;
+    const port = this.host.toolRequests();
     if (!KNOWN_METHODS.has(method)) return this.refuse(frame, startedAt, 'METHOD_NOT_FOUND', `no method ${JSON.stringify(method)}; this gateway serves ${REQUEST_METHODS.join(', ')}`);
     if (port === undefined) return this.refuse(frame, startedAt, 'METHOD_NOT_FOUND', `this gateway serves no tools (no tool registry), so no ${method}`);
     if (this.inFlight.size >= this.host.limit) {
-      return this.refuse(frame, startedAt, 'TOO_MANY_REQUESTS', `device ${this.host.deviceId} has ${this.inFlight.size} requests in flight, the most it may; retry once one has answered`);
+      return this.refuse(frame, startedAt, 'TOO_MANY_REQUESTS', `device ${this.host.deviceId()} has ${this.inFlight.size} requests in flight, the most it may; retry once one has answered`);
     }
     const deadlineMs = Math.min(frame.timeoutMs ?? this.host.maxRequestMs, this.host.maxRequestMs);
     const controller = new AbortController();
     const timer = setTimeout(() => {
       this.answer(requestId, failure('TIMEOUT', `${method} did not finish within ${deadlineMs} ms`));
-      controller.abort(new MobileClawError('TIMEOUT', `${method} passed its ${deadlineMs} ms deadline`, { deviceId: this.host.deviceId, requestId }));
+      controller.abort(new MobileClawError('TIMEOUT', `${method} passed its ${deadlineMs} ms deadline`, { deviceId: this.host.deviceId(), requestId }));
     }, deadlineMs);
     this.inFlight.set(requestId, { method, startedAt, controller, timer });
     void this.call(port, frame, method as RequestMethod, controller.signal, deadlineMs).then((answer) => this.answer(requestId, answer));
@@ -87,14 +87,14 @@ export class PhoneRequests {
     this.inFlight.clear();
     for (const [requestId, request] of waiting) {
       clearTimeout(request.timer);
-      request.controller.abort(new MobileClawError(code, message, { deviceId: this.host.deviceId, requestId }));
+      request.controller.abort(new MobileClawError(code, message, { deviceId: this.host.deviceId(), requestId }));
       this.host.settled(request.method, code, performance.now() - request.startedAt, requestId);
     }
   }
 
   /** Asks the port; resolves with the answer whatever happens (a rejection or a throw becomes a failure). */
   private async call(port: DeviceToolRequests, frame: RequestFrame, method: RequestMethod, signal: AbortSignal, deadlineMs: number): Promise<Answer> {
-    const deviceId = this.host.deviceId;
+    const deviceId = this.host.deviceId();
     try {
       if (method === 'tools.catalog') return { ok: true, result: { tools: await port.catalog(deviceId) } };
       const params = frame.params as unknown as ToolsInvokeParams;
