@@ -10,7 +10,7 @@ import {
   type RequestFrame,
   type ResponseFrame,
   type ResultFrame,
-  type ToolCallResult,
+  type ToolInvokeResult,
   type WelcomeFrame,
 } from '@mobileclaw/protocol';
 import { GatewayRequestError } from './gateway-request-error';
@@ -304,10 +304,10 @@ export class PhoneLink extends EventEmitter {
    * (stable across the phone's own retries) makes the call run at most once. Rejects as {@link request},
    * with the tool's failure as the code (e.g. `TOOL_NOT_FOUND`, `APPROVAL_REQUIRED`, `TOOL_FAILED`).
    */
-  async invokeTool(name: string, args: Record<string, unknown> = {}, options: GatewayRequestOptions & { toolCallId?: string } = {}): Promise<ToolCallResult> {
+  async invokeTool(name: string, args: Record<string, unknown> = {}, options: GatewayRequestOptions & { toolCallId?: string } = {}): Promise<ToolInvokeResult> {
     const { toolCallId, ...rest } = options;
     const params = toolCallId === undefined ? { name, arguments: args } : { name, arguments: args, toolCallId };
-    return (await this.request('tools.invoke', params, rest)) as unknown as ToolCallResult;
+    return (await this.request('tools.invoke', params, rest)) as unknown as ToolInvokeResult;
   }
 
   override on<E extends keyof PhoneLinkEvents>(event: E, listener: PhoneLinkEvents[E]): this;

@@ -124,7 +124,7 @@ export interface CatalogTool {
 }
 
 /** The `tools.invoke` result: the tool's answer as JSON and as text; `verified: false` marks a delegated answer that shows no sign of the tool call. */
-export interface ToolCallResult {
+export interface ToolInvokeResult {
   content: unknown;
   text: string;
   verified?: boolean;

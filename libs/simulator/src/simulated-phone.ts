@@ -12,7 +12,7 @@ import {
   type ReconnectBackoffOptions,
   type ReconnectTimers,
 } from '@mobileclaw/phone-link';
-import type { CatalogTool, ToolCallResult, WelcomeFrame } from '@mobileclaw/protocol';
+import type { CatalogTool, ToolInvokeResult, WelcomeFrame } from '@mobileclaw/protocol';
 import { type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 import { COMMANDS, executeCommand } from './commands';
 import { PhoneUi, type Rotation } from './phone-ui';
@@ -164,7 +164,7 @@ export class SimulatedPhone extends EventEmitter {
    * `{content, text, verified?}`; the tool's failure rejects as `GatewayRequestError` with its code
    * (e.g. `TOOL_NOT_FOUND`), like {@link toolsCatalog}'s.
    */
-  invokeTool(name: string, args: Record<string, unknown> = {}, options?: GatewayRequestOptions & { toolCallId?: string }): Promise<ToolCallResult> {
+  invokeTool(name: string, args: Record<string, unknown> = {}, options?: GatewayRequestOptions & { toolCallId?: string }): Promise<ToolInvokeResult> {
     return this.link.invokeTool(name, args, options);
   }
 
