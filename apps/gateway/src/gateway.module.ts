@@ -19,6 +19,7 @@ import type { GatewayConfig } from './gateway-config';
 import { gatewayLogging } from './http-logging';
 import { TaskLogContextModule } from './task-log-context';
 import { GatewayToolsModule } from './tools.module';
+import { PhoneToolRequestsModule } from './phone-tools.module';
 
 /**
  * The tool registry as a task's planner sees it (caller `planner`; native phone tools left out, the
@@ -99,6 +100,8 @@ export class GatewayModule {
         GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs, tools: config.tools, toolCallRetentionMs: config.toolCallRetentionMs }),
         // Registry tools for tasks' planners: each call a step of the task.
         PlannerToolsModule,
+        // Phones as callers of that registry (request tools.catalog / tools.invoke), each as caller phone:<deviceId>.
+        PhoneToolRequestsModule,
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

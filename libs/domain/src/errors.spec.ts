@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(43);
+    expect(ERROR_CODES).toHaveLength(45);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -22,6 +22,7 @@ describe('error catalog', () => {
       'TOOL_CALL_NOT_PENDING', 'TOOL_RESULT_TIMEOUT',
       'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS',
       'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE', 'TOOL_FAILED', 'TOOL_BAD_RESPONSE',
+      'METHOD_NOT_FOUND', 'TOO_MANY_REQUESTS',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });
@@ -57,7 +58,7 @@ describe('error catalog', () => {
   it('calls retryable exactly the failures of the moment, not of the request', () => {
     const retryable = ERROR_CODES.filter((code) => ERROR_CATALOG[code].retryable).sort();
     expect(retryable).toEqual(
-      ['ABORTED', 'DEVICE_BUSY', 'DEVICE_CONTROLLED', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'INTERRUPTED', 'PLANNER_ERROR', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'TIMEOUT', 'TOOL_RESULT_TIMEOUT', 'TOOL_UNAVAILABLE'].sort(),
+      ['ABORTED', 'DEVICE_BUSY', 'DEVICE_CONTROLLED', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'INTERRUPTED', 'PLANNER_ERROR', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'TIMEOUT', 'TOOL_RESULT_TIMEOUT', 'TOOL_UNAVAILABLE', 'TOO_MANY_REQUESTS'].sort(),
     );
   });
 

@@ -144,6 +144,12 @@ export const ERROR_CATALOG = {
    * delegated task that ended with no answer at all): a fault of the remote side, not of the call.
    */
   TOOL_BAD_RESPONSE: { title: 'The tool source answered in an unusable shape', retryable: false },
+
+  // ---- phone requests (wire protocol v1 `request` frames) ------------------------------------
+  /** A phone's `request` names a method this gateway does not serve (or it serves no tools at all). */
+  METHOD_NOT_FOUND: { title: 'No such method', retryable: false },
+  /** The caller already has as many requests in flight as it may; retry once one has answered. */
+  TOO_MANY_REQUESTS: { title: 'Too many requests in flight', retryable: true },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

@@ -4,7 +4,19 @@
  * {@link PhoneWire} (TCP or WebSocket); a
  * {@link PhoneExecutor} performs the commands on a device (the simulator's UI, a phone over adb).
  */
-export { PhoneLink, GatewayRefusedError, DEFAULT_FAULTS, PHONE_LINK_EVENTS, type FaultOptions, type PhoneLinkEvents, type PhoneLinkOptions, type PhoneLinkSettings } from './phone-link';
+export {
+  PhoneLink,
+  GatewayRefusedError,
+  DEFAULT_FAULTS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  PHONE_LINK_EVENTS,
+  type FaultOptions,
+  type GatewayRequestOptions,
+  type PhoneLinkEvents,
+  type PhoneLinkOptions,
+  type PhoneLinkSettings,
+} from './phone-link';
+export { GatewayRequestError } from './gateway-request-error';
 export { openPhoneWire, checkGatewayAddress, describeGatewayAddress, type GatewayAddress, type PhoneWire, type PhoneWireEvents } from './phone-wire';
 export type { PhoneExecutor, PhoneAction, DeviceDescription } from './phone-executor';
 export { PhoneError, type PhoneErrorCode } from './phone-error';

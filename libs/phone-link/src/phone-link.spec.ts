@@ -1,3 +1,4 @@
+import { GatewayRequestError } from './gateway-request-error';
 import { PhoneError } from './phone-error';
 import type { DeviceDescription, PhoneAction, PhoneExecutor } from './phone-executor';
 import { PhoneLink, type PhoneLinkSettings } from './phone-link';
@@ -164,6 +165,89 @@ describe.each<TestTransport>(['tcp', 'ws'])('PhoneLink over %s', (transport) => 
     await started;
     expect(link.sendEvent('screen', { width: 2400, height: 1080, rotation: 1 })).toBe(true);
     expect(await side.nextFrame()).toEqual({ type: 'event', event: 'screen', data: { width: 2400, height: 1080, rotation: 1 } });
+  });
+
+  describe('the phone’s own requests', () => {
+    const failureOf = (promise: Promise<unknown>): Promise<GatewayRequestError> => promise.then(() => Promise.reject(new Error('expected a failure')), (err: GatewayRequestError) => err);
+
+    it('sends tools.catalog and tools.invoke as requests and resolves each with its own result, in any order', async () => {
+      const { link, side } = await connected(new ManualExecutor());
+      const catalog = link.toolsCatalog({ timeoutMs: 5000 });
+      const call = link.invokeTool('weather', { city: 'Lyon' }, { toolCallId: 'call-1' });
+      const catalogRequest = await side.nextFrame();
+      const callRequest = await side.nextFrame();
+      expect(catalogRequest).toEqual({ type: 'request', requestId: expect.stringMatching(/^p[0-9a-f]{12}-1$/), method: 'tools.catalog', params: {}, timeoutMs: 5000 });
+      expect(callRequest).toEqual({
+        type: 'request',
+        requestId: expect.stringMatching(/^p[0-9a-f]{12}-2$/),
+        method: 'tools.invoke',
+        params: { name: 'weather', arguments: { city: 'Lyon' }, toolCallId: 'call-1' },
+        timeoutMs: 120_000,
+      });
+      side.send({ type: 'result', requestId: callRequest['requestId'], ok: true, result: { content: { temp: 21 }, text: '21 °C' } });
+      side.send({ type: 'result', requestId: catalogRequest['requestId'], ok: true, result: { tools: [{ name: 'weather' }] } });
+      await expect(call).resolves.toEqual({ content: { temp: 21 }, text: '21 °C' });
+      await expect(catalog).resolves.toEqual([{ name: 'weather' }]);
+    });
+
+    it('rejects with the gateway’s failure, from a result or from an error frame naming the request', async () => {
+      const { link, side } = await connected(new ManualExecutor());
+      const refused = link.invokeTool('pay');
+      const invalid = link.request('tools.invoke', { name: '' });
+      const first = await side.nextFrame();
+      const second = await side.nextFrame();
+      expect(first['params']).toEqual({ name: 'pay', arguments: {} });
+      side.send({ type: 'error', code: 'VALIDATION_FAILED', message: 'tools.invoke: "params.name" must be a non-empty string', requestId: second['requestId'] });
+      side.send({ type: 'result', requestId: first['requestId'], ok: false, error: { code: 'TOO_MANY_REQUESTS', message: '4 in flight', retryable: true } });
+      const busy = await failureOf(refused);
+      expect(busy).toBeInstanceOf(GatewayRequestError);
+      expect([busy.code, busy.message, busy.requestId, busy.retryable]).toEqual(['TOO_MANY_REQUESTS', 'TOO_MANY_REQUESTS: 4 in flight', first['requestId'], true]);
+      const rejected = await failureOf(invalid);
+      expect([rejected.code, rejected.requestId, rejected.retryable]).toEqual(['VALIDATION_FAILED', second['requestId'], false]);
+      // A result nobody waits for (answered already) is ignored; the link goes on.
+      side.send({ type: 'result', requestId: first['requestId'], ok: true, result: {} });
+      const later = link.toolsCatalog();
+      const third = await side.nextFrame();
+      side.send({ type: 'result', requestId: third['requestId'], ok: false, error: { code: 'METHOD_NOT_FOUND', message: 'no tools here' } });
+      expect(await failureOf(later)).toMatchObject({ code: 'METHOD_NOT_FOUND', retryable: false });
+    });
+
+    it('rejects TIMEOUT when no result comes in time, and ignores the late one', async () => {
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+      try {
+        const { link, side } = await connected(new ManualExecutor());
+        const call = link.invokeTool('slow', {}, { timeoutMs: 250 });
+        const request = await side.nextFrame();
+        jest.advanceTimersByTime(250);
+        expect(await failureOf(call)).toMatchObject({ code: 'TIMEOUT', message: 'TIMEOUT: tools.invoke: no result within 250 ms', requestId: request['requestId'], retryable: true });
+        side.send({ type: 'result', requestId: request['requestId'], ok: true, result: {} });
+        const next = link.toolsCatalog();
+        const again = await side.nextFrame();
+        side.send({ type: 'result', requestId: again['requestId'], ok: true, result: { tools: [] } });
+        await expect(next).resolves.toEqual([]);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('fails every waiting request at once when the connection closes, and refuses requests while not connected', async () => {
+      const { link, side } = await connected(new ManualExecutor());
+      const waiting = [link.toolsCatalog(), link.invokeTool('weather')];
+      await side.nextFrame();
+      await side.nextFrame();
+      side.destroy();
+      for (const failure of await Promise.all(waiting.map(failureOf))) {
+        expect([failure.code, failure.message, failure.retryable]).toEqual(['DEVICE_DISCONNECTED', 'DEVICE_DISCONNECTED: the connection to the gateway closed before the result', true]);
+      }
+      expect(await failureOf(link.toolsCatalog())).toMatchObject({ code: 'DEVICE_DISCONNECTED', message: 'DEVICE_DISCONNECTED: tools.catalog: not connected to the gateway', requestId: undefined });
+    });
+
+    it('refuses a deadline that is not a positive number of timer range', async () => {
+      const { link } = await connected(new ManualExecutor());
+      await expect(link.toolsCatalog({ timeoutMs: 0 })).rejects.toThrow(new TypeError('timeoutMs must be a positive number of at most 2147483647 ms, got 0'));
+      await expect(link.toolsCatalog({ timeoutMs: 2 ** 31 })).rejects.toThrow(TypeError);
+      await expect(link.toolsCatalog({ timeoutMs: Number.NaN })).rejects.toThrow(TypeError);
+    });
   });
 });
 

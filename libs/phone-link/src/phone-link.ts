@@ -1,5 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { decodeFrame, PROTOCOL_VERSION, type ActionFrame, type Frame, type HelloFrame, type ResponseFrame, type WelcomeFrame } from '@mobileclaw/protocol';
+import {
+  decodeFrame,
+  PROTOCOL_VERSION,
+  type ActionFrame,
+  type CatalogTool,
+  type Frame,
+  type HelloFrame,
+  type RequestFrame,
+  type ResponseFrame,
+  type ResultFrame,
+  type ToolInvokeResult,
+  type WelcomeFrame,
+} from '@mobileclaw/protocol';
+import { GatewayRequestError } from './gateway-request-error';
 import { PhoneError } from './phone-error';
 import type { DeviceDescription, PhoneExecutor } from './phone-executor';
 import { checkGatewayAddress, describeGatewayAddress, openPhoneWire, type GatewayAddress, type PhoneWire } from './phone-wire';
@@ -86,6 +100,21 @@ const MAX_INCOMING_FRAME_BYTES = 16 * 1024 * 1024;
 const GARBAGE_FRAME = '%%garbage%%';
 /** Largest delay Node's timers take, in ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long a phone's own request waits for its result when the caller gives no deadline, in ms (the gateway's default maximum). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/** Options of one of the phone's own requests. */
+export interface GatewayRequestOptions {
+  /** How long to wait for the result, in ms (sent as `timeoutMs`; the gateway may cap it). Default {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
+  timeoutMs?: number;
+}
+
+/** One of the phone's own requests waiting for its result. */
+interface WaitingRequest {
+  resolve(result: Record<string, unknown>): void;
+  reject(err: GatewayRequestError): void;
+  timer: NodeJS.Timeout;
+}
 
 /** One connection to the gateway; everything per-connection dies with it. */
 interface Connection {
@@ -105,6 +134,8 @@ interface Connection {
   lastSent: number;
   /** The frame limit the gateway announced in welcome, in bytes. */
   maxFrameBytes: number;
+  /** The phone's own requests waiting for a result, by request id: failed when the connection ends. */
+  requests: Map<string, WaitingRequest>;
 }
 
 /** The events of a {@link PhoneLink} (and of the phones built on one, which pass them on) with their listeners. */
@@ -150,6 +181,12 @@ export class PhoneLink extends EventEmitter {
   private readonly backoff: ReconnectBackoff;
   private readonly timers: ReconnectTimers;
   private reconnectTimer: ScheduledTimer | null = null;
+  /**
+   * Prefix of this link's request ids, random per link: the gateway derives a call's `toolCallId` from
+   * the request id, so ids must not repeat after the phone restarts.
+   */
+  private readonly requestIdPrefix = `p${randomBytes(6).toString('hex')}-`;
+  private requestSequence = 0;
   private starting: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | null = null;
 
   /** @throws TypeError when the gateway address is invalid (a URL that is not `ws:`/`wss:`, a port outside 1–65535). */
@@ -232,6 +269,47 @@ export class PhoneLink extends EventEmitter {
     return true;
   }
 
+  /**
+   * Calls one of the gateway's methods (docs/protocol.md §7) and resolves with its `result`. Rejects
+   * with {@link GatewayRequestError}: the gateway's failure (its `code`, e.g. `METHOD_NOT_FOUND`,
+   * `TOO_MANY_REQUESTS`), `TIMEOUT` when no result came within `timeoutMs`, `DEVICE_DISCONNECTED` at
+   * once when not welcomed on an open connection or when the connection closes first.
+   * @throws TypeError (as a rejection) when `timeoutMs` is not a positive number of at most 2 147 483 647 ms.
+   */
+  request(method: string, params: Record<string, unknown> = {}, options: GatewayRequestOptions = {}): Promise<Record<string, unknown>> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) return Promise.reject(new TypeError(`timeoutMs must be a positive number of at most ${MAX_TIMER_MS} ms, got ${String(timeoutMs)}`));
+    const conn = this.conn;
+    if (!conn?.welcomed || conn.wire.closed) return Promise.reject(new GatewayRequestError('DEVICE_DISCONNECTED', `${method}: not connected to the gateway`, undefined, true));
+    const requestId = this.requestIdPrefix + (++this.requestSequence).toString(36);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        conn.requests.delete(requestId);
+        reject(new GatewayRequestError('TIMEOUT', `${method}: no result within ${timeoutMs} ms`, requestId, true));
+      }, timeoutMs);
+      conn.requests.set(requestId, { resolve, reject, timer });
+      const frame: RequestFrame = { type: 'request', requestId, method, params, timeoutMs };
+      this.send(conn, frame);
+    });
+  }
+
+  /** The tools this phone may call (`tools.catalog`), sorted by name. Rejects as {@link request}. */
+  async toolsCatalog(options: GatewayRequestOptions = {}): Promise<CatalogTool[]> {
+    const result = await this.request('tools.catalog', {}, options);
+    return result['tools'] as CatalogTool[];
+  }
+
+  /**
+   * Calls the tool `name` with `args` (`tools.invoke`) and resolves with its result. A `toolCallId`
+   * (stable across the phone's own retries) makes the call run at most once. Rejects as {@link request},
+   * with the tool's failure as the code (e.g. `TOOL_NOT_FOUND`, `APPROVAL_REQUIRED`, `TOOL_FAILED`).
+   */
+  async invokeTool(name: string, args: Record<string, unknown> = {}, options: GatewayRequestOptions & { toolCallId?: string } = {}): Promise<ToolInvokeResult> {
+    const { toolCallId, ...rest } = options;
+    const params = toolCallId === undefined ? { name, arguments: args } : { name, arguments: args, toolCallId };
+    return (await this.request('tools.invoke', params, rest)) as unknown as ToolInvokeResult;
+  }
+
   override on<E extends keyof PhoneLinkEvents>(event: E, listener: PhoneLinkEvents[E]): this;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
   override on(event: string | symbol, listener: (...args: any[]) => void): this;
@@ -280,6 +358,7 @@ export class PhoneLink extends EventEmitter {
       lastReceived: now,
       lastSent: now,
       maxFrameBytes: MAX_INCOMING_FRAME_BYTES,
+      requests: new Map(),
     };
     this.conn = conn;
   }
@@ -323,8 +402,13 @@ export class PhoneLink extends EventEmitter {
       case 'welcome':
         this.onWelcome(conn, frame);
         return;
+      case 'result':
+        this.onResult(conn, frame);
+        return;
       case 'error':
         this.log(`gateway error ${frame.code}: ${frame.message ?? ''}`);
+        // An error naming one of the phone's own requests answers it (a malformed or invalid request).
+        if (frame.requestId !== undefined && this.settleRequest(conn, frame.requestId, new GatewayRequestError(frame.code, frame.message ?? '', frame.requestId))) return;
         // The gateway closes this session next; remember why, so that the backoff is not reset.
         if (frame.code === 'DEVICE_REPLACED' && conn.welcomed) {
           conn.replaced = true;
@@ -349,6 +433,22 @@ export class PhoneLink extends EventEmitter {
       default:
         this.log(`ignored a ${frame.type} frame`);
     }
+  }
+
+  private onResult(conn: Connection, frame: ResultFrame): void {
+    const outcome = frame.ok ? frame.result : new GatewayRequestError(frame.error.code, frame.error.message, frame.requestId, frame.error.retryable ?? false);
+    if (!this.settleRequest(conn, frame.requestId, outcome)) this.log(`ignored the result of ${frame.requestId}: nobody waits for it`);
+  }
+
+  /** Settles the waiting request `requestId` with `outcome`; false when none waits. */
+  private settleRequest(conn: Connection, requestId: string, outcome: Record<string, unknown> | GatewayRequestError): boolean {
+    const waiting = conn.requests.get(requestId);
+    if (waiting === undefined) return false;
+    conn.requests.delete(requestId);
+    clearTimeout(waiting.timer);
+    if (outcome instanceof GatewayRequestError) waiting.reject(outcome);
+    else waiting.resolve(outcome);
+    return true;
   }
 
   private onWelcome(conn: Connection, frame: WelcomeFrame): void {
@@ -508,6 +608,9 @@ export class PhoneLink extends EventEmitter {
     conn.delayed.clear();
     for (const controller of conn.running.values()) controller.abort(new Error('the connection to the gateway closed'));
     conn.running.clear();
+    for (const requestId of [...conn.requests.keys()]) {
+      this.settleRequest(conn, requestId, new GatewayRequestError('DEVICE_DISCONNECTED', 'the connection to the gateway closed before the result', requestId, true));
+    }
     const current = this.conn === conn;
     if (current) this.conn = null;
     this.log(conn.welcomed ? 'connection closed' : 'connection closed before welcome');

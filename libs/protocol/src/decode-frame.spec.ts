@@ -7,19 +7,30 @@ import { LineFrameDecoder } from './line-frame-decoder';
 interface Vector {
   name: string;
   line: string;
-  expect: { ok: true; type: string } | { ok: false; code: 'PROTOCOL_ERROR'; requestId?: string };
+  expect: { ok: true; type: string } | { ok: false; code: 'PROTOCOL_ERROR' | 'VALIDATION_FAILED'; requestId?: string };
 }
 
-const VECTORS_PATH = resolve(__dirname, '../../../docs/protocol-vectors.json');
-const file = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as { version: number; description: string; vectors: Vector[] };
-const vectors = file.vectors;
+interface VectorFile {
+  version: number;
+  description: string;
+  vectors: Vector[];
+}
+
+const readVectors = (name: string): VectorFile => JSON.parse(readFileSync(resolve(__dirname, '../../../docs', name), 'utf8')) as VectorFile;
+/** Every implementation's vectors (the Android app runs them too). */
+const file = readVectors('protocol-vectors.json');
+/** The phone requests' vectors (`request`, `result`), for implementations that send requests. */
+const requestFile = readVectors('protocol-request-vectors.json');
+const vectors = [...file.vectors, ...requestFile.vectors];
 const valid = vectors.filter((v) => v.expect.ok);
 
-describe('docs/protocol-vectors.json', () => {
-  it('is version 1 with at least 40 uniquely named vectors of the documented shape', () => {
-    expect(file.version).toBe(1);
-    expect(file.description.length).toBeGreaterThan(0);
-    expect(vectors.length).toBeGreaterThanOrEqual(40);
+describe('docs/protocol-vectors.json and docs/protocol-request-vectors.json', () => {
+  it('are version 1 with at least 40 uniquely named vectors each, of the documented shape', () => {
+    for (const { version, description, vectors: own } of [file, requestFile]) {
+      expect(version).toBe(1);
+      expect(description.length).toBeGreaterThan(0);
+      expect(own.length).toBeGreaterThanOrEqual(40);
+    }
     expect(new Set(vectors.map((v) => v.name)).size).toBe(vectors.length);
     for (const v of vectors) {
       expect(typeof v.line).toBe('string');
@@ -30,9 +41,14 @@ describe('docs/protocol-vectors.json', () => {
     }
   });
 
-  it('has a valid vector for every frame type and invalid vectors with and without requestId', () => {
+  it('have a valid vector for every frame type and invalid vectors with and without requestId', () => {
     const types = new Set(valid.map((v) => (v.expect as { type: string }).type));
     expect([...types].sort()).toEqual([...FRAME_TYPES].sort());
+    // The file every implementation runs holds the frames every implementation knows; requests and results live apart.
+    const commonTypes = new Set(file.vectors.filter((v) => v.expect.ok).map((v) => (v.expect as { type: string }).type));
+    expect([...commonTypes].sort()).toEqual(FRAME_TYPES.filter((t) => t !== 'request' && t !== 'result').sort());
+    expect(file.vectors.every((v) => v.expect.ok || v.expect.code === 'PROTOCOL_ERROR')).toBe(true);
+    expect(requestFile.vectors.some((v) => !v.expect.ok && v.expect.code === 'VALIDATION_FAILED')).toBe(true);
     const invalid = vectors.filter((v) => !v.expect.ok);
     expect(invalid.some((v) => !v.expect.ok && v.expect.requestId !== undefined)).toBe(true);
     expect(invalid.some((v) => !v.expect.ok && v.expect.requestId === undefined)).toBe(true);
@@ -78,6 +94,47 @@ describe('decodeFrame', () => {
     expect(decodeFrame('{}')).toMatchObject({ ok: false, reason: 'frame has no "type"' });
     expect(decodeFrame('{"type":"reply","requestId":"r1"}')).toMatchObject({ ok: false, reason: 'unknown frame type "reply"', requestId: 'r1' });
     expect(decodeFrame('{"type":"action","requestId":"r1"}')).toMatchObject({ ok: false, reason: 'action: "command" must be a non-empty string', requestId: 'r1' });
+  });
+
+  it('names what is wrong with a request or a result', () => {
+    const reasonOf = (frame: object) => {
+      const result = decodeFrame(JSON.stringify(frame));
+      return result.ok ? 'decoded' : `${result.code} ${result.reason}`;
+    };
+    const request = { type: 'request', requestId: 'r1', method: 'tools.invoke', params: { name: 'weather' } };
+    expect(reasonOf({ ...request, requestId: '' })).toBe('PROTOCOL_ERROR request: "requestId" must be a non-empty string');
+    expect(reasonOf({ ...request, method: '' })).toBe('PROTOCOL_ERROR request: "method" must be a non-empty string');
+    expect(reasonOf({ ...request, params: 'x' })).toBe('PROTOCOL_ERROR request: "params" must be an object');
+    expect(reasonOf({ ...request, timeoutMs: 'x' })).toBe('PROTOCOL_ERROR request: "timeoutMs" must be a positive number');
+    expect(reasonOf({ ...request, timeoutMs: 1 })).toBe('decoded');
+    expect(reasonOf({ ...request, params: {} })).toBe('VALIDATION_FAILED tools.invoke: "params.name" must be a non-empty string');
+    expect(reasonOf({ ...request, params: { name: 'n'.repeat(257) } })).toBe('VALIDATION_FAILED tools.invoke: "params.name" must be a non-empty string');
+    expect(reasonOf({ ...request, params: { name: 'n'.repeat(256) } })).toBe('decoded');
+    expect(reasonOf({ ...request, params: { name: 'weather', arguments: [] } })).toBe('VALIDATION_FAILED tools.invoke: "params.arguments" must be an object');
+    expect(reasonOf({ ...request, params: { name: 'weather', toolCallId: '' } })).toBe('VALIDATION_FAILED tools.invoke: "params.toolCallId" must be a non-empty string of at most 256 chars');
+    expect(reasonOf({ ...request, params: { name: 'weather', toolCallId: 't'.repeat(256) } })).toBe('decoded');
+    expect(reasonOf({ ...request, method: 'tools.catalog', params: { anything: [1] } })).toBe('decoded');
+    expect(reasonOf({ ...request, method: 'toString', params: {} })).toBe('decoded');
+    const result = { type: 'result', requestId: 'r1', ok: false, error: { code: 'TIMEOUT', message: 'slow' } };
+    expect(reasonOf({ ...result, requestId: 5 })).toBe('PROTOCOL_ERROR result: "requestId" must be a non-empty string');
+    expect(reasonOf({ ...result, ok: 1 })).toBe('PROTOCOL_ERROR result: "ok" must be true or false');
+    expect(reasonOf({ ...result, ok: true })).toBe('PROTOCOL_ERROR result: "result" must be an object');
+    expect(reasonOf({ ...result, error: { code: 'TIMEOUT' } })).toBe('PROTOCOL_ERROR result: "error.message" must be a string');
+    expect(reasonOf({ ...result, error: 'TIMEOUT' })).toBe('PROTOCOL_ERROR result: "error.code" must be a non-empty string');
+    expect(reasonOf({ ...result, error: { code: 'TIMEOUT', message: '', retryable: 0 } })).toBe('PROTOCOL_ERROR result: "error.retryable" must be a boolean');
+    expect(reasonOf({ ...result, error: { code: 'TIMEOUT', message: '', retryable: true } })).toBe('decoded');
+  });
+
+  it('marks a failed request frame as the phone\'s own request, naming its request id when valid', () => {
+    expect(decodeFrame('{"type":"request","requestId":"r7","method":"tools.invoke","params":{"name":1}}')).toEqual({
+      ok: false,
+      code: 'VALIDATION_FAILED',
+      reason: 'tools.invoke: "params.name" must be a non-empty string',
+      requestId: 'r7',
+      request: true,
+    });
+    expect(decodeFrame('{"type":"request","method":"tools.invoke","params":{}}')).toEqual({ ok: false, code: 'PROTOCOL_ERROR', reason: 'request: "requestId" must be a non-empty string', request: true });
+    expect(decodeFrame('{"type":"response","requestId":"r7","status":"ok"}')).toStrictEqual({ ok: false, code: 'PROTOCOL_ERROR', reason: 'response: "status" must be "success" or "error"', requestId: 'r7' });
   });
 });
 

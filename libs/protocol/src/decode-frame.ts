@@ -2,16 +2,25 @@ import { describeJsonValue, quoteText } from './describe-json-value';
 import { parseJsonLine } from './parse-json-line';
 import { DEVICE_ID_PATTERN, FRAME_TYPES, type Frame, type FrameType } from './frames';
 
-/** Outcome of {@link decodeFrame}: a typed frame, or why the line is not one. */
+/**
+ * Outcome of {@link decodeFrame}: a typed frame, or why the line is not one — `PROTOCOL_ERROR` for a
+ * line that breaks the framing rules, `VALIDATION_FAILED` for a well-formed `request` whose `params`
+ * do not fit its (known) method.
+ */
 export type DecodeResult =
   | { ok: true; frame: Frame }
   | {
       ok: false;
-      code: 'PROTOCOL_ERROR';
+      code: 'PROTOCOL_ERROR' | 'VALIDATION_FAILED';
       /** Human-readable reason, e.g. `frame has no "type"`. */
       reason: string;
       /** Set when the line names a request (so its caller can be failed at once). */
       requestId?: string;
+      /**
+       * Present (true) when the line is a `request` frame: its `requestId` is then the phone's own
+       * (an answer may name it), not one the gateway sent.
+       */
+      request?: true;
     };
 
 const MAX_ID_LENGTH = 256;
@@ -42,14 +51,18 @@ function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_LENGTH;
 }
 
-function fail(reason: string, requestId?: string): DecodeResult {
-  return requestId === undefined ? { ok: false, code: 'PROTOCOL_ERROR', reason } : { ok: false, code: 'PROTOCOL_ERROR', reason, requestId };
+/** A `PROTOCOL_ERROR` result; `request`: the line is a phone's `request` frame. */
+function fail(reason: string, requestId?: string, request = false): DecodeResult {
+  const named = requestId === undefined ? {} : { requestId };
+  return request ? { ok: false, code: 'PROTOCOL_ERROR', reason, ...named, request } : { ok: false, code: 'PROTOCOL_ERROR', reason, ...named };
 }
 
 type Check = (f: Record<string, unknown>) => string | null;
 
 const optionalObject = (f: Record<string, unknown>, key: string): string | null =>
   f[key] === undefined || isObject(f[key]) ? null : `"${key}" must be an object`;
+
+const optionalId = (f: Record<string, unknown>, key: string): boolean => f[key] === undefined || isId(f[key]);
 
 const optionalNumber = (f: Record<string, unknown>, key: string): string | null =>
   f[key] === undefined || (typeof f[key] === 'number' && Number.isFinite(f[key])) ? null : `"${key}" must be a number`;
@@ -95,7 +108,39 @@ const CHECKS: Record<FrameType, Check> = {
   ping: (f) => optionalNumber(f, 'ts'),
   pong: (f) => optionalNumber(f, 'ts'),
   event: (f) => (typeof f['event'] !== 'string' || f['event'] === '' ? '"event" must be a non-empty string' : optionalObject(f, 'data')),
+  request: (f) => {
+    if (!isId(f['requestId'])) return '"requestId" must be a non-empty string';
+    if (typeof f['method'] !== 'string' || f['method'] === '') return '"method" must be a non-empty string';
+    if (!isObject(f['params'])) return '"params" must be an object';
+    const timeoutMs = f['timeoutMs'];
+    return timeoutMs === undefined || (typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0) ? null : '"timeoutMs" must be a positive number';
+  },
+  result: (f) => {
+    if (!isId(f['requestId'])) return '"requestId" must be a non-empty string';
+    if (f['ok'] === true) return isObject(f['result']) ? null : '"result" must be an object';
+    if (f['ok'] !== false) return '"ok" must be true or false';
+    const error = f['error'];
+    if (!isObject(error) || typeof error['code'] !== 'string' || error['code'] === '') return '"error.code" must be a non-empty string';
+    if (typeof error['message'] !== 'string') return '"error.message" must be a string';
+    return error['retryable'] === undefined || typeof error['retryable'] === 'boolean' ? null : '"error.retryable" must be a boolean';
+  },
 };
+
+/**
+ * Checks of a `request`'s `params` by method: a problem is `VALIDATION_FAILED` (the frame itself is
+ * well-formed). A method not listed here is decoded as is; the gateway answers it `METHOD_NOT_FOUND`.
+ */
+const PARAMS_CHECKS = new Map<string, Check>([
+  ['tools.catalog', () => null],
+  [
+    'tools.invoke',
+    (p) => {
+      if (!isId(p['name'])) return '"params.name" must be a non-empty string';
+      if (optionalObject(p, 'arguments') !== null) return '"params.arguments" must be an object';
+      return optionalId(p, 'toolCallId') ? null : `"params.toolCallId" must be a non-empty string of at most ${MAX_ID_LENGTH} chars`;
+    },
+  ],
+]);
 
 const KNOWN_TYPES = new Set<string>(FRAME_TYPES);
 
@@ -104,8 +149,10 @@ const KNOWN_TYPES = new Set<string>(FRAME_TYPES);
  * Never throws: malformed JSON, a non-object, a frame nested deeper than {@link MAX_FRAME_DEPTH}
  * levels, a missing or unknown `type`, or a frame whose fields have the wrong shape give
  * `{ok: false, code: 'PROTOCOL_ERROR'}`, with a `reason` of at most a few hundred characters (a bad
- * `type` is described by its kind, never serialised). The shared test vectors in
- * `docs/protocol-vectors.json` pin its behaviour for every implementation.
+ * `type` is described by its kind, never serialised). A well-formed `request` of a known method
+ * whose `params` do not fit it gives `{ok: false, code: 'VALIDATION_FAILED'}` with its `requestId`.
+ * The shared test vectors in `docs/protocol-vectors.json` (every implementation) and
+ * `docs/protocol-request-vectors.json` (phone requests) pin its behaviour.
  */
 export function decodeFrame(line: Buffer | string): DecodeResult {
   let value: unknown;
@@ -123,6 +170,12 @@ export function decodeFrame(line: Buffer | string): DecodeResult {
   if (!KNOWN_TYPES.has(type)) return fail(`unknown frame type ${quoteText(type)}`, requestId);
   if (type === 'response' && requestId === undefined) return fail('"requestId" must be a non-empty string');
   const problem = CHECKS[type as FrameType](value);
+  if (type === 'request') {
+    if (problem !== null) return fail(`request: ${problem}`, requestId, true);
+    const method = value['method'] as string;
+    const invalid = PARAMS_CHECKS.get(method)?.(value['params'] as Record<string, unknown>) ?? null;
+    if (invalid !== null) return { ok: false, code: 'VALIDATION_FAILED', reason: `${method}: ${invalid}`, requestId: requestId as string, request: true };
+  }
   if (problem !== null) return fail(`${type}: ${problem}`, requestId);
   return { ok: true, frame: value as unknown as Frame };
 }

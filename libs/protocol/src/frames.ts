@@ -1,6 +1,7 @@
 /**
  * Wire protocol v1 frames (docs/protocol.md). Each frame is one JSON object in UTF-8 ending
- * with `\n`. Phones connect to the gateway; the gateway sends `action`s, phones answer `response`s.
+ * with `\n`. Phones connect to the gateway; the gateway sends `action`s, phones answer `response`s;
+ * phones send `request`s (the gateway's tools), the gateway answers `result`s.
  */
 export const PROTOCOL_VERSION = 1;
 
@@ -75,6 +76,72 @@ export interface EventFrame {
   data?: Record<string, unknown>;
 }
 
+/**
+ * The methods a phone may call with a {@link RequestFrame} (docs/protocol.md §7): `tools.catalog`
+ * lists the tools this phone may call, `tools.invoke` calls one.
+ */
+export const REQUEST_METHODS = ['tools.catalog', 'tools.invoke'] as const;
+
+export type RequestMethod = (typeof REQUEST_METHODS)[number];
+
+/**
+ * Phone → gateway: a call of one of the gateway's {@link REQUEST_METHODS}, answered by one
+ * {@link ResultFrame} with the same `requestId` (the phone's own namespace of ids). `timeoutMs`: how
+ * long the phone waits, which the gateway caps at its own maximum.
+ */
+export interface RequestFrame {
+  type: 'request';
+  requestId: string;
+  /** One of {@link REQUEST_METHODS}; another name is answered `METHOD_NOT_FOUND`. */
+  method: string;
+  params: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/** `params` of `tools.invoke`: the tool's exposed name, its arguments (default `{}`), the phone's id for the call. */
+export interface ToolsInvokeParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  /** Stable across the phone's retries of one call: the call runs at most once. */
+  toolCallId?: string;
+}
+
+/** One tool in the `tools.catalog` result `{tools: CatalogTool[]}`: what the phone may call, by `name`. */
+export interface CatalogTool {
+  name: string;
+  description: string;
+  /** A JSON Schema of an object: the tool's `arguments`. */
+  inputSchema: Record<string, unknown>;
+  kind: 'OBSERVATION' | 'ACTION';
+  mode: 'NATIVE' | 'REMOTE_PROXY' | 'AGENT_SESSION' | 'SKILL';
+  /** False when the tool lacks something to run ({@link missing}); it may fail. */
+  eligible: boolean;
+  missing: string[];
+  /** False while its source cannot be reached (a call answers `TOOL_UNAVAILABLE`). */
+  available: boolean;
+  /** A call answers `APPROVAL_REQUIRED`: a phone cannot approve. */
+  needsApproval: boolean;
+}
+
+/** The `tools.invoke` result: the tool's answer as JSON and as text; `verified: false` marks a delegated answer that shows no sign of the tool call. */
+export interface ToolInvokeResult {
+  content: unknown;
+  text: string;
+  verified?: boolean;
+}
+
+/** Why a request failed: a catalog code, a message for people, whether the same request may succeed later. */
+export interface RequestError {
+  code: string;
+  message: string;
+  retryable?: boolean;
+}
+
+/** Gateway → phone: the one answer to a {@link RequestFrame}. */
+export type ResultFrame =
+  | { type: 'result'; requestId: string; ok: true; result: Record<string, unknown> }
+  | { type: 'result'; requestId: string; ok: false; error: RequestError };
+
 export type Frame =
   | HelloFrame
   | WelcomeFrame
@@ -84,7 +151,9 @@ export type Frame =
   | ResponseFrame
   | PingFrame
   | PongFrame
-  | EventFrame;
+  | EventFrame
+  | RequestFrame
+  | ResultFrame;
 
 export type FrameType = Frame['type'];
 
@@ -98,4 +167,6 @@ export const FRAME_TYPES: readonly FrameType[] = [
   'ping',
   'pong',
   'event',
+  'request',
+  'result',
 ];

@@ -6,10 +6,12 @@ export { SimulatedPhone, CLIENT_INFO, type SimulatedPhoneOptions, type Simulated
 // The wire side lives in @mobileclaw/phone-link; these stay importable from the simulator as before.
 export {
   GatewayRefusedError,
+  GatewayRequestError,
   DEFAULT_FAULTS,
   ReconnectBackoff,
   SYSTEM_RECONNECT_TIMERS,
   type FaultOptions,
+  type GatewayRequestOptions,
   type ReconnectBackoffOptions,
   type ReconnectTimers,
   type ScheduledTimer,

@@ -1,6 +1,18 @@
 import { EventEmitter } from 'node:events';
-import { PHONE_LINK_EVENTS, PhoneLink, type DeviceDescription, type GatewayAddress, type PhoneLinkEvents, type FaultOptions, type PhoneAction, type PhoneExecutor, type ReconnectBackoffOptions, type ReconnectTimers } from '@mobileclaw/phone-link';
-import type { WelcomeFrame } from '@mobileclaw/protocol';
+import {
+  PHONE_LINK_EVENTS,
+  PhoneLink,
+  type DeviceDescription,
+  type GatewayAddress,
+  type GatewayRequestOptions,
+  type PhoneLinkEvents,
+  type FaultOptions,
+  type PhoneAction,
+  type PhoneExecutor,
+  type ReconnectBackoffOptions,
+  type ReconnectTimers,
+} from '@mobileclaw/phone-link';
+import type { CatalogTool, ToolInvokeResult, WelcomeFrame } from '@mobileclaw/protocol';
 import { type UiTreeXml } from '@mobileclaw/ui-hierarchy';
 import { COMMANDS, executeCommand } from './commands';
 import { PhoneUi, type Rotation } from './phone-ui';
@@ -136,6 +148,24 @@ export class SimulatedPhone extends EventEmitter {
   /** Closes the connection for good (no reconnect); resolves once it is closed. */
   stop(): Promise<void> {
     return this.link.stop();
+  }
+
+  /**
+   * The tools the gateway lets this phone call (`tools.catalog`, docs/protocol.md §7). Rejects with
+   * `GatewayRequestError`: the gateway's failure, `TIMEOUT` (default deadline 120 s), or
+   * `DEVICE_DISCONNECTED` at once while not connected or when the connection drops first.
+   */
+  toolsCatalog(options?: GatewayRequestOptions): Promise<CatalogTool[]> {
+    return this.link.toolsCatalog(options);
+  }
+
+  /**
+   * Has the gateway call the tool `name` with `args` (`tools.invoke`) and resolves with its result
+   * `{content, text, verified?}`; the tool's failure rejects as `GatewayRequestError` with its code
+   * (e.g. `TOOL_NOT_FOUND`), like {@link toolsCatalog}'s.
+   */
+  invokeTool(name: string, args: Record<string, unknown> = {}, options?: GatewayRequestOptions & { toolCallId?: string }): Promise<ToolInvokeResult> {
+    return this.link.invokeTool(name, args, options);
   }
 
   /**

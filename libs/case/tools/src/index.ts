@@ -14,3 +14,4 @@ export * from './tool-source-issue';
 export * from './tool-registry';
 export * from './native';
 export * from './registry-task-tools';
+export * from './device/registry-device-tool-requests';

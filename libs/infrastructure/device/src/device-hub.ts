@@ -4,6 +4,7 @@ import { Subject, type Observable } from 'rxjs';
 import {
   COMMAND_NAMES,
   DeviceMetrics,
+  DeviceToolRequests,
   MobileClawError,
   MobileClawService,
   NoDeviceMetrics,
@@ -24,6 +25,7 @@ import { DeviceSession, type SessionCounter, type SessionHost } from './device-s
 import type { DeviceConnectionAcceptor, DeviceReachabilityReports, FrameTransport } from './frame-transport';
 import { resolveDeviceGatewayOptions, type DeviceGatewayOptions, type ResolvedDeviceGatewayOptions } from './options';
 import { PendingRequest } from './pending-request';
+import type { PhoneRequestOutcome } from './phone-requests';
 import { describeReplacementFlap, ReplacementFlapDetector, type ReplacementFlapOptions } from './replacement-flap-detector';
 
 /** Counters since start, for diagnostics and tests. */
@@ -49,6 +51,8 @@ export interface DeviceHubDependencies {
   replacementFlap?: Partial<ReplacementFlapOptions>;
   /** Where commands, discarded frames, dropped replies, heartbeats and sessions are reported, and the load read. Default: nowhere. */
   metrics?: DeviceMetrics;
+  /** Where phones' own `request`s go (tools a phone lists and calls). Default: none, every request answers `METHOD_NOT_FOUND`. */
+  toolRequests?: DeviceToolRequests;
 }
 
 const KNOWN_COMMANDS = new Set<string>(COMMAND_NAMES);
@@ -64,7 +68,8 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  * again and again (two phones sharing it) is logged as a warning, once per device id per 10 min.
  * Every settled command is logged at debug level (name, device, outcome, duration, request id — never
  * its arguments, which may be typed text), in the caller's async context (so a task's log fields
- * follow), and reported to {@link DeviceMetrics}.
+ * follow), and reported to {@link DeviceMetrics}. A phone's own `request`s (docs/protocol.md §7) go to
+ * the {@link DeviceToolRequests} it is given, each answered on that phone's socket (see `PhoneRequests`).
  */
 export class DeviceHub extends MobileClawService implements SessionHost, DeviceConnectionAcceptor, DeviceReachabilityReports {
   readonly options: ResolvedDeviceGatewayOptions;
@@ -72,6 +77,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
   private readonly monotonicNow: () => number;
   private readonly flaps: ReplacementFlapDetector;
   private readonly metrics: DeviceMetrics;
+  private servedToolRequests: DeviceToolRequests | undefined;
   /** Names of the transports that hand this hub connections (see {@link acceptorFor}). */
   private readonly transportNames = new Set<string>();
   private readonly sessions = new Map<string, DeviceSession>();
@@ -104,6 +110,7 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.monotonicNow = dependencies.monotonicNow ?? (() => performance.now());
     this.flaps = new ReplacementFlapDetector(dependencies.replacementFlap);
     this.metrics = dependencies.metrics ?? new NoDeviceMetrics();
+    this.servedToolRequests = dependencies.toolRequests;
     this.metrics.observeDevices(() => this.load());
     this.tokenDigest = digest(this.options.deviceToken);
     // One sweep for all sessions instead of a timer per phone (10 000 idle phones stay cheap).
@@ -265,6 +272,19 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.emitUpdated(deviceId, new Date().toISOString());
   }
 
+  /**
+   * Where phones' own requests go from now on, sessions already open included (a host that builds
+   * the port after the hub, e.g. from a tool registry whose sources use this hub, sets it here once).
+   */
+  serveToolRequests(toolRequests: DeviceToolRequests): void {
+    this.servedToolRequests = toolRequests;
+  }
+
+  /** Where phones' own requests go; undefined: none are served (they answer `METHOD_NOT_FOUND`). */
+  get toolRequests(): DeviceToolRequests | undefined {
+    return this.servedToolRequests;
+  }
+
   stats(): DeviceHubStats {
     let pending = 0;
     for (const session of this.sessions.values()) pending += session.pendingCount;
@@ -359,6 +379,10 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     this.metrics.connectionRefused(code);
     const claimed = session.deviceId || 'unknown device';
     this.logger.warn(`refused connection from ${session.transport.remoteAddress ?? 'unknown'} (${claimed}): ${code} ${message}`);
+  }
+
+  phoneRequestSettled(session: DeviceSession, method: string, outcome: PhoneRequestOutcome, durationMs: number, requestId: string): void {
+    this.logger.debug?.(`request ${method} from ${session.deviceId}: ${outcome} in ${Math.round(durationMs * 10) / 10} ms (request ${requestId})`);
   }
 
   // ---- internals ------------------------------------------------------------------------------

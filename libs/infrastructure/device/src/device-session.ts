@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Command, DeviceInfo, DeviceStatus, DiscardedFrameReason, DroppedReplyReason, ErrorCode, ScreenInfo } from '@mobileclaw/domain';
+import type { Command, DeviceInfo, DeviceStatus, DeviceToolRequests, DiscardedFrameReason, DroppedReplyReason, ErrorCode, ScreenInfo } from '@mobileclaw/domain';
 import { decodeFrame, peekRequestId, PROTOCOL_VERSION, type Frame, type HelloFrame, type ResponseFrame } from '@mobileclaw/protocol';
 import type { FrameTransport } from './frame-transport';
 import type { ResolvedDeviceGatewayOptions } from './options';
 import type { PendingRequest } from './pending-request';
+import { PhoneRequests, type PhoneRequestOutcome } from './phone-requests';
 
 /** Counters a session reports to its hub (exposed by `DeviceHub.stats()`). */
 export type SessionCounter = 'droppedReplies' | 'protocolErrors' | 'oversizedFrames' | 'unauthorized' | 'timeouts' | 'deviceEvents';
@@ -29,6 +30,10 @@ export interface SessionHost {
   deviceEvent(session: DeviceSession, event: string, data: Record<string, unknown>): void;
   /** A connection was refused before or at its hello (wrong token, version, malformed, too slow). */
   refused(session: DeviceSession, code: string, message: string): void;
+  /** Where the phone's own `request`s go (docs/protocol.md §7); undefined: they answer `METHOD_NOT_FOUND`. */
+  readonly toolRequests: DeviceToolRequests | undefined;
+  /** A phone's request was answered (`ok` or the failure's code) after `durationMs` ms. */
+  phoneRequestSettled(session: DeviceSession, method: string, outcome: PhoneRequestOutcome, durationMs: number, requestId: string): void;
 }
 
 type SessionState = 'handshake' | 'open' | 'closed';
@@ -43,7 +48,8 @@ const FAILURE_REASON_CHARS = 200;
  * One phone connection, independent of the transport (frames in through {@link receive}, frames out
  * through {@link FrameTransport.send}). Runs the handshake, keeps one command in flight with a FIFO
  * queue behind it, correlates replies by request id, and fails every waiting caller at once when
- * the session ends (docs/protocol.md).
+ * the session ends (docs/protocol.md). The phone's own `request`s (its tools, §7) are served beside
+ * the commands by {@link PhoneRequests}, in the phone's namespace of request ids.
  */
 export class DeviceSession {
   state: SessionState = 'handshake';
@@ -65,6 +71,8 @@ export class DeviceSession {
   private helloTimer: NodeJS.Timeout | undefined;
   /** The last {@link REMEMBERED_REQUEST_IDS} request ids sent to the phone, oldest first. */
   private readonly sentRequestIds = new Set<string>();
+  /** The phone's own requests being served (its namespace of request ids, apart from {@link sentRequestIds}). */
+  private readonly phoneRequests: PhoneRequests;
 
   /** @param transportName the name of the transport the connection came through (`DeviceTransport.name`, e.g. `tcp`). */
   constructor(
@@ -73,6 +81,15 @@ export class DeviceSession {
     readonly transportName = 'unknown',
   ) {
     transport.setMaxFrameBytes(host.options.maxHelloBytes);
+    this.phoneRequests = new PhoneRequests({
+      deviceId: () => this.deviceId,
+      toolRequests: () => host.toolRequests,
+      maxRequestMs: host.options.maxPhoneRequestMs,
+      limit: host.options.phoneRequestLimit,
+      maxFrameBytes: host.options.maxFrameBytes,
+      sendJson: (json) => transport.send(json),
+      settled: (method, outcome, durationMs, requestId) => host.phoneRequestSettled(this, method, outcome, durationMs, requestId),
+    });
     this.helloTimer = setTimeout(() => this.refuse('PROTOCOL_ERROR', `no hello within ${host.options.helloTimeoutMs} ms`), host.options.helloTimeoutMs);
   }
 
@@ -87,6 +104,11 @@ export class DeviceSession {
   /** Commands waiting behind the one in flight. */
   get queueLength(): number {
     return this.queue.length;
+  }
+
+  /** The phone's own requests being served now. */
+  get phoneRequestCount(): number {
+    return this.phoneRequests.size;
   }
 
   /** Commands in flight or queued. */
@@ -144,7 +166,8 @@ export class DeviceSession {
       if (!decoded.ok) return this.refuse('PROTOCOL_ERROR', `invalid hello: ${decoded.reason}`);
       return this.handshake(decoded.frame);
     }
-    if (!decoded.ok) return this.malformed(decoded.reason, decoded.requestId);
+    if (!decoded.ok && decoded.code === 'VALIDATION_FAILED') return this.invalidRequest(decoded.reason, decoded.requestId as string);
+    if (!decoded.ok) return this.malformed(decoded.reason, decoded.requestId, decoded.request === true);
     this.consecutiveProtocolErrors = 0;
     const frame = decoded.frame;
     switch (frame.type) {
@@ -154,6 +177,8 @@ export class DeviceSession {
         return this.send({ type: 'pong', ts: frame.ts });
       case 'pong':
         return this.onPong(frame.ts);
+      case 'request':
+        return this.phoneRequests.handle(frame);
       case 'event':
         if (frame.event === 'screen' && frame.data && typeof frame.data['width'] === 'number') this.updateScreen(frame.data as unknown as ScreenInfo);
         return this.host.deviceEvent(this, frame.event, frame.data ?? {});
@@ -178,7 +203,7 @@ export class DeviceSession {
     this.lastReceivedAt = performance.now();
     this.lastSeenAt = Date.now();
     if (this.state === 'handshake') return this.refuse('PROTOCOL_ERROR', `invalid hello: ${reason}`);
-    this.malformed(reason, peekRequestId(head));
+    this.malformed(reason, peekRequestId(head), false);
   }
 
   /**
@@ -290,6 +315,8 @@ export class DeviceSession {
     this.queue.length = 0;
     const message = `${code === 'DEVICE_DISCONNECTED' ? 'device disconnected' : code === 'DEVICE_REPLACED' ? 'device reconnected on a new session' : 'gateway shutting down'}: ${reason}`;
     for (const request of waiting) request.reject(code, message);
+    // Nobody is left to read the phone's results: its calls stop.
+    this.phoneRequests.abortAll(code, message);
     // A replaced phone is told why, so that it does not reconnect at once and take the id back
     // (two phones sharing an id would otherwise replace each other forever).
     if (code === 'DEVICE_REPLACED' && !destroy) this.send({ type: 'error', code: 'DEVICE_REPLACED', message: reason });
@@ -348,20 +375,33 @@ export class DeviceSession {
     this.close('DEVICE_DISCONNECTED', message);
   }
 
-  /** A frame that does not decode, after the handshake; `requestId` is the request it names, if any. */
-  private malformed(reason: string, requestId: string | undefined): void {
+  /**
+   * A frame that does not decode, after the handshake; `requestId` is the request it names, if any;
+   * `phoneRequest`: the frame is a phone's `request`, whose id the `error` answer then names.
+   */
+  private malformed(reason: string, requestId: string | undefined, phoneRequest: boolean): void {
     this.host.frameDiscarded(this, 'malformed');
-    this.protocolError(reason);
+    this.protocolError(reason, phoneRequest ? requestId : undefined);
     // A malformed answer to the command in flight fails its caller now rather than at its deadline.
     if (requestId !== undefined && this.inFlight?.requestId === requestId) {
       this.finishInFlight((p) => p.reject('PROTOCOL_ERROR', `malformed reply: ${reason}`));
     }
   }
 
-  private protocolError(reason: string): void {
+  /**
+   * A well-formed `request` whose params do not fit its method: answered `error VALIDATION_FAILED`
+   * with its request id; the frame was readable, so it ends a run of protocol errors.
+   */
+  private invalidRequest(reason: string, requestId: string): void {
+    this.consecutiveProtocolErrors = 0;
+    this.send({ type: 'error', code: 'VALIDATION_FAILED', message: reason, requestId });
+  }
+
+  /** Answers `error PROTOCOL_ERROR` (naming `requestId` when given) and closes the session after too many in a row. */
+  private protocolError(reason: string, requestId?: string): void {
     this.host.count('protocolErrors');
     this.consecutiveProtocolErrors += 1;
-    this.send({ type: 'error', code: 'PROTOCOL_ERROR', message: reason });
+    this.send(requestId === undefined ? { type: 'error', code: 'PROTOCOL_ERROR', message: reason } : { type: 'error', code: 'PROTOCOL_ERROR', message: reason, requestId });
     const max = this.host.options.maxConsecutiveProtocolErrors;
     if (this.consecutiveProtocolErrors >= max) this.close('DEVICE_DISCONNECTED', `${max} protocol errors in a row`);
   }

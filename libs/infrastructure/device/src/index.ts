@@ -11,3 +11,4 @@ export * from './device-hub';
 export * from './replacement-flap-detector';
 export * from './mobileclaw.module-definition';
 export * from './mobileclaw.module';
+export * from './phone-requests';

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { DeviceListeners, DeviceMetrics, MobileClawService, type DeviceListenerState } from '@mobileclaw/domain';
+import { Inject, Injectable, Logger, Module, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { DeviceListeners, DeviceMetrics, DeviceToolRequests, MobileClawService, type DeviceListenerState } from '@mobileclaw/domain';
 import { DeviceHub } from './device-hub';
 import type { DeviceTransport } from './frame-transport';
 import { ConfigurableModuleClass, MOBILECLAW_MODULE_OPTIONS, type MobileClawModuleOptions } from './mobileclaw.module-definition';
@@ -14,9 +14,11 @@ export const DEVICE_TRANSPORTS = Symbol('mobileclaw.deviceTransports');
  * propagates); with it, the start goes on, the failure is logged and the transport is started again
  * every `listenRetryMs` until it listens — {@link states} reports it not listening meanwhile, which
  * readiness probes show. On shutdown stops them all and fails pending calls with `SHUTTING_DOWN`.
+ * A {@link DeviceToolRequests} provider in scope is handed to the hub at module init (not injected
+ * into the hub itself: the tools behind it may use the hub, e.g. the phone's actions as tools).
  */
 @Injectable()
-export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeviceGatewayLifecycle extends DeviceListeners implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MobileClaw');
   private readonly started: DeviceTransport[] = [];
   /** Why each transport that is not listening failed to start. */
@@ -28,8 +30,13 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplica
     private readonly hub: DeviceHub,
     @Inject(DEVICE_TRANSPORTS) private readonly transports: DeviceTransport[],
     @Inject(MOBILECLAW_MODULE_OPTIONS) private readonly options: MobileClawModuleOptions,
+    @Optional() @Inject(DeviceToolRequests) private readonly toolRequests?: DeviceToolRequests,
   ) {
     super();
+  }
+
+  onModuleInit(): void {
+    if (this.toolRequests) this.hub.serveToolRequests(this.toolRequests);
   }
 
   /** One state per configured transport: listening once its start resolved, until shutdown. */
@@ -111,7 +118,8 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnApplica
  * and inject {@link MobileClawService}. Built with `ConfigurableModuleBuilder`; pass
  * `isGlobal: true` to share it app-wide. The transports are started on application bootstrap. A
  * {@link DeviceMetrics} provider in scope (e.g. a global metrics module) receives the hub's reports;
- * {@link DeviceListeners} tells whether each transport listens.
+ * a {@link DeviceToolRequests} provider in scope serves phones' own tool requests (without one they
+ * answer `METHOD_NOT_FOUND`); {@link DeviceListeners} tells whether each transport listens.
  */
 @Module({
   providers: [

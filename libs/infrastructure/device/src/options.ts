@@ -22,6 +22,13 @@ export interface DeviceGatewayOptions {
   maxConsecutiveProtocolErrors?: number;
   /** Offline phones remembered for `GET /api/devices`. Default 1000. */
   offlineDeviceLimit?: number;
+  /**
+   * Longest a phone's own `request` (a tool call) may take, in ms: the phone's `timeoutMs` is capped
+   * by it, and it applies when the phone gives none. Default 120 000 ms; at most 2 147 483 647 (Node's timers).
+   */
+  maxPhoneRequestMs?: number;
+  /** A phone's own requests in flight at once; one more answers `TOO_MANY_REQUESTS` (nothing queued). Default 4. */
+  phoneRequestLimit?: number;
 }
 
 export type ResolvedDeviceGatewayOptions = Required<DeviceGatewayOptions>;
@@ -36,7 +43,12 @@ export const DEVICE_GATEWAY_DEFAULTS = {
   writeHighWaterMarkBytes: 1024 * 1024,
   maxConsecutiveProtocolErrors: 10,
   offlineDeviceLimit: 1000,
+  maxPhoneRequestMs: 120_000,
+  phoneRequestLimit: 4,
 } as const;
+
+/** The longest delay Node's timers take, in ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Fills defaults. @throws Error when the token is empty or a number is out of range. */
 export function resolveDeviceGatewayOptions(options: DeviceGatewayOptions): ResolvedDeviceGatewayOptions {
@@ -53,11 +65,14 @@ export function resolveDeviceGatewayOptions(options: DeviceGatewayOptions): Reso
     'defaultTimeoutMs',
     'writeHighWaterMarkBytes',
     'maxConsecutiveProtocolErrors',
+    'maxPhoneRequestMs',
   ];
   for (const key of positive) {
     const value = resolved[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error(`MobileClaw: ${key} must be a positive number, got ${String(value)}`);
   }
   if (!Number.isInteger(resolved.queueLimit) || resolved.queueLimit < 0) throw new Error('MobileClaw: queueLimit must be an integer ≥ 0');
+  if (resolved.maxPhoneRequestMs > MAX_TIMER_MS) throw new Error(`MobileClaw: maxPhoneRequestMs must be at most ${MAX_TIMER_MS}`);
+  if (!Number.isInteger(resolved.phoneRequestLimit) || resolved.phoneRequestLimit < 0) throw new Error('MobileClaw: phoneRequestLimit must be an integer ≥ 0');
   return resolved;
 }

@@ -55,6 +55,9 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   NO_EFFECT: 422,
   PLANNER_ERROR: 502,
   INTERRUPTED: 503,
+  // Phone requests (wire protocol v1) answer no HTTP request today; were a route to fail with one.
+  METHOD_NOT_FOUND: 404,
+  TOO_MANY_REQUESTS: 429,
 };
 
 /** RFC 9457 problem details, extended with MobileClaw's stable `code`. */
