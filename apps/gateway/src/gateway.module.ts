@@ -17,6 +17,7 @@ import type { GatewayConfig } from './gateway-config';
 import { gatewayLogging } from './http-logging';
 import { TaskLogContextModule } from './task-log-context';
 import { GatewayToolsModule } from './tools.module';
+import { GatewayLearnedSkillsModule } from './learned-skills.module';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -83,6 +84,8 @@ export class GatewayModule {
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
         // The tool registry (SKILL.md folders for now) behind /api/tools and /tools/invoke.
         GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs }),
+        // Skills learned from tasks: saved into <dataDir>/skills, replayed as tasks (POST /api/tasks/:id/skill, /api/skills/:name/replay).
+        GatewayLearnedSkillsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, defaultMaxSteps: config.taskMaxSteps }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

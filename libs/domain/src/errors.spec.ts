@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(43);
+    expect(ERROR_CODES).toHaveLength(44);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -22,6 +22,7 @@ describe('error catalog', () => {
       'TOOL_CALL_NOT_PENDING', 'TOOL_RESULT_TIMEOUT',
       'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS',
       'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE', 'TOOL_FAILED', 'TOOL_BAD_RESPONSE',
+      'SKILL_EXISTS',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });

@@ -144,6 +144,8 @@ export const ERROR_CATALOG = {
    * delegated task that ended with no answer at all): a fault of the remote side, not of the call.
    */
   TOOL_BAD_RESPONSE: { title: 'The tool source answered in an unusable shape', retryable: false },
+  /** A skill (or a folder) of that name already exists in the workspace skills folder; choose another name. */
+  SKILL_EXISTS: { title: 'A skill of that name exists', retryable: false },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

@@ -34,6 +34,7 @@ import {
   type ToolCallAnswer,
   isTerminalTaskStatus,
   toolCallIdOf,
+  recordActionTarget,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
 import { NoEffectRule } from './no-effect-rule';
@@ -353,6 +354,8 @@ export class TaskRunner {
       this.metrics.stepPhaseMeasured('planning', step.timings.planningMs);
       // The call's id is the task's and the step's: the same call keeps it after a restart or a redelivery.
       if (decision.type === 'tool_call') decision.toolCallId = toolCallIdOf(this.task.taskId, index);
+      // What the decision acts on, as this screen shows it: a learned skill finds it again by that.
+      recordActionTarget(decision, observed.elements, observed.step.package, this.history);
       step.plan = decision;
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });

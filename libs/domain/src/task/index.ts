@@ -8,3 +8,4 @@ export * from './task-event-bus';
 export * from './task-lifecycle';
 export * from './task-context';
 export * from './caller-tool';
+export * from './action-target';

@@ -3,3 +3,4 @@ export * from './tool';
 export * from './tool-invocation';
 export * from './tool-source';
 export * from './tool-call-ledger';
+export * from './learned-skill';
