@@ -12,17 +12,22 @@ import { toTaskResource, type TaskResource } from '../tasks/task.resource';
 import { ReplaySkillDto, SaveSkillDto } from './learned-skill.dto';
 import { SavedSkillAnswerSchema } from './learned-skill.schemas';
 
+/** The learned-skills service, or 404 `NOT_FOUND` on a host without it. */
+function required(skills: LearnedSkills | undefined): LearnedSkills {
+  if (!skills) throw new MobileClawError('NOT_FOUND', 'learned skills are not enabled on this gateway');
+  return skills;
+}
+
 /**
- * Skills learned from tasks: save a completed task as a SKILL.md skill, and replay one on a phone
- * without a model (the case layer's {@link LearnedSkills}; without that provider both answer 404
- * `NOT_FOUND`). Errors are problem details with a stable `code`.
+ * Saving a completed task as a SKILL.md skill (the case layer's {@link LearnedSkills}; without that
+ * provider it answers 404 `NOT_FOUND`). Errors are problem details with a stable `code`.
  */
-@ApiTags('skills')
+@ApiTags('tasks')
 @ApiProblemResponses('UNAUTHORIZED')
 @UseGuards(ApiTokenGuard)
 @UseFilters(ProblemDetailsFilter)
-@Controller('api')
-export class LearnedSkillsController {
+@Controller('api/tasks')
+export class TaskSkillController {
   constructor(@Optional() private readonly skills?: LearnedSkills) {}
 
   /**
@@ -30,7 +35,7 @@ export class LearnedSkillsController {
    * @throws VALIDATION_FAILED (400: the body, a bad name or description), TASK_NOT_FOUND (404),
    *   TASK_STATE_CONFLICT (409: not completed, or no action), SKILL_EXISTS (409), STORAGE_ERROR (503).
    */
-  @Post('tasks/:taskId/skill')
+  @Post(':taskId/skill')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Save a completed task as a skill',
@@ -43,15 +48,28 @@ export class LearnedSkillsController {
   @ApiProblemResponses('VALIDATION_FAILED', 'TASK_NOT_FOUND', 'TASK_STATE_CONFLICT', 'SKILL_EXISTS', 'STORAGE_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE')
   async save(@Param('taskId') taskId: string, @Body() body: unknown): Promise<{ skill: SavedSkill }> {
     const dto = validateDto(SaveSkillDto, body ?? {});
-    return { skill: await this.service().save(taskId, { name: dto.name, description: dto.description }) };
+    return { skill: await required(this.skills).save(taskId, { name: dto.name, description: dto.description }) };
   }
+}
+
+/**
+ * Replaying a learned skill on a phone without a model (the case layer's {@link LearnedSkills}; without
+ * that provider it answers 404 `NOT_FOUND`). Errors are problem details with a stable `code`.
+ */
+@ApiTags('skills')
+@ApiProblemResponses('UNAUTHORIZED')
+@UseGuards(ApiTokenGuard)
+@UseFilters(ProblemDetailsFilter)
+@Controller('api/skills')
+export class SkillsController {
+  constructor(@Optional() private readonly skills?: LearnedSkills) {}
 
   /**
    * `POST /api/skills/:name/replay {deviceId, arguments?}` → 202 the task (planner `replay:<name>`), `Location` header.
    * @throws VALIDATION_FAILED (400), TOOL_NOT_FOUND (404: no learned skill of that name), DEVICE_NOT_FOUND (404),
    *   DEVICE_DISCONNECTED (503), DEVICE_BUSY (409, the phone's queue is full), SHUTTING_DOWN (503).
    */
-  @Post('skills/:name/replay')
+  @Post(':name/replay')
   @HttpCode(202)
   @ApiOperation({
     summary: 'Replay a learned skill on a phone',
@@ -60,17 +78,13 @@ export class LearnedSkillsController {
   })
   @ApiParam({ name: 'name', description: 'The learned skill\'s name.', example: 'browser-address' })
   @ApiBody({ type: ReplaySkillDto })
-  @ApiAcceptedResponse({ type: TaskSchema, description: 'The task, `running` or `queued`.' })
+  @ApiAcceptedResponse({ type: TaskSchema, description: 'The task, `running` or `queued`.', headers: { Location: { description: 'The task\'s URL.', schema: { type: 'string' } } } })
   @ApiProblemResponses('VALIDATION_FAILED', 'TOOL_NOT_FOUND', 'DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE')
   async replay(@Param('name') name: string, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<TaskResource> {
     const dto = validateDto(ReplaySkillDto, body);
-    const task = await this.service().replay(name, { deviceId: dto.deviceId, arguments: dto.arguments });
+    const task = await required(this.skills).replay(name, { deviceId: dto.deviceId, arguments: dto.arguments });
     response.setHeader('Location', `/api/tasks/${task.taskId}`);
     return toTaskResource(task);
   }
 
-  private service(): LearnedSkills {
-    if (!this.skills) throw new MobileClawError('NOT_FOUND', 'learned skills are not enabled on this gateway');
-    return this.skills;
-  }
 }
