@@ -7,18 +7,19 @@
 // address bar", is planned once and saved as a skill (POST /api/tasks/:id/skill); then tasks run
 // alternately planned (POST /api/tasks) and replayed (POST /api/skills/:name/replay), each from the home
 // screen. A task's time is its `endedAt − createdAt` as the gateway records them.
+// --model-ms N makes the model take N ms per answer (default 0: the floor), as a remote model would.
 // Prints one JSON line per mode:
-//   {"gateway":"mobileclaw","bench":"replay","mode":"planned"|"replayed","goal","tasks","steps_per_task","model_calls_per_task","p50_ms","p99_ms","mean_ms","node"}
+//   {"gateway":"mobileclaw","bench":"replay","mode":"planned"|"replayed","goal","model_ms","tasks","steps_per_task","model_calls_per_task","p50_ms","p99_ms","mean_ms","node"}
 //
 //   npm run bench                                  # build, the other benches, then this
-//   node test/bench/replay-bench.mjs --tasks 30
+//   node test/bench/replay-bench.mjs --tasks 30 --model-ms 1000
 import { createServer } from 'node:http';
 // The built gateway (npm run bench builds first): the bench measures the compiled code a user runs.
 import { startGateway } from '@mobileclaw/gateway';
 import { failureOf, latencyStats, parseIntegerFlags, startBenchGateway, waitOnline } from './bench-run.mjs';
 
 const GOAL = 'type hello into the address bar';
-const args = parseIntegerFlags(process.argv.slice(2), { tasks: 30, warmup: 3 }, { '--tasks': 'tasks', '--warmup': 'warmup' });
+const args = parseIntegerFlags(process.argv.slice(2), { tasks: 30, warmup: 3, modelMs: 0 }, { '--tasks': 'tasks', '--warmup': 'warmup', '--model-ms': 'modelMs' });
 const fail = failureOf('replay-bench');
 
 const call = (name, argumentsJson) => ({
@@ -68,8 +69,13 @@ async function main() {
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       requests++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(decide(JSON.parse(raw))));
+      const reply = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(decide(JSON.parse(raw))));
+      };
+      // --model-ms: a model's answer time, to see what each call costs a planned task.
+      if (args.modelMs > 0) setTimeout(reply, args.modelMs);
+      else reply();
     });
   });
   await new Promise((resolve) => model.listen(0, '127.0.0.1', resolve));
@@ -99,7 +105,7 @@ async function main() {
       const list = runs[mode];
       const { p50_ms, p99_ms, mean_ms } = latencyStats(list.map((r) => r.ms));
       const perTask = (key) => list.reduce((a, r) => a + r[key], 0) / list.length;
-      console.log(JSON.stringify({ gateway: 'mobileclaw', bench: 'replay', mode, goal: GOAL, tasks: list.length, steps_per_task: perTask('steps'), model_calls_per_task: perTask('calls'), p50_ms, p99_ms, mean_ms, node: process.version }));
+      console.log(JSON.stringify({ gateway: 'mobileclaw', bench: 'replay', mode, goal: GOAL, model_ms: args.modelMs, tasks: list.length, steps_per_task: perTask('steps'), model_calls_per_task: perTask('calls'), p50_ms, p99_ms, mean_ms, node: process.version }));
     }
   } finally {
     await close();
