@@ -68,7 +68,7 @@ export function learnSkill(task: TaskWithSteps, options: SkillLearningOptions): 
   const evidence = last?.type === 'done' && last.evidence ? structuredClone(last.evidence) : undefined;
 
   const scrub = (text: string): string => replaceAll(text, secrets);
-  const parametrise = (text: string): string => replaceAll(scrub(text), typed);
+  const parametrise = (text: string): string => replaceWords(scrub(text), typed);
   for (const step of steps) if (step.target) scrubTarget(step.target, scrub);
   if (evidence) {
     scrubTarget(evidence, scrub);
@@ -133,6 +133,19 @@ function uniqueName(base: string, taken: readonly LearnedSkillParameter[]): stri
 function describeField(target: ActionTarget): string {
   const name = target.label ?? target.desc ?? target.resourceId;
   return name === undefined ? `the ${target.type}` : `${target.type} ${JSON.stringify(name)}`;
+}
+
+/**
+ * Replaces each typed text where it stands on its own (not inside a longer word: `a` typed stays in
+ * "address"), longest first; a secret, in contrast, is replaced wherever it occurs ({@link replaceAll}).
+ */
+function replaceWords(text: string, pairs: readonly [string, string][]): string {
+  let out = text;
+  for (const [from, to] of [...pairs].sort((a, b) => b[0].length - a[0].length)) {
+    const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), () => to);
+  }
+  return out;
 }
 
 function replaceAll(text: string, pairs: readonly [string, string][]): string {
