@@ -32,6 +32,7 @@ import { PhoneToolRequestsModule } from './phone-tools.module';
   exports: [TaskTools],
 })
 class PlannerToolsModule {}
+import { GatewayLearnedSkillsModule } from './learned-skills.module';
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -102,6 +103,10 @@ export class GatewayModule {
         PlannerToolsModule,
         // Phones as callers of that registry (request tools.catalog / tools.invoke), each as caller phone:<deviceId>.
         PhoneToolRequestsModule,
+        // The tool registry (SKILL.md folders for now) behind /api/tools and /tools/invoke.
+        GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs }),
+        // Skills learned from tasks: saved into <dataDir>/skills, replayed as tasks (POST /api/tasks/:id/skill, /api/skills/:name/replay).
+        GatewayLearnedSkillsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, defaultMaxSteps: config.taskMaxSteps }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,

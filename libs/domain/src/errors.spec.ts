@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(45);
+    expect(ERROR_CODES).toHaveLength(46);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -23,6 +23,7 @@ describe('error catalog', () => {
       'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS',
       'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE', 'TOOL_FAILED', 'TOOL_BAD_RESPONSE',
       'METHOD_NOT_FOUND', 'TOO_MANY_REQUESTS',
+      'SKILL_EXISTS',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });

@@ -150,6 +150,8 @@ export const ERROR_CATALOG = {
   METHOD_NOT_FOUND: { title: 'No such method', retryable: false },
   /** The caller already has as many requests in flight as it may; retry once one has answered. */
   TOO_MANY_REQUESTS: { title: 'Too many requests in flight', retryable: true },
+  /** A skill (or a folder) of that name already exists in the workspace skills folder; choose another name. */
+  SKILL_EXISTS: { title: 'A skill of that name exists', retryable: false },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

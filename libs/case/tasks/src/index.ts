@@ -15,3 +15,6 @@ export * from './in-memory-idempotency-store';
 export * from './idempotent-creation';
 export * from './in-memory-push-notification-config-store';
 export * from './in-memory-push-delivery-outbox';
+export * from './skill-learning';
+export * from './skill-replay-planner';
+export * from './learned-skills.service';

@@ -40,6 +40,7 @@ import {
   isTerminalTaskStatus,
   toolCallIdOf,
   toolFailureFromError,
+  recordActionTarget,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
 import { NoEffectRule } from './no-effect-rule';
@@ -382,6 +383,8 @@ export class TaskRunner {
         decision.toolCallId = toolCallIdOf(this.task.taskId, index);
         if (gatewayTool) decision.gatewayTool = { source: gatewayTool.source, kind: gatewayTool.kind, mode: gatewayTool.mode };
       }
+      // What the decision acts on, as this screen shows it: a learned skill finds it again by that.
+      recordActionTarget(decision, observed.elements, observed.step.package, this.history);
       step.plan = decision;
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });

@@ -77,7 +77,10 @@ describe('TaskService (RunTask loop)', () => {
     // (2 ms) and transfer (5 - 1 queued - 2 ms) are the screenshot's alone.
     expect(first.timings).toEqual({ settleMs: 200, captureMs: 2, transferMs: 2, planningMs: expect.any(Number), actionMs: expect.any(Number) });
     expect(phone.calls.map((c) => c.command.command)).toEqual(['ui_tree', 'ui_tree', 'screenshot', 'click', 'ui_tree', 'ui_tree', 'screenshot']);
-    expect(second.plan).toEqual(done());
+    // The loop records what each decision acted on: the tapped switch, then the same switch as the final screen shows it.
+    const wifi = { type: 'Switch', text: 'Wi-Fi', label: 'Wi-Fi', package: 'com.android.settings', bounds: [0, 0, 100, 50], checkable: true };
+    expect(first.plan).toMatchObject({ type: 'action', target: { ...wifi, checked: false } });
+    expect(second.plan).toEqual({ ...done(), evidence: { ...wifi, checked: true } });
     // The action carried the frame it was planned on.
     expect(phone.calls.find((c) => c.command.command === 'click')).toEqual({ deviceId: 'phone-1', command: { command: 'click', x: 50, y: 25 }, frameId: 'f1' });
     expect(Buffer.from((await repository.getScreenshot(task.taskId, 1))!.bytes).toString()).toBe('png-2');
@@ -86,7 +89,7 @@ describe('TaskService (RunTask loop)', () => {
     expect(planner.seen[1].history).toStrictEqual([
       {
         index: 0,
-        decision: tapWifi(),
+        decision: { ...tapWifi(), target: { ...wifi, checked: false } },
         result: { status: 'success', verified: true },
         observation: { elements: planner.seen[0].observation.elements, package: 'com.android.settings' },
       },

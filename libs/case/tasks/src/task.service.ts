@@ -60,6 +60,12 @@ export interface StartTaskInput {
    * answers tool calls ({@link TaskService.submitToolResult}). Checked by `callerToolsErrors`.
    */
   tools?: CallerToolSpec[];
+  /**
+   * The planner of this task instead of the service's (a learned skill's replay, which hands over to
+   * the service's planner itself); its `name` is the task's `planner`. Held in memory only until the
+   * task runs: like the task's loop, it does not outlive the gateway.
+   */
+  planner?: Planner;
 }
 
 /** Longest {@link Task.contextId}, in characters. */
@@ -101,6 +107,8 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly runs = new Map<string, Promise<Task>>();
   /** The cancel in progress of each task being canceled; resolves with the canceled task. */
   private readonly cancels = new Map<string, Promise<Task>>();
+  /** The planners of tasks given their own ({@link StartTaskInput.planner}), until their loop starts or they leave the queue. */
+  private readonly taskPlanners = new Map<string, Planner>();
   private pruneTimer?: NodeJS.Timeout;
   private closing = false;
   private readonly controllerChanges?: Subscription;
@@ -204,12 +212,13 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       ...(input.tools === undefined ? {} : { tools: input.tools.map(({ name, description, inputSchema, kind }) => ({ name, description, inputSchema: structuredClone(inputSchema), kind })) }),
       status: 'queued',
       maxSteps,
-      planner: this.planner.name,
+      planner: (input.planner ?? this.planner).name,
       createdAt: this.clock.now().toISOString(),
       stepCount: 0,
       owner: this.claim(),
     };
     await this.repository.createTask(task);
+    if (input.planner) this.taskPlanners.set(task.taskId, input.planner);
     await this.journal.record(task.taskId, 'task.accepted', { task });
     if (busy) {
       lane.waiting.push(task);
@@ -255,6 +264,7 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
       const at = lane.waiting.findIndex((t) => t.taskId === taskId);
       if (at === -1) continue;
       const [task] = lane.waiting.splice(at, 1);
+      this.taskPlanners.delete(taskId);
       const ended = this.endTask(task, 'canceled', { code: 'CANCELED', message: reason });
       await this.journal.updateAndRecord(ended, 'task.canceled', { status: 'canceled', error: ended.error });
       this.metrics.taskFinished('canceled', 'CANCELED');
@@ -457,7 +467,9 @@ export class TaskService implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private launch(task: Task, lane: DeviceLane): TaskRunner {
-    const runner = new TaskRunner(task, this.devices, this.planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler, this.metrics, this.tools);
+    const planner = this.taskPlanners.get(task.taskId) ?? this.planner;
+    this.taskPlanners.delete(task.taskId);
+    const runner = new TaskRunner(task, this.devices, planner, this.repository, this.journal, this.options, this.clock, () => this.claim(), this.settler, this.metrics, this.tools);
     // A task that starts on a phone a person holds starts paused.
     const lease = this.leases?.current(task.deviceId);
     if (lease) runner.takeOver(takeoverOf(lease));

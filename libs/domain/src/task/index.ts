@@ -9,3 +9,4 @@ export * from './task-lifecycle';
 export * from './task-context';
 export * from './caller-tool';
 export * from './task-tools';
+export * from './action-target';

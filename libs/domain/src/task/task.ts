@@ -53,6 +53,29 @@ export interface ApprovalRequest {
   reason: string;
 }
 
+/**
+ * What identifies the element an action targeted, as the screen showed it when the step was planned:
+ * the element's short class (`type`), own text, content description, best human label, resource id
+ * and state, the foreground app's package, and its bounds (`[left, top, right, bottom]`, device px;
+ * the last resort for finding it again). Recorded by the task loop from the element list the step was
+ * planned on, so that a later run (a learned skill's replay) can find the same element again even where
+ * it moved. A password field's text is never part of it (the element list never has it).
+ */
+export interface ActionTarget {
+  type: string;
+  text?: string;
+  desc?: string;
+  label?: string;
+  resourceId?: string;
+  /** The foreground app's package when the step was planned. */
+  package?: string;
+  bounds: [number, number, number, number];
+  editable?: boolean;
+  checkable?: boolean;
+  checked?: boolean;
+  password?: boolean;
+}
+
 /** What a planner decided for one step. */
 export type PlanDecision =
   | {
@@ -63,8 +86,20 @@ export type PlanDecision =
       elementIndex?: number;
       /** Present when this action must wait for a human's approval. */
       approval?: ApprovalRequest;
+      /** What identifies the targeted element on screen; set by the task loop (see {@link ActionTarget}), planners leave it out. */
+      target?: ActionTarget;
     }
-  | { type: 'done'; summary: string; reasoning: string }
+  | {
+      type: 'done';
+      summary: string;
+      reasoning: string;
+      /**
+       * The last action's target as the final screen shows it (its text and checked state then), when
+       * it is still on screen; set by the task loop, planners leave it out. A learned skill's replay
+       * checks its final screen against it.
+       */
+      evidence?: ActionTarget;
+    }
   | { type: 'fail'; reason: string; reasoning: string }
   | {
       /**

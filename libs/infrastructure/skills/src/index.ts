@@ -11,3 +11,5 @@ export * from './skill-issue';
 export * from './skill-file';
 export * from './skill-requirements';
 export * from './skill-body';
+export * from './learned-skill-file';
+export * from './workspace-learned-skill-store';

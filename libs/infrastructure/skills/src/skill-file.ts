@@ -84,8 +84,11 @@ export function parseSkillFile(text: string): SkillFile {
   };
 }
 
-/** Splits off the front matter: the first line must be `---`, and the next `---` (or `...`) line closes it. */
-function splitFrontMatter(text: string): { yaml: string; body: string } {
+/**
+ * Splits off the front matter: the first line must be `---`, and the next `---` (or `...`) line closes it.
+ * @throws SkillFileError when there is no such front matter.
+ */
+export function splitFrontMatter(text: string): { yaml: string; body: string } {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   let lineStart = 0;
   let yamlStart = -1;

@@ -17,6 +17,7 @@ import { PAIRING_OPTIONS } from './pairing/pairing.options';
 import { TasksController } from './tasks/tasks.controller';
 import { OpenClawToolsController } from './tools/openclaw-tools.controller';
 import { ToolsController } from './tools/tools.controller';
+import { SkillsController, TaskSkillController } from './skills/learned-skills.controller';
 
 /**
  * The REST trigger layer: controllers, bearer guard, problem-details errors, health checks, the
@@ -40,7 +41,7 @@ import { ToolsController } from './tools/tools.controller';
  * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
  * token is checked before a body is read; the guard applies the same check to the controllers.
  */
-const CONTROLLERS = [DevicesController, TakeoverController, TasksController, ToolsController, OpenClawToolsController, HealthController, ProbesController, MetricsController, PairingController];
+const CONTROLLERS = [DevicesController, TakeoverController, TasksController, ToolsController, OpenClawToolsController, HealthController, ProbesController, MetricsController, PairingController, TaskSkillController, SkillsController];
 
 @Module({})
 export class GatewayApiModule {

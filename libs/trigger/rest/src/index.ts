@@ -39,3 +39,6 @@ export * from './pairing/pairing.options';
 export * from './pairing/pairing.service';
 export * from './pairing/pairing.controller';
 export * from './pairing/pairing.schemas';
+export * from './skills/learned-skill.dto';
+export * from './skills/learned-skill.schemas';
+export * from './skills/learned-skills.controller';

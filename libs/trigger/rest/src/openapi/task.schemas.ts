@@ -231,6 +231,45 @@ export class StepObservationSchema {
   settled?: boolean;
 }
 
+@ApiSchema({
+  name: 'ActionTarget',
+  description: 'What identifies the element an action targeted (or, as `evidence`, the last target on the final screen), as the screen showed it; recorded by the task loop. Never a password field\'s text.',
+})
+export class ActionTargetSchema {
+  @ApiProperty({ description: 'Short class name.', example: 'Switch' })
+  type!: string;
+
+  @ApiPropertyOptional()
+  text?: string;
+
+  @ApiPropertyOptional({ description: 'Content description.' })
+  desc?: string;
+
+  @ApiPropertyOptional({ description: 'The best human label on screen.' })
+  label?: string;
+
+  @ApiPropertyOptional()
+  resourceId?: string;
+
+  @ApiPropertyOptional({ description: 'The foreground package.' })
+  package?: string;
+
+  @ApiProperty({ type: [Number], description: '`[left, top, right, bottom]`, device px.' })
+  bounds!: number[];
+
+  @ApiPropertyOptional()
+  editable?: boolean;
+
+  @ApiPropertyOptional()
+  checkable?: boolean;
+
+  @ApiPropertyOptional()
+  checked?: boolean;
+
+  @ApiPropertyOptional()
+  password?: boolean;
+}
+
 @ApiSchema({ name: 'PlanDecision', description: 'What the planner decided: an action (with `action`), `done` (with `summary`), `fail` (with `reason`) or a `tool_call` of one of the caller\'s tools or the gateway\'s (with `name`, `arguments`, `toolCallId`, and `gatewayTool` for the gateway\'s).' })
 export class PlanDecisionSchema {
   @ApiProperty({ enum: ['action', 'done', 'fail', 'tool_call'] })
@@ -244,6 +283,12 @@ export class PlanDecisionSchema {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Index of the UI element the action targets.' })
   elementIndex?: number;
+
+  @ApiPropertyOptional({ type: () => ActionTargetSchema, description: 'What the action targeted, when `type` is `action` and it targets an element.' })
+  target?: ActionTargetSchema;
+
+  @ApiPropertyOptional({ type: () => ActionTargetSchema, description: 'The last action\'s target as the final screen shows it, when `type` is `done`.' })
+  evidence?: ActionTargetSchema;
 
   @ApiPropertyOptional({ description: 'When `type` is `done`.' })
   summary?: string;
