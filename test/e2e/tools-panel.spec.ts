@@ -261,6 +261,7 @@ describe('skills from tasks on the page', () => {
     await result.filter({ hasText: /^Not saved: / }).waitFor({ timeout: WAIT_MS });
     await expect(result.textContent()).resolves.toBe('Not saved: SKILL_EXISTS: a skill named wifi-on already exists at workspace:learned/wifi-on/SKILL.md');
     expect(await nameField.isVisible()).toBe(true);
+    await page.locator('.save-skill').screenshot({ path: join(root, 'test-output', 'save-skill-exists.png') });
 
     await nameField.fill('wifi-on-2');
     await page.getByRole('form', { name: 'Save as skill' }).getByRole('button', { name: 'Save' }).click();
