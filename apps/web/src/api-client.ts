@@ -1,4 +1,4 @@
-import type { DeviceController, DeviceInfo, PairingInfo, Problem, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps } from './api-types.js';
+import type { DeviceController, DeviceInfo, PairingInfo, Problem, SavedSkill, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps, ToolList } from './api-types.js';
 
 /** The page's hold on a phone (`POST /api/devices/:id/takeover` answer). */
 export interface Takeover extends DeviceController {
@@ -33,6 +33,12 @@ export class ApiError extends Error {
   get code(): string | undefined {
     return this.problem.code;
   }
+}
+
+/** A failed request as text: the problem's stable code when it has one, then its detail, e.g. `SKILL_EXISTS: …`. */
+export function describeFailure(err: unknown): string {
+  if (err instanceof ApiError) return err.code ? `${err.code}: ${err.message}` : err.message;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Body of `POST /api/tasks`. */
@@ -124,6 +130,29 @@ export class ApiClient {
   /** One action of the phone's holder (`POST /api/devices/:id/takeover/actions`); points in device px. */
   takeoverAction(deviceId: string, action: TakeoverAction & { holderId: string }): Promise<{ taskId?: string; stepIndex?: number }> {
     return this.request('POST', `/api/devices/${encodeURIComponent(deviceId)}/takeover/actions`, action);
+  }
+
+  /** Every tool of the registry, with the merge's decisions, and what its sources could not load (`GET /api/tools`). */
+  listTools(): Promise<ToolList> {
+    return this.request('GET', '/api/tools');
+  }
+
+  /**
+   * Saves a completed task as a skill (`POST /api/tasks/:taskId/skill`).
+   * @throws ApiError `SKILL_EXISTS` (409, the name is taken), `TASK_STATE_CONFLICT` (409, the task is not
+   *   completed), `VALIDATION_FAILED` (a bad name), `TASK_NOT_FOUND` (404).
+   */
+  async saveTaskAsSkill(taskId: string, name: string): Promise<SavedSkill> {
+    const answer = await this.request<{ skill: SavedSkill }>('POST', `/api/tasks/${encodeURIComponent(taskId)}/skill`, { name });
+    return answer.skill;
+  }
+
+  /**
+   * Replays a learned skill on a phone, without a model (`POST /api/skills/:name/replay`): the task it created.
+   * @throws ApiError `TOOL_NOT_FOUND` (404, no learned skill of that name), `DEVICE_NOT_FOUND` (404).
+   */
+  replaySkill(name: string, deviceId: string): Promise<Task> {
+    return this.request('POST', `/api/skills/${encodeURIComponent(name)}/replay`, { deviceId });
   }
 
   /** @throws ApiError with the problem details on a non-2xx answer (or a synthetic one when the body is not JSON). */

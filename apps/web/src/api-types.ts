@@ -11,6 +11,8 @@ import type {
   TaskEventType,
   TaskStatus,
   TaskStep as DomainTaskStep,
+  ToolDescriptor,
+  ToolSourceRef,
 } from '@mobileclaw/domain';
 
 export type {
@@ -27,6 +29,7 @@ export type {
   TaskEvent,
   TaskEventType,
   TaskStatus,
+  ToolSourceRef,
 } from '@mobileclaw/domain';
 
 /** A task as the API shows it: the domain's, without the internal `owner`. */
@@ -129,4 +132,54 @@ export interface PairingInfo {
   warnings: string[];
   /** The link as a QR code, an SVG document. */
   qrSvg: string;
+}
+
+/**
+ * One source's tool, named as that source lists it (the registry's `ToolRef`, `@mobileclaw/case-tools`,
+ * which the page may not import: its copy of that wire shape).
+ */
+export interface ToolRef {
+  source: ToolSourceRef;
+  name: string;
+}
+
+/**
+ * One tool of `GET /api/tools`: its source's descriptor plus what the registry's merge decided
+ * (`ToolEntry` of `@mobileclaw/case-tools`). `visible` is false for a shadowed tool (`shadowedBy` names
+ * the winner); `nameTakenBy` is set when the tool got its source's prefix because another one holds its name.
+ */
+export interface ToolEntry extends ToolDescriptor {
+  exposedName: string;
+  visible: boolean;
+  shadowedBy?: ToolRef;
+  shadows: ToolRef[];
+  nameTakenBy?: ToolRef;
+}
+
+/** A problem a tool source reports (an invalid SKILL.md, a symbolic link leaving its root, …). */
+export interface ToolSourceIssue {
+  source: ToolSourceRef;
+  /** The source's own kind of problem, e.g. `invalid`, `shadowed`, `symlink_escapes_root`. */
+  kind: string;
+  /** Where, for people, e.g. `workspace:broken/SKILL.md`. */
+  location: string;
+  message: string;
+}
+
+/** `GET /api/tools` answer. */
+export interface ToolList {
+  tools: ToolEntry[];
+  issues: ToolSourceIssue[];
+}
+
+/** A skill saved from a completed task (`POST /api/tasks/:taskId/skill` → 201 `{skill}`). */
+export interface SavedSkill {
+  name: string;
+  description: string;
+  /** Where its SKILL.md is, for people (e.g. `workspace:learned/book-table/SKILL.md`). */
+  location: string;
+  /** The values typed during the task, now the skill's arguments. */
+  parameters: { name: string; description: string; example: string }[];
+  /** How many recorded steps a replay runs. */
+  steps: number;
 }

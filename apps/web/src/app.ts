@@ -9,11 +9,12 @@ import { ReconnectingEventSource, type ConnectionState } from './reconnecting-ev
 import { ScreenControl } from './screen-control.js';
 import { TaskTimeline } from './task-timeline.js';
 import { TaskView } from './task-view.js';
+import { ToolsPanel } from './tools-panel.js';
 
 /**
  * The live execution page: phones (live from the device stream), the new-task form, the open task's
- * timeline (live from its event stream, `#/tasks/<id>` in the URL so a reload re-opens it) and the
- * history of past tasks.
+ * timeline (live from its event stream, `#/tasks/<id>` in the URL so a reload re-opens it), the
+ * history of past tasks and the tool registry's tools.
  */
 
 const client = new ApiClient();
@@ -100,6 +101,7 @@ function showDevices(): void {
   screenControl.show(devices.list().find((device) => device.deviceId === deviceSelect.value));
   liveScreen.show(deviceSelect.value || undefined);
   screenDeviceName.textContent = deviceSelect.value ? ` — ${deviceSelect.value}` : '';
+  toolsPanel.setDevice(deviceSelect.value || undefined);
   for (const item of deviceList.querySelectorAll<HTMLElement>('li.device[data-device-id]')) {
     if (item.dataset['deviceId'] === deviceSelect.value) item.setAttribute('aria-current', 'true');
     else item.removeAttribute('aria-current');
@@ -196,6 +198,19 @@ function watchDevices(): void {
 
 const pairingPanel = new PairingPanel(byId<HTMLDetailsElement>('pairing'), { load: () => client.getPairing(), onError: reportAccessRefusal });
 
+// ---- Tools ------------------------------------------------------------------------------------
+
+/** The registry's tools; replaying a learned skill opens the task it created. */
+const toolsPanel = new ToolsPanel(byId('tools'), {
+  load: () => client.listTools(),
+  replay: (name, deviceId) => client.replaySkill(name, deviceId),
+  onTaskStarted: (taskId) => {
+    window.location.hash = `#/tasks/${encodeURIComponent(taskId)}`;
+    void loadHistory();
+  },
+  onError: reportAccessRefusal,
+});
+
 // ---- History ------------------------------------------------------------------------------------
 
 const historyList = byId('history-list');
@@ -260,6 +275,16 @@ const taskActions = {
         reportAccessRefusal(err);
       },
     );
+  },
+  saveAsSkill: async (taskId: string, name: string) => {
+    try {
+      const skill = await client.saveTaskAsSkill(taskId, name);
+      void toolsPanel.refresh();
+      return skill;
+    } catch (err) {
+      reportAccessRefusal(err);
+      throw err;
+    }
   },
 };
 
@@ -406,6 +431,7 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
   liveScreen.reconnect();
   void loadHistory();
   void pairingPanel.reload();
+  void toolsPanel.refresh();
   const taskId = current?.timeline.taskId;
   closeTask();
   if (taskId) void openTask(taskId);
@@ -415,9 +441,16 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
 
 byId('history-refresh').addEventListener('click', () => void loadHistory());
 historyMore.addEventListener('click', () => void loadHistory(true));
+byId('tools-refresh').addEventListener('click', () => void toolsPanel.refresh());
+// Tools change without an event stream of their own (a skill written, a server gone): coming back to the page reloads them.
+window.addEventListener('focus', () => void toolsPanel.refresh());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') void toolsPanel.refresh();
+});
 window.addEventListener('hashchange', route);
 tokenInput.value = client.token;
 showDevices();
 watchDevices();
 route();
 void loadHistory();
+void toolsPanel.refresh();

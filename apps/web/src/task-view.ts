@@ -2,6 +2,7 @@ import type { Task, TaskEvent } from './api-types.js';
 import { isTerminalStatus } from './api-types.js';
 import { formatTime, h, plural } from './dom.js';
 import type { ConnectionState } from './reconnecting-event-source.js';
+import { SaveSkillForm, type SaveTaskAsSkill } from './save-skill-form.js';
 import { describeAction, renderStepCard, updateStepCard, type StepViewContext } from './step-view.js';
 import type { TaskTimeline } from './task-timeline.js';
 
@@ -9,6 +10,8 @@ import type { TaskTimeline } from './task-timeline.js';
 export interface TaskViewActions {
   cancel(taskId: string): void;
   approve(taskId: string, approve: boolean): void;
+  /** Saves the (completed) task as a skill named `name`. */
+  saveAsSkill: SaveTaskAsSkill;
 }
 
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
@@ -20,9 +23,9 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
 };
 
 /**
- * The current task: header (goal, status badge, phone, planner, Cancel), the approval request, the
- * step timeline keyed by step index (each step is rendered once and updated in place), and the
- * event log keyed by event id.
+ * The current task: header (goal, status badge, phone, planner, Cancel; "Save as skill" once
+ * completed), the approval request, the step timeline keyed by step index (each step is rendered once
+ * and updated in place), and the event log keyed by event id.
  */
 export class TaskView {
   private readonly cards = new Map<number, HTMLLIElement>();
@@ -38,12 +41,15 @@ export class TaskView {
   private readonly eventSummary = h('summary', {}, 'Events (0)');
   private readonly connection = h('span', { class: 'connection', role: 'status' });
   private readonly message = h('p', { class: 'error-text', role: 'alert' });
+  /** "Save as skill", shown once the task is completed. */
+  private readonly saveSkill: SaveSkillForm;
 
   constructor(
     readonly container: HTMLElement,
     private readonly imageUrl: (path: string) => string,
     private readonly actions: TaskViewActions,
   ) {
+    this.saveSkill = new SaveSkillForm(actions.saveAsSkill);
     this.cancelButton.addEventListener('click', () => {
       const taskId = this.cancelButton.dataset['taskId'];
       if (taskId) this.actions.cancel(taskId);
@@ -51,6 +57,7 @@ export class TaskView {
     container.replaceChildren(
       this.header,
       this.cancelButton,
+      this.saveSkill.element,
       this.message,
       this.approval,
       this.timeline,
@@ -125,6 +132,7 @@ export class TaskView {
     this.header.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
     this.cancelButton.hidden = !active;
     this.cancelButton.dataset['taskId'] = task.taskId;
+    this.saveSkill.show(task.taskId, task.status === 'completed');
   }
 
   /** `queued, position 2 · created 14:03:27`, or `started 14:03:28 · ended 14:03:31`. */
