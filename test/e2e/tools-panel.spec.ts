@@ -123,8 +123,16 @@ describe('the Tools panel', () => {
     await tool(page, 'weather').waitFor({ timeout: WAIT_MS });
 
     expect(await page.locator('#tools li.tool').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')))).toEqual(expected.tools.map((entry) => entry.exposedName));
-    expect(expected.tools.map((entry) => entry.exposedName)).toEqual(['book-table', 'injected', 'translate', 'weather']);
-    await expect(page.locator('#tools .tools-summary').textContent()).resolves.toBe('4 tools');
+    // The skills of both roots, between the gateway's native tools (the phone's commands, list_devices).
+    expect(expected.tools.map((entry) => entry.exposedName)).toEqual([
+      'book-table',
+      'injected',
+      'list_devices',
+      ...['back', 'click', 'home', 'input', 'long_press', 'open', 'screenshot', 'swipe', 'ui_tree'].map((command) => `phone_${command}`),
+      'translate',
+      'weather',
+    ]);
+    await expect(page.locator('#tools .tools-summary').textContent()).resolves.toBe('14 tools');
 
     const weather = tool(page, 'weather');
     await expect(weather.locator('h3').textContent()).resolves.toBe('weather');
@@ -314,6 +322,56 @@ describe('skills from tasks on the page', () => {
       { name: 'weather', body: { deviceId: 'sim-1' } },
     ]);
   }, 60_000);
+});
+
+describe('skills and gateway tools on the page, against the real API', () => {
+  it('saves a completed task as a skill, lists it after Refresh, and replays it on the picked phone', async () => {
+    // Wi-Fi off first, so that turning it on takes an action there is something to learn from.
+    expect((await runTask('Turn off Wi-Fi')).status).toBe('completed');
+    const task = await runTask('Turn on Wi-Fi');
+    expect(task.status).toBe('completed');
+    await page.goto(`${base}/#/tasks/${encodeURIComponent(task.taskId)}`);
+    await page.locator('#task-status[data-status="completed"]').waitFor({ timeout: WAIT_MS });
+    await page.getByRole('button', { name: 'Save as skill' }).click();
+    await page.getByLabel('Skill name', { exact: true }).fill('wifi-on-real');
+    await page.getByRole('form', { name: 'Save as skill' }).getByRole('button', { name: 'Save' }).click();
+    const result = page.locator('.save-skill-result');
+    await result.filter({ hasText: /^(Saved|Not saved)/ }).waitFor({ timeout: WAIT_MS });
+    await expect(result.textContent()).resolves.toMatch(/^Saved as skill wifi-on-real \(\d+ steps?\) at workspace:wifi-on-real\/SKILL\.md\.$/);
+
+    await registryLists('wifi-on-real');
+    // Off again: the replay finds the screens it learned.
+    expect((await runTask('Turn off Wi-Fi')).status).toBe('completed');
+    await page.goto(`${base}/`);
+    await page.locator('.device[data-device-id="sim-1"][data-status="online"]').waitFor({ timeout: WAIT_MS });
+    await page.locator('#tools-refresh').click();
+    await tool(page, 'wifi-on-real').waitFor({ timeout: WAIT_MS });
+    await page.getByLabel('Phone', { exact: true }).selectOption('sim-1');
+    await tool(page, 'wifi-on-real').getByRole('button', { name: 'Replay on sim-1' }).click();
+    await page.waitForURL(/#\/tasks\//, { timeout: WAIT_MS });
+    const replayId = decodeURIComponent(new URL(page.url()).hash.slice('#/tasks/'.length));
+    await page.locator('#task-status[data-status="completed"]').waitFor({ timeout: WAIT_MS });
+    const replayed = (await (await fetch(`${base}/api/tasks/${encodeURIComponent(replayId)}`)).json()) as { planner: string; status: string };
+    expect(replayed).toMatchObject({ planner: 'replay:wifi-on-real', status: 'completed' });
+  }, 90_000);
+
+  it('asks a person before the planner calls an ACTION tool, and goes on once approved', async () => {
+    const started = await fetch(`${base}/api/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: 'sim-1', goal: '$book-table {"party": 2}' }),
+    });
+    expect(started.status).toBe(202);
+    const { taskId } = (await started.json()) as { taskId: string };
+    await page.goto(`${base}/#/tasks/${encodeURIComponent(taskId)}`);
+    await page.getByRole('button', { name: 'Approve' }).waitFor({ timeout: WAIT_MS });
+    await expect(page.getByRole('region', { name: 'Approval needed' }).textContent()).resolves.toContain('The agent wants to call the tool book-table (skills:');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#task-status:not([data-status="input_required"])').waitFor({ timeout: WAIT_MS });
+    await (await fetch(`${base}/api/tasks/${taskId}/events`)).text();
+    const steps = ((await (await fetch(`${base}/api/tasks/${taskId}`)).json()) as { steps: { plan?: { type: string; name?: string }; result?: { status: string } }[] }).steps;
+    expect(steps[0]).toMatchObject({ plan: { type: 'tool_call', name: 'book-table' }, result: { status: 'success' } });
+  }, 90_000);
 });
 
 describe('the tools panel\'s text, in the page (tool-list.js)', () => {

@@ -146,7 +146,7 @@ describe('learned skills: save a task as a SKILL.md skill, replay it without a m
     const saved = await post(`/api/tasks/${learned.taskId}/skill`, { name: 'browser-address' });
     const location = join(dataDir, 'skills', 'browser-address', 'SKILL.md');
     const parameter = { name: 'search_or_type_web_address', description: 'Text typed into EditText "Search or type web address" (step 3).', example: 'hello' };
-    expect(saved).toEqual({ status: 201, body: { skill: { name: 'browser-address', description: 'type {{search_or_type_web_address}} into the address bar', location, parameters: [parameter], steps: 3 } } });
+    expect(saved).toEqual({ status: 201, body: { skill: { name: 'browser-address', description: 'type {{search_or_type_web_address}} into the address bar', location: 'workspace:browser-address/SKILL.md', parameters: [parameter], steps: 3 } } });
 
     const text = readFileSync(location, 'utf8');
     const learnedAt = /learnedAt: (.*)/.exec(text)![1];
@@ -296,7 +296,7 @@ Replay reads \`metadata.mobileclaw.learned\` above: edit the steps there; this l
       ],
     });
     expect(saved.body.skill.parameters[1]).not.toHaveProperty('example');
-    const text = readFileSync(saved.body.skill.location, 'utf8');
+    const text = readFileSync(join(dataDir, 'skills', saved.body.skill.name, 'SKILL.md'), 'utf8');
     expect(text).toContain('action: { command: input, text: "{{password}}", clear: true }');
     expect(text.toLowerCase()).not.toContain(SECRET.toLowerCase());
 

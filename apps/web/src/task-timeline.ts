@@ -110,21 +110,25 @@ export class TaskTimeline {
         this.setStatus('running', { startedAt: this.taskState?.startedAt ?? event.at });
         break;
       case 'task.resumed':
-        this.setStatus('running', { pendingAction: undefined, pendingToolCall: undefined });
+        this.setStatus('running', { pendingAction: undefined, pendingToolCall: undefined, pendingToolApproval: undefined });
         break;
       case 'task.input_required':
-        // An approval carries `pendingAction`; a call of the caller's tool carries `toolCall` instead.
-        this.setStatus('input_required', { pendingAction: data['pendingAction'] as PendingAction | undefined, pendingToolCall: data['toolCall'] as Task['pendingToolCall'] });
+        // An approval carries `pendingAction` (or `toolApproval`, a gateway tool's call); a call of the caller's tool carries `toolCall`.
+        this.setStatus('input_required', {
+          pendingAction: data['pendingAction'] as PendingAction | undefined,
+          pendingToolCall: data['toolCall'] as Task['pendingToolCall'],
+          pendingToolApproval: data['toolApproval'] as Task['pendingToolApproval'],
+        });
         break;
       case 'task.completed':
-        this.setStatus('completed', { summary: data['summary'] as string | undefined, endedAt: event.at, pendingAction: undefined, pendingToolCall: undefined });
+        this.setStatus('completed', { summary: data['summary'] as string | undefined, endedAt: event.at, pendingAction: undefined, pendingToolCall: undefined, pendingToolApproval: undefined });
         break;
       case 'task.failed':
       case 'task.canceled':
       case 'task.interrupted': {
         const status = event.type.slice('task.'.length) as TaskStatus;
         const error = (data['error'] as Task['error']) ?? (typeof data['reason'] === 'string' ? { code: 'INTERRUPTED', message: data['reason'] } : undefined);
-        this.setStatus(status, { error, endedAt: event.at, pendingAction: undefined, pendingToolCall: undefined });
+        this.setStatus(status, { error, endedAt: event.at, pendingAction: undefined, pendingToolCall: undefined, pendingToolApproval: undefined });
         break;
       }
       case 'task.taken_over':

@@ -145,7 +145,11 @@ export class TaskView {
   }
 
   private renderApproval(task: Task | undefined): void {
-    const pending = task?.status === 'input_required' ? task.pendingAction : undefined;
+    const waiting = task?.status === 'input_required';
+    const action = waiting ? task.pendingAction : undefined;
+    // A gateway tool the planner wants to call waits for the same answer as a sensitive action.
+    const toolCall = waiting && !action ? task.pendingToolApproval : undefined;
+    const pending = action ?? toolCall;
     const shown = task && pending ? JSON.stringify([task.taskId, pending]) : '';
     if (shown === this.approvalShown) return;
     this.approvalShown = shown;
@@ -154,9 +158,12 @@ export class TaskView {
       this.approval.replaceChildren();
       return;
     }
+    const what = action
+      ? h('p', {}, 'The agent wants to ', h('code', {}, describeAction(action.action)), '.')
+      : h('p', {}, 'The agent wants to call the tool ', h('code', {}, toolCall?.name ?? ''), ` (${toolCall?.source ?? ''}) with `, h('code', {}, JSON.stringify(toolCall?.arguments ?? {})), '.');
     this.approval.replaceChildren(
       h('h3', {}, `Approval needed for step ${pending.stepIndex + 1}`),
-      h('p', {}, 'The agent wants to ', h('code', {}, describeAction(pending.action)), '.'),
+      what,
       h('p', { class: 'reason' }, pending.reason),
       h(
         'div',

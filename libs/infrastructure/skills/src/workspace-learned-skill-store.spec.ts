@@ -39,8 +39,9 @@ describe('learned skills in the workspace skills folder', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('writes a SKILL.md that reads back as the same skill, and that the skills folder source lists', async () => {
-    const { location } = await store.create(skill);
-    expect(location).toBe(join(dataDir, 'skills', 'wifi-on', 'SKILL.md'));
+    const { location: shown } = await store.create(skill);
+    expect(shown).toBe('workspace:wifi-on/SKILL.md');
+    const location = join(dataDir, 'skills', 'wifi-on', 'SKILL.md');
     // Only the file: the temporary one was renamed.
     expect(readdirSync(join(dataDir, 'skills', 'wifi-on'))).toEqual(['SKILL.md']);
     expect(readFileSync(location, 'utf8')).toBe(renderLearnedSkill(skill));
@@ -58,7 +59,10 @@ describe('learned skills in the workspace skills folder', () => {
 
   it('refuses a name that is taken (SKILL_EXISTS) or no skill name (VALIDATION_FAILED), writing nothing', async () => {
     await store.create(skill);
-    await expect(store.create({ ...skill, description: 'another' })).rejects.toMatchObject({ code: 'SKILL_EXISTS' });
+    await expect(store.create({ ...skill, description: 'another' })).rejects.toMatchObject({
+      code: 'SKILL_EXISTS',
+      message: 'a skill named wifi-on exists already (workspace:wifi-on); choose another name',
+    });
     expect(await store.get('wifi-on')).toEqual(skill);
     mkdirSync(join(dataDir, 'skills', 'empty-folder'));
     await expect(store.create({ ...skill, name: 'empty-folder' })).rejects.toMatchObject({ code: 'SKILL_EXISTS' });
@@ -67,12 +71,13 @@ describe('learned skills in the workspace skills folder', () => {
   });
 
   it('answers TOOL_NOT_FOUND for no such skill, a name that is none, a skill not learned from a task, and a broken step', async () => {
-    await expect(store.get('nothing-here')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' });
+    await expect(store.get('nothing-here')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: 'no learned skill nothing-here (no workspace:nothing-here/SKILL.md)' });
     await expect(store.get('../etc')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: 'no learned skill "../etc": not a skill name' });
     mkdirSync(join(dataDir, 'skills', 'written'), { recursive: true });
     writeFileSync(join(dataDir, 'skills', 'written', 'SKILL.md'), '---\nname: written\ndescription: By hand.\n---\nDo things.\n');
     await expect(store.get('written')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('`metadata.mobileclaw.learned` is missing') });
-    const { location } = await store.create(skill);
+    await store.create(skill);
+    const location = join(dataDir, 'skills', skill.name, 'SKILL.md');
     writeFileSync(location, readFileSync(location, 'utf8').replace('command: back', 'command: fly'));
     await expect(store.get('wifi-on')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('`metadata.mobileclaw.learned.steps.5.action.command` must be one of open, click, long_press, swipe, input, back, home') });
   });

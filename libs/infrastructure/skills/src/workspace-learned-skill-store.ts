@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, rmdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { LearnedSkillStore, MobileClawError, skillNameError, type LearnedSkill } from '@mobileclaw/domain';
 import { errorMessage } from './error-message';
 import { parseLearnedSkill, renderLearnedSkill } from './learned-skill-file';
 import { SKILL_FILE_NAME } from './skill-discovery';
+
+/** The label the skills folder source gives the workspace root (`<dataDir>/skills`) in locations. */
+const WORKSPACE_ROOT_ID = 'workspace';
 
 /**
  * Learned skills as SKILL.md folders in the workspace skills root (`<dataDir>/skills/<name>/SKILL.md`),
@@ -26,7 +29,8 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
   }
 
   /**
-   * @returns the SKILL.md's absolute path as `location`.
+   * @returns the SKILL.md's `location` as the skills source names it (`workspace:<name>/SKILL.md`):
+   *   no absolute path leaves the gateway, in answers or in error messages.
    * @throws MobileClawError `VALIDATION_FAILED` (a bad name), `SKILL_EXISTS` (a folder of that name is in the root), `STORAGE_ERROR`.
    */
   override async create(skill: LearnedSkill): Promise<{ location: string }> {
@@ -38,8 +42,8 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
       await mkdir(this.root, { recursive: true });
       await mkdir(folder);
     } catch (err) {
-      if (isCode(err, 'EEXIST')) throw new MobileClawError('SKILL_EXISTS', `a skill named ${skill.name} exists already (${folder}); choose another name`);
-      throw new MobileClawError('STORAGE_ERROR', `cannot create the skill folder ${folder}: ${errorMessage(err)}`);
+      if (isCode(err, 'EEXIST')) throw new MobileClawError('SKILL_EXISTS', `a skill named ${skill.name} exists already (${this.shown(folder)}); choose another name`);
+      throw new MobileClawError('STORAGE_ERROR', `cannot create the skill folder ${this.shown(folder)}: ${this.message(err)}`);
     }
     const location = join(folder, SKILL_FILE_NAME);
     const temporary = join(folder, `.${SKILL_FILE_NAME}.${randomBytes(6).toString('hex')}.tmp`);
@@ -52,11 +56,11 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
         await file.close();
       }
       await rename(temporary, location);
-      return { location };
+      return { location: this.shown(location) };
     } catch (err) {
       await rm(temporary, { force: true }).catch(() => undefined);
       await rmdir(folder).catch(() => undefined);
-      throw new MobileClawError('STORAGE_ERROR', `cannot write ${location}: ${errorMessage(err)}`);
+      throw new MobileClawError('STORAGE_ERROR', `cannot write ${this.shown(location)}: ${this.message(err)}`);
     }
   }
 
@@ -72,17 +76,27 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
     try {
       text = await readFile(location, 'utf8');
     } catch (err) {
-      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) throw new MobileClawError('TOOL_NOT_FOUND', `no learned skill ${name} (no ${location})`);
-      throw new MobileClawError('STORAGE_ERROR', `cannot read ${location}: ${errorMessage(err)}`);
+      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) throw new MobileClawError('TOOL_NOT_FOUND', `no learned skill ${name} (no ${this.shown(location)})`);
+      throw new MobileClawError('STORAGE_ERROR', `cannot read ${this.shown(location)}: ${this.message(err)}`);
     }
     let skill: LearnedSkill;
     try {
       skill = parseLearnedSkill(text);
     } catch (err) {
-      throw new MobileClawError('TOOL_NOT_FOUND', `${location} is no learned skill that can be replayed: ${errorMessage(err)}`);
+      throw new MobileClawError('TOOL_NOT_FOUND', `${this.shown(location)} is no learned skill that can be replayed: ${this.message(err)}`);
     }
-    if (skill.name !== name) throw new MobileClawError('TOOL_NOT_FOUND', `${location} names the skill ${skill.name}, not ${name}: a learned skill's folder has its name`);
+    if (skill.name !== name) throw new MobileClawError('TOOL_NOT_FOUND', `${this.shown(location)} names the skill ${skill.name}, not ${name}: a learned skill's folder has its name`);
     return skill;
+  }
+
+  /** `path` under the root as the skills source shows it: `workspace:<relative path>`. */
+  private shown(path: string): string {
+    return `${WORKSPACE_ROOT_ID}:${relative(this.root, path).split(sep).join('/')}`;
+  }
+
+  /** An error's message with the root's absolute path written as `workspace:`. */
+  private message(err: unknown): string {
+    return errorMessage(err).split(`${this.root}${sep}`).join(`${WORKSPACE_ROOT_ID}:`).split(this.root).join(`${WORKSPACE_ROOT_ID}:`);
   }
 }
 
