@@ -15,4 +15,13 @@ describe('settleOrAbort', () => {
     await expect(waiting).rejects.toThrow('canceled by a caller');
     await expect(settleOrAbort(never, controller.signal, () => new Error('mapped'))).rejects.toThrow('mapped');
   });
+
+  it('handles the failure of work it no longer waits for: a signal fired before the call leaves no unhandled rejection', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stopped'));
+    const work = Promise.reject(new Error('planning was canceled'));
+    const handled = jest.spyOn(work, 'then');
+    await expect(settleOrAbort(work, controller.signal)).rejects.toThrow('stopped');
+    expect(handled).toHaveBeenCalled();
+  });
 });
