@@ -15,4 +15,13 @@ describe('settleOrAbort', () => {
     await expect(waiting).rejects.toThrow('canceled by a caller');
     await expect(settleOrAbort(never, controller.signal, () => new Error('mapped'))).rejects.toThrow('mapped');
   });
+
+  it('handles the work’s rejection when the signal had fired before: no unhandled rejection', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('gone'));
+    const work = Promise.reject(new Error('planning was canceled'));
+    const then = jest.spyOn(work, 'then');
+    await expect(settleOrAbort(work, controller.signal)).rejects.toThrow('gone');
+    expect(then).toHaveBeenCalled();
+  });
 });
