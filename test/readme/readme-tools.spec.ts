@@ -88,7 +88,7 @@ describe('the README tools and skills section', () => {
       ['erp', 'http'],
     ]);
     expect(config.catalogs.map(({ options }) => options.id)).toEqual(['desk']);
-    expect(config.agents.map(({ options }) => options.id)).toEqual(['travel']);
+    expect(config.agents.map(({ options }) => [options.id, Object.keys(options.inputSchemas ?? {})])).toEqual([['travel', ['book_trip']]]);
     expect(config.skillsDirs).toEqual(['/srv/mobileclaw/skills', '/opt/team-skills']);
     expect(config.precedence.sourceOrder).toEqual(['mcp:files', 'mcp:erp', 'catalog:desk', 'agent:travel']);
     expect(Object.keys(config.policies.byCaller ?? {})).toEqual(['rest', 'phone:*']);
