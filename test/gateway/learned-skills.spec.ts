@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,8 @@ describe('learned skills: save a task as a SKILL.md skill, replay it without a m
   let gateway: RunningGateway;
   let form: SimulatedPhone;
   const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-learned-'));
+  /** A second skills root holding a skill `weather-report`: a learned skill may not take its name. */
+  const extraSkills = join(dataDir, 'extra-skills');
   const url = (path: string): string => `http://127.0.0.1:${gateway.httpPort}${path}`;
   const post = async (path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
     const res = await fetch(url(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
@@ -106,7 +108,10 @@ describe('learned skills: save a task as a SKILL.md skill, replay it without a m
       });
     });
     await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    mkdirSync(join(extraSkills, 'weather-report'), { recursive: true });
+    writeFileSync(join(extraSkills, 'weather-report', 'SKILL.md'), '---\nname: weather-report\ndescription: Read the weather.\n---\nOpen the weather app.\n');
     gateway = await startGateway({
+      MOBILECLAW_SKILLS_DIRS: extraSkills,
       MOBILECLAW_HTTP_PORT: '0',
       MOBILECLAW_DEVICE_PORT: '0',
       MOBILECLAW_DATA_DIR: dataDir,
@@ -321,6 +326,12 @@ Replay reads \`metadata.mobileclaw.learned\` above: edit the steps there; this l
   it('answers the documented errors', async () => {
     expect(await post('/api/tasks/no-such-task/skill', {})).toMatchObject({ status: 404, body: { code: 'TASK_NOT_FOUND' } });
     expect(await post(`/api/tasks/${learned.taskId}/skill`, { name: 'browser-address' })).toMatchObject({ status: 409, body: { code: 'SKILL_EXISTS' } });
+    // A tool of another root (or any source) keeps its name: the workspace skill would hide it from every caller.
+    expect(await post(`/api/tasks/${learned.taskId}/skill`, { name: 'weather-report' })).toMatchObject({
+      status: 409,
+      body: { code: 'SKILL_EXISTS', detail: 'a tool named weather-report exists already (skills:workspace/weather-report); choose another name' },
+    });
+    expect(existsSync(join(dataDir, 'skills', 'weather-report'))).toBe(false);
     expect(await post(`/api/tasks/${learned.taskId}/skill`, { name: 'Browser Address' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', errors: [{ field: 'name' }] } });
     const failed = await run('sim-1', 'fly to the moon');
     expect(failed).toMatchObject({ status: 'failed' });

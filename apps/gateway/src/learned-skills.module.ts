@@ -2,7 +2,16 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { join } from 'node:path';
 import { Planner, LearnedSkillStore } from '@mobileclaw/domain';
 import { DEFAULT_TASK_CASE_OPTIONS, LearnedSkills, TaskService } from '@mobileclaw/case-tasks';
+import { ToolRegistry, formatToolRef } from '@mobileclaw/case-tools';
 import { WorkspaceLearnedSkillStore } from '@mobileclaw/skills-folder';
+
+/** A tool of any source (shadowed ones too) listed as `name`, as `kind:id/name`: a saved skill may not take its name. */
+function toolNameHolder(registry: ToolRegistry): (name: string) => Promise<string | undefined> {
+  return async (name) => {
+    const holder = (await registry.list()).find((entry) => entry.exposedName === name || entry.name === name || entry.originalName === name);
+    return holder && formatToolRef(holder);
+  };
+}
 
 /** Where learned skills go and how long their replays may run. */
 export interface GatewayLearnedSkillsOptions {
@@ -29,9 +38,9 @@ export class GatewayLearnedSkillsModule {
         { provide: LearnedSkillStore, useFactory: () => new WorkspaceLearnedSkillStore(join(options.dataDir, 'skills')) },
         {
           provide: LearnedSkills,
-          inject: [TaskService, Planner, LearnedSkillStore],
-          useFactory: (tasks: TaskService, planner: Planner, store: LearnedSkillStore) =>
-            new LearnedSkills(tasks, planner, store, { defaultMaxSteps: options.defaultMaxSteps, maxStepsLimit: DEFAULT_TASK_CASE_OPTIONS.maxStepsLimit }),
+          inject: [TaskService, Planner, LearnedSkillStore, { token: ToolRegistry, optional: true }],
+          useFactory: (tasks: TaskService, planner: Planner, store: LearnedSkillStore, registry: ToolRegistry | undefined) =>
+            new LearnedSkills(tasks, planner, store, { defaultMaxSteps: options.defaultMaxSteps, maxStepsLimit: DEFAULT_TASK_CASE_OPTIONS.maxStepsLimit }, undefined, registry && toolNameHolder(registry)),
         },
       ],
       exports: [LearnedSkills],

@@ -18,6 +18,16 @@ export interface SavedSkill {
   steps: number;
 }
 
+/**
+ * Who already holds a tool name: resolves a description of the tool (e.g. `mcp:everything/echo`) when
+ * some source lists `name`, else undefined. A saved skill must not take a name another tool answers
+ * to: the workspace skills would win it and silently hide that tool from every caller.
+ */
+export type ToolNameHolder = (name: string) => Promise<string | undefined>;
+
+/** The DI token of a {@link ToolNameHolder} for {@link LearnedSkills} (optional: without it, only existing skill folders count as taken). */
+export const TOOL_NAME_HOLDER = Symbol('TOOL_NAME_HOLDER');
+
 /** Input of {@link LearnedSkills.replay}. */
 export interface ReplaySkillInput {
   deviceId: string;
@@ -40,16 +50,20 @@ export class LearnedSkills {
     /** The step budgets replays are sized within (the task module's; its defaults without it). */
     @Optional() @Inject(TASK_CASE_OPTIONS) private readonly options: Pick<TaskCaseOptions, 'defaultMaxSteps' | 'maxStepsLimit'> = DEFAULT_TASK_CASE_OPTIONS,
     @Optional() private readonly clock: Clock = new SystemClock(),
+    @Optional() @Inject(TOOL_NAME_HOLDER) private readonly nameHolder?: ToolNameHolder,
   ) {}
 
   /**
    * Saves a completed task as a skill.
    * @throws MobileClawError `TASK_NOT_FOUND`, `TASK_STATE_CONFLICT` (not `completed`, or no action to
-   *   learn), `VALIDATION_FAILED` (bad `name` or `description`), `SKILL_EXISTS`, `STORAGE_ERROR`.
+   *   learn), `VALIDATION_FAILED` (bad `name` or `description`), `SKILL_EXISTS` (a skill folder of that
+   *   name, or a tool of any source listed under that name), `STORAGE_ERROR`.
    */
   async save(taskId: string, choice: { name?: string; description?: string } = {}): Promise<SavedSkill> {
     const task = await this.tasks.get(taskId);
     const skill = learnSkill(task, { ...choice, learnedAt: this.clock.now().toISOString() });
+    const holder = await this.nameHolder?.(skill.name);
+    if (holder !== undefined) throw new MobileClawError('SKILL_EXISTS', `a tool named ${skill.name} exists already (${holder}); choose another name`);
     const { location } = await this.store.create(skill);
     return { name: skill.name, description: skill.description, location, parameters: skill.parameters, steps: skill.steps.length };
   }

@@ -186,6 +186,22 @@ describe('ToolRegistry', () => {
       expect(await governed.listFor('rest')).toEqual([]);
     });
 
+    it('refuses arguments nested deeper than JSON allows here, or with prototype keys, before any call', async () => {
+      let deep: Record<string, unknown> = {};
+      const args = deep;
+      for (let level = 0; level < 200; level++) deep = (deep['a'] = {}) as Record<string, unknown>;
+      expect(await registry.invoke('weather', args, request())).toMatchObject({ ok: false, called: false, error: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/^tool weather: arguments\.a/) } });
+      expect(await registry.invoke('weather', JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>, request())).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+      expect(skills.calls).toHaveLength(0);
+    });
+
+    it('quotes and cuts a name no tool can have in its TOOL_NOT_FOUND message', async () => {
+      expect(await registry.invoke('x'.repeat(10_000), {}, request())).toMatchObject({
+        error: { code: 'TOOL_NOT_FOUND', message: `no tool "${'x'.repeat(80)}…": a tool name is 1–64 of [A-Za-z0-9_-]` },
+      });
+      expect(await registry.invoke('a\u0000b', {}, request())).toMatchObject({ error: { code: 'TOOL_NOT_FOUND', message: 'no tool "a\\u0000b": a tool name is 1–64 of [A-Za-z0-9_-]' } });
+    });
+
     it('ABORTED when the caller gave up before the call', async () => {
       const controller = new AbortController();
       controller.abort();

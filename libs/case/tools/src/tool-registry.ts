@@ -1,7 +1,9 @@
 import { Subject, type Observable, type Subscription, merge } from 'rxjs';
 import {
   ToolCallLedger,
+  jsonShapeError,
   sanitizeToolName,
+  TOOL_NAME_PATTERN,
   toolFailure,
   toolFailureFromError,
   toolSourceKey,
@@ -173,6 +175,9 @@ export class ToolRegistry {
     const policy = toolPolicyFor(this.policies, request.caller);
     if (!entry || !toolAllowed(policy, entry)) return refuse(toolFailure('TOOL_NOT_FOUND', notFoundMessage(exposedName, tools, entry !== undefined)));
     if (!entry.available) return refuse(toolFailure('TOOL_UNAVAILABLE', `tool ${exposedName} (${formatToolRef(entry)}) is unavailable right now`));
+    // Before anything recursive reads them (ajv, the ledger, the source): bounded depth, no prototype keys.
+    const shape = jsonShapeError(args, 'arguments');
+    if (shape !== undefined) return refuse(toolFailure('VALIDATION_FAILED', `tool ${exposedName}: ${shape.field}: ${shape.message}`));
     const problem = this.validator.check(entry.inputSchema, args);
     if (problem !== undefined) return refuse(toolFailure('VALIDATION_FAILED', `tool ${exposedName}: ${problem}`));
     if (toolNeedsApproval(policy, entry, entry.kind) && request.approved !== true) {
@@ -290,6 +295,8 @@ function notFoundMessage(name: string, tools: readonly ToolEntry[], listed: bool
   if (shadowed?.shadowedBy) {
     return `no tool ${name}: ${formatToolRef(shadowed)} is shadowed by ${formatToolRef(shadowed.shadowedBy)}, called ${shadowed.exposedName}`;
   }
+  // A name no tool can have is quoted and cut: a caller's 10 KB or control-character name is not echoed whole.
+  if (!TOOL_NAME_PATTERN.test(name)) return `no tool ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}: a tool name is 1–64 of [A-Za-z0-9_-]`;
   return `no tool ${name}`;
 }
 

@@ -96,4 +96,16 @@ describe('RegistryDeviceToolRequests', () => {
     });
     expect([native.calls, skills.calls, erp.calls]).toEqual([[], [], []]);
   });
+
+  it('never lists or calls a native tool for a phone, even under a policy that allows everything', async () => {
+    const open = new ToolRegistry([native, skills, erp], { policies: { defaultPolicy: { allow: '*', allowActionsWithoutApproval: '*' } } });
+    const phones = new RegistryDeviceToolRequests(open);
+    expect((await phones.catalog('pixel-7')).map((entry) => entry.name)).toEqual(['book_table', 'stock', 'weather']);
+    expect(await phones.invoke('pixel-7', 'phone_click', { deviceId: 'pixel-8', x: 1, y: 2 }, context('p-8'))).toEqual({
+      ok: false,
+      error: { code: 'TOOL_NOT_FOUND', message: "no tool phone_click for a phone: the gateway's native tools are never a phone's", retryable: false },
+    });
+    expect(native.calls).toEqual([]);
+    open.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { DeviceToolRequests, type DeviceToolCatalogEntry, type DeviceToolRequestContext, type ToolInvocationResult } from '@mobileclaw/domain';
+import { DeviceToolRequests, toolFailure, type DeviceToolCatalogEntry, type DeviceToolRequestContext, type ToolInvocationResult } from '@mobileclaw/domain';
 import type { ToolRegistry } from '../tool-registry';
 
 /** The registry caller id of phone `deviceId`: `phone:<deviceId>` (its policy: its own, else the `phone:*` family's, else the default). */
@@ -12,6 +12,10 @@ export function phoneToolCaller(deviceId: string): string {
  * `toolCallId` gets `phone:<deviceId>:<requestId>`, so that a phone re-sending the same request (same
  * request id) after a lost answer gets the recorded result instead of a second execution. Phones
  * cannot approve: an `ACTION` tool their policy does not exempt answers `APPROVAL_REQUIRED`.
+ *
+ * Whatever the policies say, a phone never lists or calls a native tool (the phones' commands,
+ * `list_devices`): one phone must not see or drive another through the gateway. Such a name answers
+ * `TOOL_NOT_FOUND`, as a name nobody lists.
  */
 export class RegistryDeviceToolRequests extends DeviceToolRequests {
   constructor(private readonly registry: ToolRegistry) {
@@ -21,7 +25,7 @@ export class RegistryDeviceToolRequests extends DeviceToolRequests {
   /** The visible tools `phone:<deviceId>` may call, flattened for the wire, sorted by exposed name. */
   override async catalog(deviceId: string): Promise<DeviceToolCatalogEntry[]> {
     const entries = await this.registry.listFor(phoneToolCaller(deviceId));
-    return entries.map((entry) => ({
+    return entries.filter((entry) => entry.source.kind !== 'native').map((entry) => ({
       name: entry.exposedName,
       description: entry.description,
       inputSchema: entry.inputSchema,
@@ -37,6 +41,8 @@ export class RegistryDeviceToolRequests extends DeviceToolRequests {
   /** Calls `name` as `phone:<deviceId>` (see {@link ToolRegistry.invoke} for the failures), without the registry's bookkeeping fields. */
   override async invoke(deviceId: string, name: string, args: Record<string, unknown>, context: DeviceToolRequestContext): Promise<ToolInvocationResult> {
     const caller = phoneToolCaller(deviceId);
+    const entry = await this.registry.find(name);
+    if (entry?.source.kind === 'native') return toolFailure('TOOL_NOT_FOUND', `no tool ${name} for a phone: the gateway's native tools are never a phone's`);
     const result = await this.registry.invoke(name, args, {
       caller,
       toolCallId: context.toolCallId ?? `${caller}:${context.requestId}`,
