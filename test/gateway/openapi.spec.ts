@@ -35,7 +35,7 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'post', path: '/api/tasks/{taskId}/approval', ok: [200, json('Task')], errors: [400, 401, 404, 409, 413, 415, 503] },
   { method: 'post', path: '/api/tasks/{taskId}/tool-results', ok: [200, json('Task')], errors: [400, 401, 404, 409, 413, 415, 503] },
   { method: 'post', path: '/api/tasks/{taskId}/skill', ok: [201, json('SavedSkillAnswer')], errors: [400, 401, 404, 409, 413, 415, 503] },
-  { method: 'post', path: '/api/skills/{name}/replay', ok: [202, json('Task')], errors: [400, 401, 404, 409, 413, 415, 503] },
+  { method: 'post', path: '/api/skills/{name}/replay', ok: [202, json('Task')], errors: [400, 401, 404, 409, 413, 415, 422, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/events', ok: [200, SSE], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/tasks/{taskId}/steps/{index}/screenshot', ok: [200, { 'image/png': BINARY, 'image/jpeg': BINARY }], errors: [400, 401, 404, 503] },
   { method: 'get', path: '/api/tools', ok: [200, json('ToolList')], errors: [401] },

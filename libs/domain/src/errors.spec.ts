@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(46);
+    expect(ERROR_CODES).toHaveLength(47);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -24,6 +24,7 @@ describe('error catalog', () => {
       'TOOL_NOT_FOUND', 'TOOL_UNAVAILABLE', 'TOOL_FAILED', 'TOOL_BAD_RESPONSE',
       'METHOD_NOT_FOUND', 'TOO_MANY_REQUESTS',
       'SKILL_EXISTS',
+      'SKILL_INVALID',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });

@@ -152,6 +152,8 @@ export const ERROR_CATALOG = {
   TOO_MANY_REQUESTS: { title: 'Too many requests in flight', retryable: true },
   /** A skill (or a folder) of that name already exists in the workspace skills folder; choose another name. */
   SKILL_EXISTS: { title: 'A skill of that name exists', retryable: false },
+  /** A learned skill's SKILL.md (edited by hand) is no longer one that can be replayed; the message says what is wrong. */
+  SKILL_INVALID: { title: 'The skill cannot be replayed', retryable: false },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

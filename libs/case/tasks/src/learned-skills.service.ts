@@ -73,7 +73,7 @@ export class LearnedSkills {
    * learned goal with the arguments filled in (a secret's placeholder stays), and whose step budget
    * covers the skill's steps plus its final check.
    * @returns the task as {@link TaskService.start} returns it.
-   * @throws MobileClawError `TOOL_NOT_FOUND` (no learned skill of that name), `VALIDATION_FAILED` (an
+   * @throws MobileClawError `TOOL_NOT_FOUND` (no learned skill of that name), `SKILL_INVALID` (its SKILL.md is no replayable skill), `VALIDATION_FAILED` (an
    *   unknown parameter, a value that is not a string, a secret left out; field errors
    *   `arguments.<name>`), and {@link TaskService.start}'s errors (`DEVICE_NOT_FOUND`, `DEVICE_BUSY`, …).
    */

@@ -70,15 +70,15 @@ describe('learned skills in the workspace skills folder', () => {
     expect(readdirSync(dataDir)).toEqual(['skills']);
   });
 
-  it('answers TOOL_NOT_FOUND for no such skill, a name that is none, a skill not learned from a task, and a broken step', async () => {
+  it('answers TOOL_NOT_FOUND for no such skill or a name that is none, SKILL_INVALID for a skill not learned from a task and a broken step', async () => {
     await expect(store.get('nothing-here')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: 'no learned skill nothing-here (no workspace:nothing-here/SKILL.md)' });
     await expect(store.get('../etc')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: 'no learned skill "../etc": not a skill name' });
     mkdirSync(join(dataDir, 'skills', 'written'), { recursive: true });
     writeFileSync(join(dataDir, 'skills', 'written', 'SKILL.md'), '---\nname: written\ndescription: By hand.\n---\nDo things.\n');
-    await expect(store.get('written')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('`metadata.mobileclaw.learned` is missing') });
+    await expect(store.get('written')).rejects.toMatchObject({ code: 'SKILL_INVALID', message: expect.stringContaining('`metadata.mobileclaw.learned` is missing') });
     await store.create(skill);
     const location = join(dataDir, 'skills', skill.name, 'SKILL.md');
     writeFileSync(location, readFileSync(location, 'utf8').replace('command: back', 'command: fly'));
-    await expect(store.get('wifi-on')).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('`metadata.mobileclaw.learned.steps.5.action.command` must be one of open, click, long_press, swipe, input, back, home') });
+    await expect(store.get('wifi-on')).rejects.toMatchObject({ code: 'SKILL_INVALID', message: expect.stringContaining('`metadata.mobileclaw.learned.steps.5.action.command` must be one of open, click, long_press, swipe, input, back, home') });
   });
 });

@@ -65,8 +65,9 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
   }
 
   /**
-   * @throws MobileClawError `TOOL_NOT_FOUND` (no such folder or SKILL.md, a name that is no skill name,
-   *   or a file that is no valid learned skill: the message says why), `STORAGE_ERROR`.
+   * @throws MobileClawError `TOOL_NOT_FOUND` (no such folder or SKILL.md, a name that is no skill name),
+   *   `SKILL_INVALID` (a file that is no valid learned skill, e.g. edited by hand: the message says why),
+   *   `STORAGE_ERROR`.
    */
   override async get(name: string): Promise<LearnedSkill> {
     // Only a valid name is joined to the root: nothing outside it can be named.
@@ -83,9 +84,9 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
     try {
       skill = parseLearnedSkill(text);
     } catch (err) {
-      throw new MobileClawError('TOOL_NOT_FOUND', `${this.shown(location)} is no learned skill that can be replayed: ${this.message(err)}`);
+      throw new MobileClawError('SKILL_INVALID', `${this.shown(location)} is no learned skill that can be replayed: ${this.message(err)}`);
     }
-    if (skill.name !== name) throw new MobileClawError('TOOL_NOT_FOUND', `${this.shown(location)} names the skill ${skill.name}, not ${name}: a learned skill's folder has its name`);
+    if (skill.name !== name) throw new MobileClawError('SKILL_INVALID', `${this.shown(location)} names the skill ${skill.name}, not ${name}: a learned skill's folder has its name`);
     return skill;
   }
 

@@ -44,6 +44,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   TOOL_FAILED: 502,
   TOOL_BAD_RESPONSE: 502,
   SKILL_EXISTS: 409,
+  SKILL_INVALID: 422,
   TIMEOUT: 504,
   TOOL_RESULT_TIMEOUT: 504,
   // Task outcomes end a task (`task.error`) and answer no request today. Were a route to fail with

@@ -66,7 +66,8 @@ export class SkillsController {
 
   /**
    * `POST /api/skills/:name/replay {deviceId, arguments?}` → 202 the task (planner `replay:<name>`), `Location` header.
-   * @throws VALIDATION_FAILED (400), TOOL_NOT_FOUND (404: no learned skill of that name), DEVICE_NOT_FOUND (404),
+   * @throws VALIDATION_FAILED (400), TOOL_NOT_FOUND (404: no learned skill of that name), SKILL_INVALID (422: its SKILL.md is no
+   *   learned skill any more, e.g. edited by hand), DEVICE_NOT_FOUND (404),
    *   DEVICE_DISCONNECTED (503), DEVICE_BUSY (409, the phone's queue is full), SHUTTING_DOWN (503).
    */
   @Post(':name/replay')
@@ -79,7 +80,7 @@ export class SkillsController {
   @ApiParam({ name: 'name', description: 'The learned skill\'s name.', example: 'browser-address' })
   @ApiBody({ type: ReplaySkillDto })
   @ApiAcceptedResponse({ type: TaskSchema, description: 'The task, `running` or `queued`.', headers: { Location: { description: 'The task\'s URL.', schema: { type: 'string' } } } })
-  @ApiProblemResponses('VALIDATION_FAILED', 'TOOL_NOT_FOUND', 'DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE')
+  @ApiProblemResponses('VALIDATION_FAILED', 'TOOL_NOT_FOUND', 'SKILL_INVALID', 'DEVICE_NOT_FOUND', 'DEVICE_BUSY', 'DEVICE_DISCONNECTED', 'SHUTTING_DOWN', 'STORAGE_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE')
   async replay(@Param('name') name: string, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<TaskResource> {
     const dto = validateDto(ReplaySkillDto, body);
     const task = await required(this.skills).replay(name, { deviceId: dto.deviceId, arguments: dto.arguments });
