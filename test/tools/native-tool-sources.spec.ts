@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { filter, firstValueFrom } from 'rxjs';
 import sharp from 'sharp';
 import { ControlLeaseRegistry } from '@mobileclaw/case-device-control';
@@ -45,6 +46,8 @@ describe('native tools on a simulated phone', () => {
   let actions: ActionFrame[];
 
   beforeEach(async () => {
+    // The device listener announces its port on Nest's logger.
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     hub = new DeviceHub({ deviceToken: TOKEN }, { logger: quietLogger });
     listener = new TcpDeviceTransport({ port: 0, host: '127.0.0.1' });
     await listener.start(hub);
@@ -60,6 +63,7 @@ describe('native tools on a simulated phone', () => {
     await phone.stop();
     hub.shutdown();
     await listener.stop();
+    jest.restoreAllMocks();
   });
 
   /** A registry of both native sources (rest may call everything, actions without approval, as the gateway's default policy has it). */
