@@ -20,13 +20,14 @@ const INJECTION = '<img src="x" onerror="globalThis.toolsPanelInjected = true"> 
 
 interface ServerToolEntry {
   exposedName: string;
+  source: { kind: string; id: string };
   description: string;
   visible: boolean;
   eligibility: { eligible: boolean; missing: string[] };
 }
 interface ServerToolList {
   tools: ServerToolEntry[];
-  issues: { kind: string; location: string; message: string }[];
+  issues: { source: { kind: string; id: string }; kind: string; location: string; message: string }[];
 }
 
 let served: PageGateway;
@@ -123,8 +124,10 @@ describe('the Tools panel', () => {
     await tool(page, 'weather').waitFor({ timeout: WAIT_MS });
 
     expect(await page.locator('#tools li.tool').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')))).toEqual(expected.tools.map((entry) => entry.exposedName));
-    expect(expected.tools.map((entry) => entry.exposedName)).toEqual(['book-table', 'injected', 'translate', 'weather']);
-    await expect(page.locator('#tools .tools-summary').textContent()).resolves.toBe('4 tools');
+    // The skills of both roots, one per name (other sources, e.g. the phone's own tools, may be listed too).
+    expect(expected.tools.filter((entry) => entry.source.kind === 'skills').map((entry) => entry.exposedName)).toEqual(['book-table', 'injected', 'translate', 'weather']);
+    expect(expected.tools.every((entry) => entry.visible)).toBe(true);
+    await expect(page.locator('#tools .tools-summary').textContent()).resolves.toBe(`${expected.tools.length} tools`);
 
     const weather = tool(page, 'weather');
     await expect(weather.locator('h3').textContent()).resolves.toBe('weather');
@@ -144,7 +147,7 @@ describe('the Tools panel', () => {
     expect(await issues.evaluateAll((items) => items.map((item) => [item.getAttribute('data-kind'), item.querySelector('.tool-issue-location')?.textContent]))).toEqual(
       expected.issues.map((issue) => [issue.kind, issue.location]),
     );
-    expect(expected.issues.map((issue) => [issue.kind, issue.location]).sort()).toEqual(
+    expect(expected.issues.filter((issue) => issue.source.kind === 'skills').map((issue) => [issue.kind, issue.location]).sort()).toEqual(
       [
         ['invalid', 'extra1:broken/SKILL.md'],
         ['shadowed', 'extra1:weather/SKILL.md'],
