@@ -20,13 +20,14 @@ const INJECTION = '<img src="x" onerror="globalThis.toolsPanelInjected = true"> 
 
 interface ServerToolEntry {
   exposedName: string;
+  source: { kind: string; id: string };
   description: string;
   visible: boolean;
   eligibility: { eligible: boolean; missing: string[] };
 }
 interface ServerToolList {
   tools: ServerToolEntry[];
-  issues: { kind: string; location: string; message: string }[];
+  issues: { source: { kind: string; id: string }; kind: string; location: string; message: string }[];
 }
 
 let served: PageGateway;
@@ -152,7 +153,7 @@ describe('the Tools panel', () => {
     expect(await issues.evaluateAll((items) => items.map((item) => [item.getAttribute('data-kind'), item.querySelector('.tool-issue-location')?.textContent]))).toEqual(
       expected.issues.map((issue) => [issue.kind, issue.location]),
     );
-    expect(expected.issues.map((issue) => [issue.kind, issue.location]).sort()).toEqual(
+    expect(expected.issues.filter((issue) => issue.source.kind === 'skills').map((issue) => [issue.kind, issue.location]).sort()).toEqual(
       [
         ['invalid', 'extra1:broken/SKILL.md'],
         ['shadowed', 'extra1:weather/SKILL.md'],
