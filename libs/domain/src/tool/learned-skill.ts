@@ -73,6 +73,8 @@ export const SKILL_NAME_MAX_LENGTH = 64;
 export function skillNameError(name: string): string | undefined {
   if (name.length === 0 || name.length > SKILL_NAME_MAX_LENGTH) return `a skill name has 1 to ${SKILL_NAME_MAX_LENGTH} characters (got ${name.length})`;
   if (!SKILL_NAME_PATTERN.test(name)) return `a skill name is lowercase letters, digits and single hyphens, not starting or ending with a hyphen (got ${JSON.stringify(name)})`;
+  // The name is a folder's: Windows gives these names to devices, so such a folder cannot exist there.
+  if (/^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/.test(name)) return `a skill name may not be ${name}: Windows reserves it for a device, so its folder could not be created there`;
   return undefined;
 }
 

@@ -68,7 +68,7 @@ export async function discoverSkillFiles(roots: readonly SkillsRoot[], limits: S
     const root = { label: configured.label, path: resolve(configured.path) };
     const rootReal = await realFolder(root.path);
     if (!rootReal) {
-      discovery.issues.push({ kind: 'root_missing', location: `${root.label}:`, path: root.path, message: `the skills folder ${root.path} does not exist or is not a folder` });
+      discovery.issues.push({ kind: 'root_missing', location: `${root.label}:`, path: root.path, message: `the skills folder ${root.label}: does not exist or is not a folder` });
       continue;
     }
     discovery.existingRoots.push(root.path);
@@ -137,7 +137,7 @@ class RootWalk {
     const real = await realpathOrReport(path, (message) => this.report('unreadable', path, message));
     if (real === undefined) return undefined;
     if (!isInside(real, this.rootReal)) {
-      this.report('symlink_escapes_root', path, `the symbolic link leads to ${real}, outside ${this.rootReal}; not followed`);
+      this.report('symlink_escapes_root', path, `the symbolic link leads outside the skills folder ${this.root.label}:; not followed`);
       return undefined;
     }
     return real;

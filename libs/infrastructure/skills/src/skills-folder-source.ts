@@ -356,7 +356,7 @@ export class SkillsFolderSource extends ToolSource {
    */
   private async currentRealPath(file: SkillFileLocation): Promise<string> {
     const real = await realpath(file.path);
-    if (!isInside(real, file.rootRealPath)) throw new Error(`it now leads to ${real}, outside ${file.rootRealPath}`);
+    if (!isInside(real, file.rootRealPath)) throw new Error(`it now leads outside its skills folder ${file.root.label}:`);
     return real;
   }
 
