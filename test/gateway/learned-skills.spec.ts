@@ -8,6 +8,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import { createSkillsFolderSource } from '@mobileclaw/skills-folder';
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 import { SseClient } from '../support/sse-client';
+import { toolCallCompletion } from '../support/chat-completions';
 
 /**
  * Skills learned from tasks, on a real gateway with its embedded simulated phone (`sim-1`) and a
@@ -20,14 +21,7 @@ type Json = any;
 const SECRET = 's3cret-Hunter2';
 
 function answer(name: string, args: Record<string, unknown>): Json {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'fake-vl',
-    choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, finish_reason: 'tool_calls' }],
-    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-  };
+  return toolCallCompletion(name, args, 'fake-vl');
 }
 
 /** The fake model: reads the goal, the element lines and the steps so far, and answers as a tool-calling model would. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
 import { SseClient } from '../support/sse-client';
+import { toolCallCompletion } from '../support/chat-completions';
 
 /**
  * The gateway configured with an OpenAI-compatible model (MOBILECLAW_LLM_*): tasks are planned by the
@@ -20,20 +21,7 @@ interface SeenRequest {
 }
 
 function answer(name: string, args: Record<string, unknown>): Json {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'fake-vl',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] },
-        finish_reason: 'tool_calls',
-      },
-    ],
-    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-  };
+  return toolCallCompletion(name, args, 'fake-vl');
 }
 
 function decide(body: Json): Json {

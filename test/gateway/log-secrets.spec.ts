@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SseClient } from '../support/sse-client';
+import { toolCallCompletion } from '../support/chat-completions';
 
 /**
  * Secrets never reach the logs: a gateway process at the most verbose log level, given an API token,
@@ -25,13 +26,7 @@ const BEARER = { authorization: `Bearer ${API_TOKEN}` };
 type Json = any;
 
 function toolCall(name: string, args: Record<string, unknown>): Json {
-  return {
-    id: 'chatcmpl-secrets',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'fake-model',
-    choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, finish_reason: 'tool_calls' }],
-  };
+  return toolCallCompletion(name, args, 'fake-model');
 }
 
 /** The model's answers, one per request: open the browser, type the password, done. */

@@ -13,6 +13,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { MobileClawWsAdapter } from '@mobileclaw/transport-ws';
 import { SseClient } from '../support/sse-client';
+import { toolCallCompletion } from '../support/chat-completions';
 
 /**
  * Registry tools called by a task's planner, end to end: the gateway's own modules with its tool
@@ -89,14 +90,7 @@ async function eventsOf(gw: Running, taskId: string): Promise<Json[]> {
 }
 
 function answer(name: string, args: Record<string, unknown>): Json {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'fake',
-    choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, finish_reason: 'tool_calls' }],
-    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-  };
+  return toolCallCompletion(name, args, 'fake');
 }
 
 /** The model: opens Settings, then calls the gateway's `echo` for order A-17, then reports what it returned. */
