@@ -1,20 +1,9 @@
 import { Global, Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Subject } from 'rxjs';
 import { ToolRegistry, type ToolPolicies } from '@mobileclaw/case-tools';
+import { FakeToolSource } from '@mobileclaw/case-tools/testing';
 import { MobileClawModule } from '@mobileclaw/device';
-import {
-  ToolSource,
-  emptyToolInputSchema,
-  toolEligibility,
-  toolFailure,
-  toolSuccess,
-  type ToolDescriptor,
-  type ToolInvocationContext,
-  type ToolInvocationResult,
-  type ToolSourceChange,
-  type ToolSourceRef,
-} from '@mobileclaw/domain';
+import { toolFailure, toolSuccess } from '@mobileclaw/domain';
 import { GatewayRequestError, SimulatedPhone } from '@mobileclaw/simulator';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { MobileClawWsAdapter, WsDeviceModule, WsDeviceTransport } from '@mobileclaw/transport-ws';
@@ -28,60 +17,22 @@ const POLICIES: ToolPolicies = {
   byCaller: { 'phone:*': { allow: [], allowSources: ['skills:*', 'mcp:*', 'catalog:*', 'agent:*'] } },
 };
 
-/** A tool source of fixed tools whose calls answer `answer` and are recorded. */
-class ListedToolSource extends ToolSource {
-  readonly changes$ = new Subject<ToolSourceChange>().asObservable();
-  readonly calls: { name: string; args: Record<string, unknown>; context: ToolInvocationContext }[] = [];
-
-  constructor(
-    readonly ref: ToolSourceRef,
-    private readonly tools: ToolDescriptor[],
-    private readonly answer: (name: string, args: Record<string, unknown>) => ToolInvocationResult,
-  ) {
-    super();
-  }
-
-  override async list(): Promise<ToolDescriptor[]> {
-    return structuredClone(this.tools);
-  }
-
-  override async invoke(name: string, args: Record<string, unknown>, context: ToolInvocationContext): Promise<ToolInvocationResult> {
-    this.calls.push({ name, args, context });
-    return this.answer(name, args);
-  }
-}
-
-function descriptor(source: ToolSourceRef, name: string, overrides: Partial<ToolDescriptor>): ToolDescriptor {
-  return {
-    name,
-    description: `${name} of ${source.kind}:${source.id}`,
-    inputSchema: emptyToolInputSchema(),
-    kind: 'OBSERVATION',
-    mode: 'REMOTE_PROXY',
-    source,
-    eligibility: toolEligibility(),
-    available: true,
-    ...overrides,
-  };
-}
-
-const NATIVE: ToolSourceRef = { kind: 'native', id: 'phone' };
-const ERP: ToolSourceRef = { kind: 'mcp', id: 'erp' };
 const WEATHER_SCHEMA = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 
 describe('phones as callers of the tool registry, over TCP and WebSocket', () => {
   let app: INestApplication;
   let tcp: TcpDeviceTransport;
   let wsUrl: string;
-  let native: ListedToolSource;
-  let erp: ListedToolSource;
+  let native: FakeToolSource;
+  let erp: FakeToolSource;
   const phones: SimulatedPhone[] = [];
 
   beforeAll(async () => {
-    native = new ListedToolSource(NATIVE, [descriptor(NATIVE, 'phone_click', { kind: 'ACTION', mode: 'NATIVE' })], () => toolSuccess('clicked'));
-    erp = new ListedToolSource(ERP, [descriptor(ERP, 'weather', { inputSchema: WEATHER_SCHEMA, description: 'Current weather in a city' }), descriptor(ERP, 'refund', { kind: 'ACTION' })], (name, args) =>
-      name === 'weather' ? toolSuccess({ city: args['city'] as string, temp: 21 }, `21 °C in ${String(args['city'])}`) : toolFailure('TOOL_FAILED', 'refunds are closed'),
-    );
+    native = new FakeToolSource('native', 'phone').with(['phone_click', { kind: 'ACTION' }]);
+    native.answer = async () => toolSuccess('clicked');
+    erp = new FakeToolSource('mcp', 'erp').with(['weather', { inputSchema: WEATHER_SCHEMA, description: 'Current weather in a city' }], ['refund', { kind: 'ACTION' }]);
+    erp.answer = async ({ name, args }) =>
+      name === 'weather' ? toolSuccess({ city: args['city'] as string, temp: 21 }, `21 °C in ${String(args['city'])}`) : toolFailure('TOOL_FAILED', 'refunds are closed');
     const registry = new ToolRegistry([native, erp], { policies: POLICIES });
 
     @Global()
