@@ -124,16 +124,18 @@ describe('the Tools panel', () => {
     await tool(page, 'weather').waitFor({ timeout: WAIT_MS });
 
     expect(await page.locator('#tools li.tool').evaluateAll((items) => items.map((item) => item.getAttribute('data-tool')))).toEqual(expected.tools.map((entry) => entry.exposedName));
-    // The skills of both roots, between the gateway's native tools (the phone's commands, list_devices).
+    // The skills of both roots, between the gateway's native tools (the phone's commands, list_devices, the memory tools).
     expect(expected.tools.map((entry) => entry.exposedName)).toEqual([
       'book-table',
       'injected',
       'list_devices',
+      'memory_search',
+      'memory_store',
       ...['back', 'click', 'home', 'input', 'long_press', 'open', 'screenshot', 'swipe', 'ui_tree'].map((command) => `phone_${command}`),
       'translate',
       'weather',
     ]);
-    await expect(page.locator('#tools .tools-summary').textContent()).resolves.toBe('14 tools');
+    await expect(page.locator('#tools .tools-summary').textContent()).resolves.toBe('16 tools');
 
     const weather = tool(page, 'weather');
     await expect(weather.locator('h3').textContent()).resolves.toBe('weather');

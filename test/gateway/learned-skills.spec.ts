@@ -8,7 +8,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import { createSkillsFolderSource } from '@mobileclaw/skills-folder';
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 import { SseClient } from '../support/sse-client';
-import { toolCallCompletion } from '../support/chat-completions';
+import { emptyMemorySummary, isMemorySummaryRequest, toolCallCompletion } from '../support/chat-completions';
 
 /**
  * Skills learned from tasks, on a real gateway with its embedded simulated phone (`sim-1`) and a
@@ -96,8 +96,10 @@ describe('learned skills: save a task as a SKILL.md skill, replay it without a m
       req.on('data', (chunk: string) => (raw += chunk));
       req.on('end', () => {
         const body = JSON.parse(raw);
-        requests.push(body);
         res.writeHead(200, { 'content-type': 'application/json' });
+        // The gateway summarises its sessions into memory when it stops: those requests keep nothing.
+        if (isMemorySummaryRequest(body)) return void res.end(JSON.stringify(emptyMemorySummary()));
+        requests.push(body);
         res.end(JSON.stringify(decide(body)));
       });
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '@mobileclaw/gateway';
 import { SseClient } from '../support/sse-client';
-import { toolCallCompletion } from '../support/chat-completions';
+import { emptyMemorySummary, isMemorySummaryRequest, toolCallCompletion } from '../support/chat-completions';
 
 /**
  * The gateway configured with an OpenAI-compatible model (MOBILECLAW_LLM_*): tasks are planned by the
@@ -53,8 +53,10 @@ describe('gateway with the LLM planner (local Chat Completions server)', () => {
       req.on('data', (chunk: string) => (raw += chunk));
       req.on('end', () => {
         const body = JSON.parse(raw);
-        seen.push({ headers: req.headers, body });
         res.writeHead(200, { 'content-type': 'application/json' });
+        // The gateway summarises its sessions into memory when it stops: those requests keep nothing.
+        if (isMemorySummaryRequest(body)) return void res.end(JSON.stringify(emptyMemorySummary()));
+        seen.push({ headers: req.headers, body });
         res.end(JSON.stringify(decide(body)));
       });
     });
@@ -123,7 +125,7 @@ describe('gateway with the LLM planner (local Chat Completions server)', () => {
     const stream = await SseClient.open(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/events`);
     const asked = JSON.parse((await stream.next((e) => e.event === 'task.input_required')).data).data;
     expect(asked).toStrictEqual({ toolCall: { toolCallId: `${taskId}:0`, name: 'lookup_order', arguments: { orderId: 'A-17' }, kind: 'OBSERVATION', stepIndex: 0 } });
-    expect(seen[before].body.tools.at(-1)).toStrictEqual({ type: 'function', function: { name: 'lookup_order', description: '[caller tool] (OBSERVATION) Finds an order by its id.', parameters: lookupOrder.inputSchema } });
+    expect(seen[before].body.tools.find((t: Json) => t.function.name === 'lookup_order')).toStrictEqual({ type: 'function', function: { name: 'lookup_order', description: '[caller tool] (OBSERVATION) Finds an order by its id.', parameters: lookupOrder.inputSchema } });
     const answered = await fetch(`http://127.0.0.1:${gateway.httpPort}/api/tasks/${taskId}/tool-results`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -4,20 +4,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startEmbeddingsServer, type EmbeddingsServer } from '@mobileclaw/embeddings-openai/testing';
 import { SseClient } from '../support/sse-client';
 import { toolCallCompletion } from '../support/chat-completions';
 
 /**
  * Secrets never reach the logs: a gateway process at the most verbose log level, given an API token,
  * generating its device token (its embedded phone uses it), planning with an OpenAI-compatible model
- * (a local fake Chat Completions server) behind an API key, runs a task that types a password and
- * takes a typed command over REST; everything it printed is then searched for each secret. The same
+ * (a local fake Chat Completions server) behind an API key, embedding its memories at a local
+ * embeddings server behind another key, runs a task that types a password, takes a typed command over
+ * REST and remembers something; everything it printed is then searched for each secret. The same
  * run shows the correlation the logs carry: request ids and the task id on its command and planner lines.
  */
 const ROOT = resolve(__dirname, '../..');
 const TYPESCRIPT_NODE_FLAGS = ['--conditions=@mobileclaw/source', '--require', join(ROOT, 'tools/register-typescript.cjs')];
 const API_TOKEN = 'api-token-SECRET-4f9c1e7a2b';
 const LLM_KEY = 'sk-llm-key-SECRET-83hd72kd';
+const EMBEDDINGS_KEY = 'sk-embeddings-key-SECRET-5t2q9w';
 const TYPED_BY_TASK = 'task-typed-SECRET-hunter2';
 const TYPED_BY_REST = 'rest-typed-SECRET-correct-horse';
 const BEARER = { authorization: `Bearer ${API_TOKEN}` };
@@ -62,6 +65,7 @@ function startGatewayProcess(env: Record<string, string>): Promise<Child> {
 describe('secrets in the logs', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-secrets-'));
   let model: Server;
+  let embeddings: EmbeddingsServer;
   let gateway: Child | undefined;
   const seenAuthorization: string[] = [];
 
@@ -76,6 +80,7 @@ describe('secrets in the logs', () => {
       });
     });
     await new Promise<void>((ready) => model.listen(0, '127.0.0.1', ready));
+    embeddings = await startEmbeddingsServer({ apiKey: EMBEDDINGS_KEY });
   });
 
   afterAll(async () => {
@@ -85,10 +90,11 @@ describe('secrets in the logs', () => {
     }
     model.closeAllConnections();
     await new Promise((done) => model.close(done));
+    await embeddings.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('prints no API token, device token, LLM key or typed text, at log level trace', async () => {
+  it('prints no API token, device token, LLM key, embeddings key or typed text, at log level trace', async () => {
     gateway = await startGatewayProcess({
       MOBILECLAW_HTTP_PORT: '0',
       MOBILECLAW_DEVICE_PORT: '0',
@@ -100,6 +106,8 @@ describe('secrets in the logs', () => {
       MOBILECLAW_LLM_API_KEY: LLM_KEY,
       MOBILECLAW_LLM_MODEL: 'fake-model',
       MOBILECLAW_LLM_VISION: 'false',
+      MOBILECLAW_EMBEDDINGS_BASE_URL: embeddings.baseUrl,
+      MOBILECLAW_EMBEDDINGS_API_KEY: EMBEDDINGS_KEY,
     });
     const base = `http://127.0.0.1:${gateway.httpPort}`;
     const deviceToken = readFileSync(join(dataDir, 'device-token'), 'utf8').trim();
@@ -129,6 +137,12 @@ describe('secrets in the logs', () => {
     expect(planned.map((e) => e.data.plan.action?.command ?? e.data.plan.type)).toEqual(['open', 'input', 'done']);
     expect(seenAuthorization).toEqual([`Bearer ${LLM_KEY}`, `Bearer ${LLM_KEY}`, `Bearer ${LLM_KEY}`]);
 
+    // A memory, embedded at once behind the embeddings key.
+    const remembered = await fetch(`${base}/api/memory`, { method: 'POST', headers: { ...BEARER, 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'device:sim-1', text: 'Mom is Alice' }) });
+    expect(((await remembered.json()) as Json).records.map((r: Json) => r.embedding)).toEqual(['present']);
+    expect(embeddings.requests.length).toBeGreaterThan(0);
+    expect(embeddings.requests.every((r) => r.authorization === `Bearer ${EMBEDDINGS_KEY}` && r.answer === 200)).toBe(true);
+
     gateway.process.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);
     const printed = gateway.output.join('');
@@ -137,6 +151,7 @@ describe('secrets in the logs', () => {
       ['API token', API_TOKEN],
       ['device token', deviceToken],
       ['LLM key', LLM_KEY],
+      ['embeddings key', EMBEDDINGS_KEY],
       ['text typed by the task', TYPED_BY_TASK],
       ['text typed over REST', TYPED_BY_REST],
     ]) {

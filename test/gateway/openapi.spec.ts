@@ -43,6 +43,15 @@ const ROUTES: { method: string; path: string; ok: [number, object]; errors: numb
   { method: 'post', path: '/tools/invoke', ok: [200, json('OpenClawToolAnswer')], errors: [401], own: [400, 404] },
   { method: 'get', path: '/api/health', ok: [200, json('HealthCheckResult')], errors: [401] },
   { method: 'get', path: '/api/pairing', ok: [200, json('PairingInfo')], errors: [401] },
+  { method: 'get', path: '/api/memory', ok: [200, json('MemorySearchResult')], errors: [400, 401, 503] },
+  { method: 'post', path: '/api/memory', ok: [201, json('RememberedMemory')], errors: [400, 401, 413, 415, 503] },
+  { method: 'get', path: '/api/memory/records', ok: [200, json('MemoryRecordPage')], errors: [400, 401, 503] },
+  { method: 'get', path: '/api/memory/status', ok: [200, json('MemoryStatus')], errors: [401, 503] },
+  { method: 'get', path: '/api/memory/session', ok: [200, json('MemorySession')], errors: [400, 401] },
+  { method: 'get', path: '/api/memory/{id}', ok: [200, json('MemoryRecord')], errors: [401, 404, 503] },
+  { method: 'delete', path: '/api/memory/{id}', ok: [200, json('ForgottenMemory')], errors: [401, 404, 503] },
+  { method: 'post', path: '/api/memory/flush', ok: [200, json('MemoryFlushResult')], errors: [400, 401, 413, 415, 502, 503, 504] },
+  { method: 'post', path: '/api/memory/organize', ok: [200, json('MemoryOrganizeResult')], errors: [400, 401, 413, 415, 502, 503, 504] },
 ];
 
 describe('OpenAPI document and Swagger UI', () => {

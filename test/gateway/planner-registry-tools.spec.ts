@@ -13,7 +13,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { MobileClawWsAdapter } from '@mobileclaw/transport-ws';
 import { SseClient } from '../support/sse-client';
-import { toolCallCompletion } from '../support/chat-completions';
+import { emptyMemorySummary, isMemorySummaryRequest, toolCallCompletion } from '../support/chat-completions';
 
 /**
  * Registry tools called by a task's planner, end to end: the gateway's own modules with its tool
@@ -114,8 +114,10 @@ describe('registry tools called by the LLM planner mid-task', () => {
       req.on('data', (chunk: string) => (raw += chunk));
       req.on('end', () => {
         const body = JSON.parse(raw);
-        requests.push(body);
         res.writeHead(200, { 'content-type': 'application/json' });
+        // The gateway summarises its sessions into memory when it stops: those requests keep nothing.
+        if (isMemorySummaryRequest(body)) return void res.end(JSON.stringify(emptyMemorySummary()));
+        requests.push(body);
         res.end(JSON.stringify(decide(body)));
       });
     });

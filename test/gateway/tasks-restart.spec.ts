@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { SimulatedPhone } from '@mobileclaw/simulator';
+import { GatewayProcess, type Json } from '../support/gateway-process';
 import { SseClient } from '../support/sse-client';
 
 /**
@@ -10,81 +10,26 @@ import { SseClient } from '../support/sse-client';
  * started again on the same data directory. Finished tasks, recorded steps and events survive; the
  * unfinished tasks are `interrupted`; no event is lost or duplicated.
  */
-const ROOT = resolve(__dirname, '../..');
-/** Runs the gateway's TypeScript sources directly (workspace packages resolved to their `src`). */
-const TYPESCRIPT_NODE_FLAGS = ['--conditions=@mobileclaw/source', '--require', join(ROOT, 'tools/register-typescript.cjs')];
 const TOKEN = 'restart-test-device-token-0123456789';
 
-interface Child {
-  process: ChildProcess;
-  httpPort: number;
-  devicePort: number;
-}
+const startGatewayProcess = (dataDir: string): Promise<GatewayProcess> => GatewayProcess.start({ MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_SIM: 'off', MOBILECLAW_DEVICE_TOKEN: TOKEN });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response JSON that tests index freely
-type Json = any;
+const api = (child: GatewayProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> => child.api(method, path, body);
 
-/** Starts `main.ts` in a child process and reads its bound ports from its log lines. */
-function startGatewayProcess(dataDir: string): Promise<Child> {
-  const child = spawn(process.execPath, [...TYPESCRIPT_NODE_FLAGS, join(ROOT, 'apps/gateway/src/main.ts')], {
-    env: {
-      ...process.env,
-      MOBILECLAW_HTTP_PORT: '0',
-      MOBILECLAW_DEVICE_PORT: '0',
-      MOBILECLAW_DATA_DIR: dataDir,
-      MOBILECLAW_SIM: 'off',
-      MOBILECLAW_DEVICE_TOKEN: TOKEN,
-      MOBILECLAW_LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePorts, reject) => {
-    let output = '';
-    let httpPort = 0;
-    let devicePort = 0;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      httpPort ||= Number(/REST API on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? 0);
-      devicePort ||= Number(/phones connect to TCP port (\d+)/.exec(output)?.[1] ?? 0);
-      if (httpPort && devicePort) resolvePorts({ process: child, httpPort, devicePort });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code} before it listened:\n${output}`)));
-  });
-}
-
-function kill(child: Child): Promise<void> {
-  return new Promise((done) => {
-    if (child.process.exitCode !== null || child.process.signalCode !== null) return done();
-    child.process.once('exit', () => done());
-    child.process.kill('SIGKILL');
-  });
-}
-
-async function api(child: Child, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`http://127.0.0.1:${child.httpPort}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-async function allEvents(child: Child, taskId: string): Promise<Json[]> {
-  const stream = await SseClient.open(`http://127.0.0.1:${child.httpPort}/api/tasks/${taskId}/events`);
+async function allEvents(child: GatewayProcess, taskId: string): Promise<Json[]> {
+  const stream = await SseClient.open(child.url(`/api/tasks/${taskId}/events`));
   await stream.ended;
   return stream.json();
 }
 
 describe('restart safety (SIGKILL mid-task)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-restart-'));
-  const children: Child[] = [];
+  const children: GatewayProcess[] = [];
   let phone: SimulatedPhone | undefined;
 
   afterAll(async () => {
     await phone?.stop();
-    for (const child of children) await kill(child);
+    for (const child of children) await child.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -105,7 +50,7 @@ describe('restart safety (SIGKILL mid-task)', () => {
 
     // A task killed mid-step: the phone stops answering after the first action, then the process dies.
     const running = await api(first, 'POST', '/api/tasks', { deviceId: 'phone-1', goal: 'Turn on Wi-Fi' });
-    const stream = await SseClient.open(`http://127.0.0.1:${first.httpPort}/api/tasks/${running.body.taskId}/events`);
+    const stream = await SseClient.open(first.url(`/api/tasks/${running.body.taskId}/events`));
     await stream.next((e) => e.event === 'step.acted');
     phone.faults.neverReply = true;
     await stream.next((e) => e.event === 'step.started' && JSON.parse(e.data).data.index === 1);
@@ -113,7 +58,7 @@ describe('restart safety (SIGKILL mid-task)', () => {
     expect(queued.body.status).toBe('queued');
     const beforeKill = (await api(first, 'GET', `/api/tasks/${running.body.taskId}`)).body;
     const eventsBeforeKill = stream.json();
-    await kill(first);
+    await first.kill();
     await phone.stop();
 
     const second = await startGatewayProcess(dataDir);

@@ -91,9 +91,11 @@ describe('the tool registry over HTTP (real gateway, SKILL.md folders, SQLite le
     const res = await fetch(gatewayUrl(gw, '/api/tools'));
     expect(res.status).toBe(200);
     const { tools: all, issues } = (await res.json()) as Json;
-    // The native tools are listed beside the skills: the phone's commands and list_devices.
+    // The native tools are listed beside the skills: the phone's commands, list_devices and the memory tools.
     expect(all.filter((t: Json) => t.source.kind === 'native').map((t: Json) => t.exposedName)).toEqual([
       'list_devices',
+      'memory_search',
+      'memory_store',
       'phone_back',
       'phone_click',
       'phone_home',

@@ -31,3 +31,24 @@ export function toolCallCompletion(name: string, args: Record<string, unknown>, 
     usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
   };
 }
+
+/**
+ * True for a request of the memory's summariser (flush, organize), which offers no functions: the
+ * planner's requests always carry `tools` (the phone's actions). The gateway flushes its sessions
+ * when it stops, so a local model server meets these too.
+ */
+export function isMemorySummaryRequest(body: { tools?: unknown }): boolean {
+  return !Array.isArray(body.tools);
+}
+
+/** The summariser's answer that keeps nothing: message content `{"memories":[]}`. */
+export function emptyMemorySummary(model = 'fake-vl'): object {
+  return {
+    id: 'chatcmpl-memory',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: '{"memories":[]}' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 },
+  };
+}

@@ -16,7 +16,9 @@ import { DeviceHub } from '@mobileclaw/device';
 import type { AdbDeviceWatcher } from '@mobileclaw/adb-bridge';
 import { startAdbWatcher } from './adb-watch';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
+import { joinCluster } from './cluster.module';
 import { GatewayModule, resolveDeviceToken } from './gateway.module';
+import { scopedTokensSummary } from './scoped-tokens-config';
 
 /** A started gateway: the Nest app, its bound ports and the embedded simulated phone, if any. */
 export interface RunningGateway {
@@ -59,7 +61,8 @@ function gatewayVersion(): string {
  * with `MOBILECLAW_ADB=auto` it bridges every phone the adb server lists (see {@link startAdbWatcher}).
  * A device port that cannot be bound does not stop it: it is tried again every
  * `MOBILECLAW_DEVICE_LISTEN_RETRY_MS`, and `/health/ready` answers 503 until it is bound.
- * @throws Error with every invalid variable listed, or when the HTTP port cannot be bound.
+ * @throws Error with every invalid variable listed, when the HTTP port cannot be bound, or (cluster
+ *   mode) when the cluster cannot be joined (one line naming the variable: see `joinCluster`).
  */
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadGatewayConfig(validateGatewayEnvironment(env));
@@ -70,7 +73,26 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   // ws reads a message of up to twice the frame limit, so that a reply over the limit fails only its
   // request (as on TCP); only a larger one closes the connection (1009).
   const ws = config.deviceWs ? new WsDeviceTransport({ maxMessageBytes: 2 * config.maxFrameBytes }) : undefined;
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion()), { bufferLogs: true, bodyParser: false });
+  // Cluster mode: joined before the app is built, so that a NATS server out of reach or an instance id
+  // in use fails the start in one line, before the task service's start-up touches any task.
+  // What joining logs is held until the app's logger takes over (NestFactory's bufferLogs flushes the
+  // same buffer), so that it comes out in the configured format (JSON lines) like every other line.
+  Logger.attachBuffer();
+  let cluster: Awaited<ReturnType<typeof joinCluster>> | undefined;
+  try {
+    cluster = config.natsUrl ? await joinCluster({ natsUrl: config.natsUrl, instanceId: config.instanceId }) : undefined;
+  } catch (err) {
+    Logger.flush();
+    throw err;
+  }
+  let app: NestExpressApplication;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion(), cluster), { bufferLogs: true, bodyParser: false, abortOnError: false });
+  } catch (err) {
+    await cluster?.directory.close();
+    await cluster?.connection.close();
+    throw err;
+  }
   app.useLogger(app.get(PinoLogger));
   // WebSockets upgrade on the HTTP server, before the Express middleware: phones' (/ws/device,
   // authenticated by the device token in hello) and the live event socket (/ws/events, which checks
@@ -80,6 +102,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     new Logger('DataDirectory').warn(`${config.dataDir} was readable by others (mode ${narrowedFrom.toString(8)}): narrowed to 700, it holds private task data`);
   }
   announce();
+  if (config.scopedTokens.length > 0) new Logger('ApiTokens').log(scopedTokensSummary(config.scopedTokens));
   // The MCP routes (/mcp, /sse, /message) come first: they check their own origin, token and body,
   // and speak JSON-RPC errors, so neither the REST token check nor the JSON body parser touches them.
   app.use(app.get(McpHttpEndpoint).middleware);
@@ -90,7 +113,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   if (config.corsOrigins.length > 0) {
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
   }
-  app.use(apiTokenMiddleware({ apiToken: config.apiToken, allowedHosts: config.allowedHosts }));
+  app.use(apiTokenMiddleware({ apiToken: config.apiToken, allowedHosts: config.allowedHosts, scopedTokens: config.scopedTokens }));
   app.use(requireUtf8JsonBody);
   // Not strict: a body of `null`, a number or a string parses, and the controller's validation
   // reports that the body must be a JSON object (rather than "not valid JSON").

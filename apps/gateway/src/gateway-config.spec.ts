@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGatewayConfig, validateGatewayEnvironment } from './gateway-config';
+import { DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
+import { CLUSTER_TASK_LEASE_MS, loadGatewayConfig, validateGatewayEnvironment } from './gateway-config';
 
 describe('gateway configuration of planning deadlines', () => {
   const llm = { MOBILECLAW_LLM_BASE_URL: 'http://127.0.0.1:8000/v1', MOBILECLAW_LLM_MODEL: 'qwen-vl-max' };
@@ -201,5 +203,167 @@ describe('gateway configuration of the tool registry', () => {
 
   it('refuses a retention under a minute, naming the variable', () => {
     expect(() => validateGatewayEnvironment({ MOBILECLAW_TOOL_CALL_RETENTION_MS: '1000' })).toThrow(/MOBILECLAW_TOOL_CALL_RETENTION_MS/);
+  });
+});
+
+describe('gateway configuration of the memory', () => {
+  it('defaults to lexical search, a flush every 50 turns, a 30-day half-life and a minimum semantic score of 0.35', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').memory).toEqual({ embeddings: undefined, flushThreshold: 50, halfLifeDays: 30, minSemanticScore: 0.35 });
+  });
+
+  it('reads the embeddings endpoint (model text-embedding-3-small unless set) and the memory settings', () => {
+    const config = loadGatewayConfig(
+      validateGatewayEnvironment({
+        MOBILECLAW_EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8081/v1/',
+        MOBILECLAW_EMBEDDINGS_API_KEY: 'sk-embeddings-secret',
+        MOBILECLAW_MEMORY_FLUSH_THRESHOLD: '20',
+        MOBILECLAW_MEMORY_HALF_LIFE_DAYS: '7.5',
+        MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE: '0.5',
+      }),
+      '/srv',
+    );
+    expect(config.memory).toEqual({
+      embeddings: { baseUrl: 'http://127.0.0.1:8081/v1', apiKey: 'sk-embeddings-secret', model: 'text-embedding-3-small' },
+      flushThreshold: 20,
+      halfLifeDays: 7.5,
+      minSemanticScore: 0.5,
+    });
+    expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_EMBEDDINGS_BASE_URL: 'https://api.example.org/v1', MOBILECLAW_EMBEDDINGS_MODEL: 'bge-m3' }), '/srv').memory.embeddings).toEqual({
+      baseUrl: 'https://api.example.org/v1',
+      model: 'bge-m3',
+    });
+  });
+
+  it.each([
+    ['MOBILECLAW_EMBEDDINGS_BASE_URL', 'not a url', 'MOBILECLAW_EMBEDDINGS_BASE_URL must be an http(s) URL'],
+    ['MOBILECLAW_EMBEDDINGS_BASE_URL', 'ftp://host/v1', 'MOBILECLAW_EMBEDDINGS_BASE_URL must be an http(s) URL'],
+    ['MOBILECLAW_MEMORY_FLUSH_THRESHOLD', '1', 'MOBILECLAW_MEMORY_FLUSH_THRESHOLD must not be less than 2'],
+    ['MOBILECLAW_MEMORY_FLUSH_THRESHOLD', '2.5', 'MOBILECLAW_MEMORY_FLUSH_THRESHOLD must be an integer number'],
+    ['MOBILECLAW_MEMORY_HALF_LIFE_DAYS', '0', 'MOBILECLAW_MEMORY_HALF_LIFE_DAYS must not be less than 0.01'],
+    ['MOBILECLAW_MEMORY_HALF_LIFE_DAYS', 'month', 'MOBILECLAW_MEMORY_HALF_LIFE_DAYS must be a number'],
+    ['MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE', '1.5', 'MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE must not be greater than 1'],
+    ['MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE', '-0.1', 'MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE must not be less than 0'],
+  ])('refuses %s=%j, naming the variable', (name, value, message) => {
+    expect(() => validateGatewayEnvironment({ [name]: value })).toThrow(message);
+  });
+
+  it('refuses an API key or model without an endpoint, and never shows the key', () => {
+    let thrown: unknown;
+    try {
+      validateGatewayEnvironment({ MOBILECLAW_EMBEDDINGS_API_KEY: 'sk-embeddings-secret' });
+    } catch (err) {
+      thrown = err;
+    }
+    expect((thrown as Error).message).toBe(
+      'Invalid MobileClaw configuration:\n  - MOBILECLAW_EMBEDDINGS_API_KEY is set but MOBILECLAW_EMBEDDINGS_BASE_URL is not: set the endpoint too (or neither)',
+    );
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_EMBEDDINGS_MODEL: 'bge-m3' })).toThrow('MOBILECLAW_EMBEDDINGS_MODEL is set but MOBILECLAW_EMBEDDINGS_BASE_URL is not');
+    // A bad endpoint beside a key: the message names the endpoint, not the key's value.
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_EMBEDDINGS_BASE_URL: 'nope', MOBILECLAW_EMBEDDINGS_API_KEY: 'sk-embeddings-secret' })).toThrow(/^(?![\s\S]*sk-embeddings-secret)[\s\S]*MOBILECLAW_EMBEDDINGS_BASE_URL/);
+  });
+});
+
+describe('gateway configuration of the task database', () => {
+  it('keeps tasks in SQLite in the data directory unless MOBILECLAW_DATABASE_URL names a PostgreSQL database', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), '/srv').databaseUrl).toBeUndefined();
+    for (const url of ['postgres://mobileclaw:secret@db.internal:5432/mobileclaw', 'postgresql://127.0.0.1/tasks?sslmode=require']) {
+      expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_DATABASE_URL: url }), '/srv').databaseUrl).toBe(url);
+    }
+  });
+
+  it('refuses a URL that is not postgres:// with a host at start, never showing its value (it may hold a password)', () => {
+    for (const url of ['mysql://root:hunter2-secret@db/x', 'postgres:///tasks', 'hunter2-secret']) {
+      let message = '';
+      try {
+        validateGatewayEnvironment({ MOBILECLAW_DATABASE_URL: url });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toBe(
+        'Invalid MobileClaw configuration:\n  - MOBILECLAW_DATABASE_URL must be a postgres:// or postgresql:// URL with a host, e.g. postgres://mobileclaw:secret@db.internal:5432/mobileclaw',
+      );
+    }
+  });
+});
+
+describe('gateway configuration of several instances', () => {
+  const errorOf = (env: Record<string, unknown>): string => {
+    try {
+      validateGatewayEnvironment(env);
+      return '';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  it('runs as the single instance `local` with the task workflow’s lease unless NATS or PostgreSQL is configured', () => {
+    const config = loadGatewayConfig(validateGatewayEnvironment({}), '/srv');
+    expect(config).toMatchObject({ natsUrl: undefined, instanceId: 'local', taskLeaseMs: DEFAULT_TASK_CASE_OPTIONS.leaseMs });
+  });
+
+  it('gives a shared instance a stable id from the host name and the data directory, distinct per data directory, and a 30 s lease', () => {
+    const nats = { MOBILECLAW_NATS_URL: 'nats://127.0.0.1:4222' };
+    const a = loadGatewayConfig(validateGatewayEnvironment({ ...nats, MOBILECLAW_DATA_DIR: 'gw-a' }), '/srv');
+    const again = loadGatewayConfig(validateGatewayEnvironment({ ...nats, MOBILECLAW_DATA_DIR: '/srv/gw-a' }), '/elsewhere');
+    const b = loadGatewayConfig(validateGatewayEnvironment({ ...nats, MOBILECLAW_DATA_DIR: 'gw-b' }), '/srv');
+    const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-');
+    expect(a.instanceId).toBe(`${host}-${createHash('sha256').update('/srv/gw-a').digest('hex').slice(0, 8)}`);
+    expect(again.instanceId).toBe(a.instanceId);
+    expect(b.instanceId).not.toBe(a.instanceId);
+    expect(a).toMatchObject({ natsUrl: 'nats://127.0.0.1:4222', taskLeaseMs: CLUSTER_TASK_LEASE_MS });
+    expect(CLUSTER_TASK_LEASE_MS).toBe(30_000);
+    const pg = loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_DATABASE_URL: 'postgres://db.internal/mc', MOBILECLAW_DATA_DIR: 'gw-a' }), '/srv');
+    expect(pg.instanceId).toBe(a.instanceId);
+  });
+
+  it('takes MOBILECLAW_INSTANCE_ID and MOBILECLAW_TASK_LEASE_MS as given', () => {
+    const config = loadGatewayConfig(
+      validateGatewayEnvironment({ MOBILECLAW_NATS_URL: 'nats-1:4222,nats://nats-2:4222', MOBILECLAW_INSTANCE_ID: 'gw-eu.1', MOBILECLAW_TASK_LEASE_MS: '5000' }),
+      '/srv',
+    );
+    expect(config).toMatchObject({ natsUrl: 'nats-1:4222,nats://nats-2:4222', instanceId: 'gw-eu.1', taskLeaseMs: 5000 });
+  });
+
+  it('refuses a NATS URL that is not a server list, an instance id with other characters and a lease outside 3 s–24 h', () => {
+    const natsMessage = 'Invalid MobileClaw configuration:\n  - MOBILECLAW_NATS_URL must be one or more comma-separated nats://host:port URLs (or host:port), e.g. nats://nats.internal:4222';
+    for (const url of ['http://nats:4222', 'nats://:4222', 'nats://nats:4222/path', 'nats://a:4222,,nats://b:4222']) expect(errorOf({ MOBILECLAW_NATS_URL: url })).toBe(natsMessage);
+    // TLS is per connection: all servers tls:// (TLS required) or none.
+    const mixedTls = 'Invalid MobileClaw configuration:\n  - MOBILECLAW_NATS_URL mixes tls:// and plain URLs: use tls:// (TLS required) for every server or for none';
+    for (const url of ['tls://a:4222,nats://b:4222', 'tls://a:4222, b:4222']) expect(errorOf({ MOBILECLAW_NATS_URL: url })).toBe(mixedTls);
+    expect(errorOf({ MOBILECLAW_NATS_URL: 'tls://a:4222, tls://b:4222' })).toBe('');
+    expect(errorOf({ MOBILECLAW_INSTANCE_ID: 'gw a' })).toBe('Invalid MobileClaw configuration:\n  - MOBILECLAW_INSTANCE_ID: "gw a" must be 1–128 characters of [A-Za-z0-9._-]');
+    expect(errorOf({ MOBILECLAW_INSTANCE_ID: 'x'.repeat(129) })).toContain('MOBILECLAW_INSTANCE_ID');
+    expect(errorOf({ MOBILECLAW_TASK_LEASE_MS: '2999' })).toContain('MOBILECLAW_TASK_LEASE_MS');
+    expect(errorOf({ MOBILECLAW_TASK_LEASE_MS: '3000' })).toBe('');
+  });
+});
+
+describe('gateway configuration of scoped API tokens', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mobileclaw-gateway-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has none by default', () => {
+    expect(loadGatewayConfig(validateGatewayEnvironment({}), dir).scopedTokens).toEqual([]);
+  });
+
+  it('reads MOBILECLAW_SCOPED_TOKENS once, relative to the working directory, with ${VAR}s from the environment', () => {
+    writeFileSync(join(dir, 'tokens.yaml'), 'tokens:\n  - name: crm\n    token: ${CRM_TOKEN}\n    scopes: [context:crm-*]\n');
+    const env = validateGatewayEnvironment({ MOBILECLAW_API_TOKEN: 'api-token-0123456789', MOBILECLAW_SCOPED_TOKENS: 'tokens.yaml', CRM_TOKEN: 'crm-token-0123456789' });
+    expect(loadGatewayConfig(env, dir).scopedTokens).toEqual([{ name: 'crm', token: 'crm-token-0123456789', scopes: ['context:crm-*'] }]);
+  });
+
+  it('refuses scoped tokens without the API token: an open API would restrict nothing', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_SCOPED_TOKENS: 'tokens.yaml' })).toThrow(
+      'Invalid MobileClaw configuration:\n  - MOBILECLAW_SCOPED_TOKENS needs MOBILECLAW_API_TOKEN: without it the API is open to every local caller, and a scoped token would restrict nothing',
+    );
+  });
+
+  it('refuses a bad file at start-up, naming the file and the key path', () => {
+    writeFileSync(join(dir, 'tokens.yaml'), 'tokens:\n  - name: crm\n    token: api-token-0123456789\n    scopes: [context:crm-*]\n');
+    const env = validateGatewayEnvironment({ MOBILECLAW_API_TOKEN: 'api-token-0123456789', MOBILECLAW_SCOPED_TOKENS: 'tokens.yaml' });
+    expect(() => loadGatewayConfig(env, dir)).toThrow(`Invalid MobileClaw configuration:\n  - scoped tokens ${join(dir, 'tokens.yaml')}: tokens[0].token: is the same token as MOBILECLAW_API_TOKEN`);
   });
 });

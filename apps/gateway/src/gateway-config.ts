@@ -1,23 +1,33 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { BlockList, isIP } from 'node:net';
 import { delimiter, isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
-import { hostNameOf } from '@mobileclaw/domain';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_GATEWAY_INSTANCE_ID, hostNameOf } from '@mobileclaw/domain';
 import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
+import { DEFAULT_MEMORY_OPTIONS } from '@mobileclaw/case-memory';
 import { DEFAULT_DEVICE_CONTROL_OPTIONS } from '@mobileclaw/case-device-control';
 import { DEVICE_GATEWAY_DEFAULTS } from '@mobileclaw/device';
 import type { LlmPlannerOptions } from '@mobileclaw/planner-llm';
 import { DEFAULT_TCP_DEVICE_PORT } from '@mobileclaw/transport-tcp';
 import { adbServerAddress } from '@mobileclaw/adb-bridge';
-import { parsePairingAddress, type PairingAddress } from '@mobileclaw/trigger-rest';
+import { parsePairingAddress, type PairingAddress, type ScopedApiToken } from '@mobileclaw/trigger-rest';
+import { isPostgresUrl } from '@mobileclaw/store-postgres';
 import { parseHostPort, type HostPort } from './host-port';
 import { resolveLlmPlannerOptions } from './llm-environment';
 import { loadToolsConfig, type ToolsConfig } from './tools-config';
+import { loadScopedTokens } from './scoped-tokens-config';
+
+/** Default of `MOBILECLAW_EMBEDDINGS_MODEL`. */
+export const DEFAULT_EMBEDDINGS_MODEL = 'text-embedding-3-small';
 
 /** Default of `MOBILECLAW_TOOL_CALL_RETENTION_MS`: a week, far beyond any retry of a call, in ms. */
 export const DEFAULT_TOOL_CALL_RETENTION_MS = 7 * 86_400_000;
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+/** The same conversion for settings that may be fractional: the validators decide what is allowed. */
+const toNumber = toInt;
 const blankToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /**
@@ -34,10 +44,17 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) @MaxLength(512, { message: 'MOBILECLAW_DEVICE_TOKEN must be at most 512 characters (the pairing QR code holds it)' }) MOBILECLAW_DEVICE_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
+  // Checked by isPostgresUrl in validateGatewayEnvironment; its value never appears in a message (it may hold a password).
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATABASE_URL?: string;
+  // Checked by isNatsUrl in validateGatewayEnvironment; its value never appears in a message (it may hold a token).
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_NATS_URL?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(1) @MaxLength(128) MOBILECLAW_INSTANCE_ID?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(3000) @Max(86_400_000) MOBILECLAW_TASK_LEASE_MS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_SIM?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_CORS_ORIGINS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_SKILLS_DIRS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_TOOLS_CONFIG?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_SCOPED_TOKENS?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(60_000) @Max(365 * 86_400_000) MOBILECLAW_TOOL_CALL_RETENTION_MS?: number;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_ALLOWED_HOSTS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsIn(['auto', 'off']) MOBILECLAW_ADB?: string;
@@ -70,6 +87,16 @@ export class GatewayEnvironment {
   @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) MOBILECLAW_PUBLIC_URL?: string;
   @Transform(toInt) @IsOptional() @IsInt() @Min(1) @Max(20) MOBILECLAW_A2A_PUSH_MAX_ATTEMPTS?: number;
   @Transform(toInt) @IsOptional() @IsInt() @Min(10) @Max(60_000) MOBILECLAW_A2A_PUSH_RETRY_BASE_MS?: number;
+  @Transform(blankToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'MOBILECLAW_EMBEDDINGS_BASE_URL must be an http(s) URL, e.g. https://api.openai.com/v1' })
+  MOBILECLAW_EMBEDDINGS_BASE_URL?: string;
+  // The key's value never appears in a message (class-validator's default messages do not quote values).
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MaxLength(4096) MOBILECLAW_EMBEDDINGS_API_KEY?: string;
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MaxLength(200) MOBILECLAW_EMBEDDINGS_MODEL?: string;
+  @Transform(toInt) @IsOptional() @IsInt() @Min(2) @Max(10_000) MOBILECLAW_MEMORY_FLUSH_THRESHOLD?: number;
+  @Transform(toNumber) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0.01) @Max(36_500) MOBILECLAW_MEMORY_HALF_LIFE_DAYS?: number;
+  @Transform(toNumber) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1) MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE?: number;
 }
 
 /** The gateway's resolved settings (ports, paths, limits). */
@@ -89,8 +116,39 @@ export interface GatewayConfig {
   /** undefined = generate/load one from the data directory. */
   deviceToken?: string;
   apiToken?: string;
+  /**
+   * Tokens that reach only the memory API of their scopes, read from the YAML or JSON file
+   * `MOBILECLAW_SCOPED_TOKENS` (see `scoped-tokens-config.ts`); empty = none. Secrets: never log them.
+   */
+  scopedTokens: ScopedApiToken[];
   /** Absolute path. */
   dataDir: string;
+  /**
+   * PostgreSQL for tasks, steps, events, screenshots, idempotency keys, push notifications and tool-call
+   * records, shared by several gateway instances (`MOBILECLAW_DATABASE_URL`, `postgres://…`);
+   * undefined = SQLite in `dataDir`. The memory index stays SQLite in `dataDir` either way.
+   */
+  databaseUrl?: string;
+  /**
+   * Cluster mode: the NATS server (`MOBILECLAW_NATS_URL`, `nats://host:4222`, several comma-separated)
+   * through which several gateway instances share their phones; undefined = a single instance.
+   */
+  natsUrl?: string;
+  /**
+   * This instance's id (`MOBILECLAW_INSTANCE_ID`, 1–128 characters of `[A-Za-z0-9._-]`): it marks the
+   * tasks and phones the instance holds, must stay the same across its restarts and differ between
+   * instances. Default: `local` on a single instance; with NATS or PostgreSQL, the host name and a
+   * hash of the data directory (so that two instances on one host, each with its own data directory,
+   * differ).
+   */
+  instanceId: string;
+  /**
+   * How long an instance's claim on a task lasts without renewal, in ms (`MOBILECLAW_TASK_LEASE_MS`,
+   * 3 000–86 400 000). It is renewed every third of that; when an instance dies, another one marks its
+   * tasks `interrupted` once the lease has run out. Default 30 000 with NATS or PostgreSQL, else the
+   * task layer's default.
+   */
+  taskLeaseMs: number;
   sim: boolean;
   /**
    * `MOBILECLAW_ADB=auto`: every phone the adb server at `server` lists is bridged to this gateway
@@ -156,6 +214,18 @@ export interface GatewayConfig {
   retentionMaxTasks: number;
   /** Finished tasks older than this are pruned, in ms; undefined = no age limit. */
   retentionMaxAgeMs?: number;
+  /**
+   * The agent's memory (`<dataDir>/memory` and the task database): the OpenAI-compatible embeddings
+   * endpoint (`MOBILECLAW_EMBEDDINGS_BASE_URL`, `_API_KEY`, `_MODEL`; undefined = lexical search only;
+   * holds the key: never log it), the session turns that trigger a flush, the half-life of daily
+   * memories' decay (days) and the minimum cosine similarity of a semantic hit.
+   */
+  memory: {
+    embeddings?: { baseUrl: string; apiKey?: string; model: string };
+    flushThreshold: number;
+    halfLifeDays: number;
+    minSemanticScore: number;
+  };
   /** The OpenAI-compatible planner model; undefined = the rule-based planner. */
   llm?: LlmPlannerOptions;
   /**
@@ -178,6 +248,41 @@ export interface GatewayConfig {
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
+
+/** Task lease of an instance that shares its store or phones with others, in ms (see `GatewayConfig.taskLeaseMs`). */
+export const CLUSTER_TASK_LEASE_MS = 30_000;
+
+const INSTANCE_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The default id of an instance that shares its store or phones: `<host name>-<first 8 hex of
+ * SHA-256 of the absolute data directory>`, stable across restarts and distinct for two instances on
+ * one host with their own data directories. Characters outside `[A-Za-z0-9._-]` become `-`.
+ */
+export function defaultInstanceId(dataDir: string): string {
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 100) || 'gateway';
+  return `${host}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
+}
+
+/** Whether `value` is a NATS server list: comma-separated `nats://host:port`, `tls://…` or `host:port` entries. */
+export function isNatsUrl(value: string): boolean {
+  const entries = value.split(',').map((entry) => entry.trim());
+  return entries.every((entry) => {
+    const withScheme = /^[a-z]+:\/\//i.test(entry) ? entry : `nats://${entry}`;
+    try {
+      const url = new URL(withScheme);
+      return ['nats:', 'tls:'].includes(url.protocol) && url.hostname !== '' && (url.pathname === '' || url.pathname === '/');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** True when some entries of the NATS server list are `tls://` and others not (TLS is per connection). */
+function mixesTls(value: string): boolean {
+  const tls = value.split(',').filter((entry) => /^tls:\/\//i.test(entry.trim())).length;
+  return tls !== 0 && tls !== value.split(',').length;
+}
 
 /**
  * True when binding `host` keeps the HTTP port on this machine: `localhost`, any IPv4 loopback
@@ -224,11 +329,30 @@ export function validateGatewayEnvironment(env: Record<string, unknown>): Record
   } catch (err) {
     throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (parsed.MOBILECLAW_EMBEDDINGS_BASE_URL === undefined) {
+    const orphan = (['MOBILECLAW_EMBEDDINGS_API_KEY', 'MOBILECLAW_EMBEDDINGS_MODEL'] as const).find((name) => parsed[name] !== undefined);
+    if (orphan !== undefined) throw new Error(`Invalid MobileClaw configuration:\n  - ${orphan} is set but MOBILECLAW_EMBEDDINGS_BASE_URL is not: set the endpoint too (or neither)`);
+  }
+  if (parsed.MOBILECLAW_NATS_URL !== undefined && !isNatsUrl(parsed.MOBILECLAW_NATS_URL)) {
+    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_NATS_URL must be one or more comma-separated nats://host:port URLs (or host:port), e.g. nats://nats.internal:4222');
+  }
+  if (parsed.MOBILECLAW_NATS_URL !== undefined && mixesTls(parsed.MOBILECLAW_NATS_URL)) {
+    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_NATS_URL mixes tls:// and plain URLs: use tls:// (TLS required) for every server or for none');
+  }
+  if (parsed.MOBILECLAW_INSTANCE_ID !== undefined && !INSTANCE_ID.test(parsed.MOBILECLAW_INSTANCE_ID)) {
+    throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_INSTANCE_ID: ${JSON.stringify(parsed.MOBILECLAW_INSTANCE_ID)} must be 1–128 characters of [A-Za-z0-9._-]`);
+  }
+  if (parsed.MOBILECLAW_DATABASE_URL !== undefined && !isPostgresUrl(parsed.MOBILECLAW_DATABASE_URL)) {
+    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_DATABASE_URL must be a postgres:// or postgresql:// URL with a host, e.g. postgres://mobileclaw:secret@db.internal:5432/mobileclaw');
+  }
   const badHost = listOf(parsed.MOBILECLAW_ALLOWED_HOSTS).find((entry) => hostNameOf(entry) === undefined);
   if (badHost !== undefined) {
     throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_ALLOWED_HOSTS: ${JSON.stringify(badHost)} is not a host name (no scheme or path; IPv6 in brackets)`);
   }
   const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
+  if (parsed.MOBILECLAW_SCOPED_TOKENS && !parsed.MOBILECLAW_API_TOKEN) {
+    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_SCOPED_TOKENS needs MOBILECLAW_API_TOKEN: without it the API is open to every local caller, and a scoped token would restrict nothing');
+  }
   if (!isLoopbackHost(host) && !parsed.MOBILECLAW_API_TOKEN) {
     throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_HTTP_HOST=${host} exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too`);
   }
@@ -257,6 +381,8 @@ export function resolveAdbServer(env: Record<string, unknown>): HostPort {
 export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cwd(), stdoutIsTty = process.stdout.isTTY === true): GatewayConfig {
   const v = plainToInstance(GatewayEnvironment, env);
   const dataDir = v.MOBILECLAW_DATA_DIR ?? '.mobileclaw';
+  // Several instances share phones (NATS) or tasks (PostgreSQL): each needs its own instance id.
+  const shared = v.MOBILECLAW_NATS_URL !== undefined || v.MOBILECLAW_DATABASE_URL !== undefined;
   return {
     httpPort: v.MOBILECLAW_HTTP_PORT ?? 3000,
     httpHost: v.MOBILECLAW_HTTP_HOST ?? '127.0.0.1',
@@ -266,7 +392,12 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     pairingAddress: v.MOBILECLAW_PAIRING_ADDRESS === undefined ? undefined : parsePairingAddress(v.MOBILECLAW_PAIRING_ADDRESS),
     deviceToken: v.MOBILECLAW_DEVICE_TOKEN,
     apiToken: v.MOBILECLAW_API_TOKEN,
+    scopedTokens: v.MOBILECLAW_SCOPED_TOKENS === undefined ? [] : scopedTokensAt(v.MOBILECLAW_SCOPED_TOKENS, env, v.MOBILECLAW_API_TOKEN, cwd),
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    databaseUrl: v.MOBILECLAW_DATABASE_URL,
+    natsUrl: v.MOBILECLAW_NATS_URL,
+    instanceId: v.MOBILECLAW_INSTANCE_ID ?? (shared ? defaultInstanceId(isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir)) : DEFAULT_GATEWAY_INSTANCE_ID),
+    taskLeaseMs: v.MOBILECLAW_TASK_LEASE_MS ?? (shared ? CLUSTER_TASK_LEASE_MS : DEFAULT_TASK_CASE_OPTIONS.leaseMs),
     sim: !['off', 'false', '0'].includes(v.MOBILECLAW_SIM ?? 'on'),
     adb: v.MOBILECLAW_ADB === 'auto' ? { server: resolveAdbServer(env) } : undefined,
     corsOrigins: (v.MOBILECLAW_CORS_ORIGINS ?? '')
@@ -302,6 +433,15 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
     takeoverLeaseMs: v.MOBILECLAW_TAKEOVER_LEASE_MS ?? DEFAULT_DEVICE_CONTROL_OPTIONS.controlLeaseMs,
     retentionMaxTasks: v.MOBILECLAW_RETENTION_MAX_TASKS ?? DEFAULT_RETENTION_MAX_TASKS,
     retentionMaxAgeMs: v.MOBILECLAW_RETENTION_MAX_AGE_DAYS === undefined ? undefined : v.MOBILECLAW_RETENTION_MAX_AGE_DAYS * 86_400_000,
+    memory: {
+      embeddings:
+        v.MOBILECLAW_EMBEDDINGS_BASE_URL === undefined
+          ? undefined
+          : { baseUrl: v.MOBILECLAW_EMBEDDINGS_BASE_URL.replace(/\/+$/, ''), ...(v.MOBILECLAW_EMBEDDINGS_API_KEY === undefined ? {} : { apiKey: v.MOBILECLAW_EMBEDDINGS_API_KEY }), model: v.MOBILECLAW_EMBEDDINGS_MODEL ?? DEFAULT_EMBEDDINGS_MODEL },
+      flushThreshold: v.MOBILECLAW_MEMORY_FLUSH_THRESHOLD ?? DEFAULT_MEMORY_OPTIONS.flushThreshold,
+      halfLifeDays: v.MOBILECLAW_MEMORY_HALF_LIFE_DAYS ?? DEFAULT_MEMORY_OPTIONS.halfLifeDays,
+      minSemanticScore: v.MOBILECLAW_MEMORY_MIN_SEMANTIC_SCORE ?? DEFAULT_MEMORY_OPTIONS.minSemanticScore,
+    },
     llm: resolveLlmPlannerOptions(env as Record<string, string | undefined>),
     mcp: {
       allowedOrigins: (v.MOBILECLAW_MCP_ALLOWED_ORIGINS ?? '')
@@ -319,6 +459,16 @@ export function loadGatewayConfig(env: Record<string, unknown>, cwd = process.cw
 }
 
 /** The tools configuration at `path`, its problems reported like the environment's. */
+/** {@link loadScopedTokens}, its problems reported as the other configuration errors are. @throws Error one line per problem. */
+function scopedTokensAt(path: string, env: Record<string, unknown>, apiToken: string | undefined, cwd: string): ScopedApiToken[] {
+  try {
+    return loadScopedTokens(path, env as Record<string, string | undefined>, apiToken, cwd);
+  } catch (err) {
+    const lines = (err instanceof Error ? err.message : String(err)).split('\n');
+    throw new Error(`Invalid MobileClaw configuration:\n${lines.map((line) => `  - ${line}`).join('\n')}`, { cause: err });
+  }
+}
+
 function toolsConfigAt(path: string, env: Record<string, unknown>, cwd: string): ToolsConfig {
   try {
     return loadToolsConfig(path, env as Record<string, string | undefined>, cwd);

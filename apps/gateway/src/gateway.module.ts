@@ -4,7 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { DeviceControlModule } from '@mobileclaw/case-device-control';
 import { TaskCaseModule } from '@mobileclaw/case-tasks';
 import { RegistryTaskTools, ToolRegistry } from '@mobileclaw/case-tools';
-import { TaskTools } from '@mobileclaw/domain';
+import { GATEWAY_INSTANCE_ID, TaskTools } from '@mobileclaw/domain';
 import { A2aModule } from '@mobileclaw/trigger-a2a';
 import { McpModule } from '@mobileclaw/trigger-mcp';
 import { EventsSocketModule } from '@mobileclaw/trigger-ws';
@@ -18,7 +18,10 @@ import { loadOrCreateDeviceToken } from './device-token';
 import type { GatewayConfig } from './gateway-config';
 import { gatewayLogging } from './http-logging';
 import { TaskLogContextModule } from './task-log-context';
+import { GatewayLearnedSkillsModule } from './learned-skills.module';
+import { GatewayMemoryModule } from './memory.module';
 import { GatewayToolsModule } from './tools.module';
+import { GatewayClusterModule, type GatewayClusterMembership } from './cluster.module';
 import { PhoneToolRequestsModule } from './phone-tools.module';
 
 /**
@@ -32,7 +35,15 @@ import { PhoneToolRequestsModule } from './phone-tools.module';
   exports: [TaskTools],
 })
 class PlannerToolsModule {}
-import { GatewayLearnedSkillsModule } from './learned-skills.module';
+
+/** This instance's id (`GATEWAY_INSTANCE_ID`), for every module: the task workflow marks the tasks it runs with it. */
+@Global()
+@Module({})
+class GatewayInstanceModule {
+  static forRoot(instanceId: string): DynamicModule {
+    return { module: GatewayInstanceModule, providers: [{ provide: GATEWAY_INSTANCE_ID, useValue: instanceId }], exports: [GATEWAY_INSTANCE_ID] };
+  }
+}
 
 /**
  * The device token in force: the configured one, or the one generated in the data directory.
@@ -56,7 +67,7 @@ export function resolveDeviceToken(config: GatewayConfig): { token: string; anno
  * The gateway host application: configuration, logging (JSON or pretty lines, request ids, task ids,
  * redaction), metrics (Prometheus, reported by every layer through the domain's metrics ports), the
  * MobileClaw device module, the agent workflow (SQLite store, planner, task use cases), the tool
- * registry (SKILL.md folders and the remote sources of `MOBILECLAW_TOOLS_CONFIG`) and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
+ * registry (SKILL.md folders and the remote sources of `MOBILECLAW_TOOLS_CONFIG`), the agent's memory and the REST API. One host of {@link MobileClawModule}; other Nest apps can import that module directly.
  */
 @Module({})
 export class GatewayModule {
@@ -65,14 +76,18 @@ export class GatewayModule {
    *   port) and, unless `MOBILECLAW_DEVICE_WS=off`, the WebSocket transport on the HTTP server (the
    *   caller gives the app its `ws` adapter).
    * @param version the gateway's version, announced to MCP clients.
+   * @param cluster in cluster mode, the cluster as `joinCluster` joined it (else the module joins it).
    */
-  static forRoot(config: GatewayConfig, deviceToken: string, phones: { tcp: TcpDeviceTransport; ws?: WsDeviceTransport }, version = '0.1.0'): DynamicModule {
+  static forRoot(config: GatewayConfig, deviceToken: string, phones: { tcp: TcpDeviceTransport; ws?: WsDeviceTransport }, version = '0.1.0', cluster?: GatewayClusterMembership): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
         LoggerModule.forRoot({ pinoHttp: gatewayLogging(config.logLevel, config.logFormat) }),
         PrometheusMetricsModule.forRoot({ deviceLabels: config.metricsDeviceLabels }),
         TaskLogContextModule,
+        GatewayInstanceModule.forRoot(config.instanceId),
+        // Cluster mode: phones, task events and task control shared with the other instances over NATS.
+        ...(config.natsUrl ? [GatewayClusterModule.forRoot({ natsUrl: config.natsUrl, instanceId: config.instanceId, taskLeaseMs: config.taskLeaseMs, joined: cluster })] : []),
         MobileClawModule.forRoot({
           isGlobal: true,
           deviceToken,
@@ -83,7 +98,7 @@ export class GatewayModule {
           queueLimit: config.queueLimit,
           listenRetryMs: config.deviceListenRetryMs,
         }),
-        AgentInfrastructureModule.forRoot({ isGlobal: true, dataDir: config.dataDir, llm: config.llm }),
+        AgentInfrastructureModule.forRoot({ isGlobal: true, dataDir: config.dataDir, databaseUrl: config.databaseUrl, llm: config.llm }),
         TaskCaseModule.forRoot({
           isGlobal: true,
           options: {
@@ -94,22 +109,24 @@ export class GatewayModule {
             settlePollMs: config.settlePollMs,
             retention: { maxTasks: config.retentionMaxTasks, maxAgeMs: config.retentionMaxAgeMs },
             idempotencyTtlMs: config.idempotencyTtlMs,
+            leaseMs: config.taskLeaseMs,
           },
         }),
         DeviceControlModule.forRoot({ isGlobal: true, options: { commandTimeoutMs: config.commandTimeoutMs, controlLeaseMs: config.takeoverLeaseMs } }),
+        // The agent's memory: files in <dataDir>/memory, their index in the task database, the task loop's TaskMemory and the memory tools.
+        GatewayMemoryModule.forRoot({ isGlobal: true, dataDir: config.dataDir, memory: config.memory, llm: config.llm }),
         // The tool registry (SKILL.md folders and the tools config's remote sources) behind /api/tools and /tools/invoke.
         GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs, tools: config.tools, toolCallRetentionMs: config.toolCallRetentionMs }),
         // Registry tools for tasks' planners: each call a step of the task.
         PlannerToolsModule,
         // Phones as callers of that registry (request tools.catalog / tools.invoke), each as caller phone:<deviceId>.
         PhoneToolRequestsModule,
-        // The tool registry (SKILL.md folders for now) behind /api/tools and /tools/invoke.
-        GatewayToolsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, skillsDirs: config.skillsDirs }),
         // Skills learned from tasks: saved into <dataDir>/skills, replayed as tasks (POST /api/tasks/:id/skill, /api/skills/:name/replay).
         GatewayLearnedSkillsModule.forRoot({ isGlobal: true, dataDir: config.dataDir, defaultMaxSteps: config.taskMaxSteps }),
         ...(phones.ws ? [WsDeviceModule.forRoot(phones.ws)] : []),
         GatewayApiModule.forRoot({
           apiToken: config.apiToken,
+          scopedTokens: config.scopedTokens,
           allowedHosts: config.allowedHosts,
           pairing: {
             deviceToken,

@@ -7,4 +7,6 @@ export * from './mcp-stdio-bridge';
 export { MCP_DESKTOP_CONFIG } from './cli';
 export * from './adb-command';
 export * from './tools-config';
+export { scopedTokensSummary } from './scoped-tokens-config';
 export { GatewayToolsModule, RemoteToolSources, defaultToolPolicies, gatewayToolPolicies, type GatewayToolsOptions } from './tools.module';
+export { GatewayMemoryModule, memoryDirectory, type GatewayMemoryOptions } from './memory.module';

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isPair, isScalar, parseDocument, visit, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { TOOL_SOURCE_ID_PATTERN, toolSourceKey, type ToolSourceRef } from '@mobileclaw/domain';
 import { DEFAULT_TOOL_PRECEDENCE, toolSourceRanker, type ToolPolicies, type ToolPolicy, type ToolPrecedence } from '@mobileclaw/case-tools';
 import { McpServerConfigError, validateMcpServerConfig, type McpServerConfig, type McpTransportConfig } from '@mobileclaw/mcp-tool-source';
 import type { A2aAgentToolSourceOptions, HttpToolCatalogSourceOptions } from '@mobileclaw/remote-tool-sources';
+import { configKeyPath as keyPath, readConfigFile, readConfigText, resolveEnvReferences } from './config-file';
 
 /** A configured source and whether the `/mcp` face lists its tools (`exposeToMcp`, default false). */
 export interface ExposedSource<T> {
@@ -131,9 +130,6 @@ type ToolsFile = z.infer<typeof TOOLS_FILE>;
 /** Where each section's sources go in `sourceOrder`, by the section's key in the file. */
 const SOURCE_SECTIONS = { mcpServers: 'mcp', catalogs: 'catalog', agents: 'agent' } as const;
 
-/** `${NAME}` in a secret value: replaced by the environment variable `NAME`. */
-const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
 /**
  * Reads and validates the tools configuration at `path` (YAML or JSON; JSON is read as YAML 1.2, so
  * a key given twice is refused in both), resolving `${NAME}` references in tokens, header values and
@@ -144,13 +140,9 @@ const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  *   syntax, duplicate key, unknown key, wrong type, bad URL or id, an unset `${NAME}`, an invalid precedence.
  */
 export function loadToolsConfig(path: string, env: Record<string, string | undefined>, cwd = process.cwd()): ToolsConfig {
-  const file = isAbsolute(path) ? path : resolve(cwd, path);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ToolsConfigError(file, [{ path: '', message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }]);
-  }
+  const read = readConfigFile(path, cwd);
+  if ('problems' in read) throw new ToolsConfigError(read.file, read.problems);
+  const { file, text } = read;
   return parseToolsConfig(text, file, env);
 }
 
@@ -160,16 +152,13 @@ export function loadToolsConfig(path: string, env: Record<string, string | undef
  * @throws ToolsConfigError as {@link loadToolsConfig}.
  */
 export function parseToolsConfig(text: string, file: string, env: Record<string, string | undefined>): ToolsConfig {
-  const document = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
-  const syntax = document.errors[0];
-  if (syntax !== undefined) throw new ToolsConfigError(file, [{ path: '', message: `not valid YAML or JSON: ${syntax.message}` }]);
-  const duplicates = duplicateKeys(document.contents);
-  if (duplicates.length > 0) throw new ToolsConfigError(file, duplicates.map((key) => ({ path: key, message: 'given twice' })));
-  const raw: unknown = document.toJS() ?? {};
+  const read = readConfigText(text);
+  if ('problems' in read) throw new ToolsConfigError(file, read.problems);
+  const raw = read.raw;
   const parsed = TOOLS_FILE.safeParse(raw);
   if (!parsed.success) throw new ToolsConfigError(file, parsed.error.issues.map((issue) => ({ path: keyPath(issue.path), message: issue.message })));
   const problems: { path: string; message: string }[] = [];
-  const config = build(parsed.data, raw as Record<string, unknown>, file, (at, value) => resolveSecret(at, value, env, problems));
+  const config = build(parsed.data, raw as Record<string, unknown>, file, (at, value) => resolveEnvReferences(at, value, env, problems));
   checkSources(config, problems);
   if (problems.length > 0) throw new ToolsConfigError(file, problems);
   return config;
@@ -257,42 +246,8 @@ function checkSources(config: ToolsConfig, problems: { path: string; message: st
   }
 }
 
-/** `value` with every `${NAME}` replaced from `env`; an unset one is a problem at `at` (the value itself is never reported). */
-function resolveSecret(at: string, value: string, env: Record<string, string | undefined>, problems: { path: string; message: string }[]): string {
-  return value.replace(ENV_REFERENCE, (_, name: string) => {
-    const resolved = env[name];
-    if (resolved === undefined) {
-      problems.push({ path: at, message: `environment variable ${name} is not set` });
-      return '';
-    }
-    return resolved;
-  });
-}
-
 function mapValues(record: Record<string, string>, map: (key: string, value: string) => string): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(key, value)]));
-}
-
-/** `mcpServers.erp.url`; an array index as `[2]`. */
-function keyPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text === '' ? String(part) : `${text}.${String(part)}`), '');
-}
-
-/** The key paths of keys given twice in one mapping (YAML refuses them; JSON would keep the last silently). */
-function duplicateKeys(contents: YamlNode | null): string[] {
-  const found: string[] = [];
-  if (contents === null) return found;
-  visit(contents, {
-    Map(_, map, ancestors) {
-      const seen = new Set<string>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        if (seen.has(key)) found.push(keyPath([...ancestors.filter(isPair).map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key))), key]));
-        seen.add(key);
-      }
-    },
-  });
-  return found;
 }
 
 /** The `kind:id` of every configured remote source whose tools `/mcp` lists, plus the skills source when exposed. */

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ControlLeases, MobileClawService, ScreenImageEncoder, TaskRepository, ToolCallLedger, ToolSource, type ToolSourceRef } from '@mobileclaw/domain';
 import { GatewayToolSource, NativePhoneToolSource, ToolRegistry, type ToolIssueReport, type ToolPolicies, type ToolPolicy, type ToolPrecedence } from '@mobileclaw/case-tools';
+import { MemoryToolSource } from '@mobileclaw/case-memory';
 import { McpServerToolSource } from '@mobileclaw/mcp-tool-source';
 import { A2aAgentToolSource, HttpToolCatalogSource } from '@mobileclaw/remote-tool-sources';
 import { SkillsFolderSource, createSkillsFolderSource } from '@mobileclaw/skills-folder';
+import { PostgresTaskRepository, PostgresToolCallLedger } from '@mobileclaw/store-postgres';
 import { SqliteToolCallLedger, type SqliteTaskRepository } from '@mobileclaw/store-sqlite';
 import { DEFAULT_TOOL_CALL_RETENTION_MS } from './gateway-config';
 import { mcpExposedSources, type ToolsConfig } from './tools-config';
@@ -22,22 +24,27 @@ export interface GatewayToolsOptions {
   isGlobal?: boolean;
 }
 
+/** The memory tools' source (`memory_search`, `memory_store`), as policies name it. */
+const MEMORY_TOOL_SOURCE = 'native:memory';
+
 /**
  * The default policy of each caller (caller ids as the REST, OpenClaw, MCP, planner and phone faces
  * use them); the tools config's `policies` replace them caller by caller:
  * - every other caller: every tool; the native phone actions without approval (as the REST command API
  *   runs them), every other `ACTION` tool only with a person's approval;
  * - `mcp`: only the sources configured with `exposeToMcp: true` (the `/mcp` face has its own phone tools);
- * - `planner`: every tool (the planner adapter leaves the native ones out: it has the phone actions);
- * - `phone:*`: the skills and remote sources, never a native tool (a phone does not drive other phones).
+ * - `planner`: every tool (the planner adapter leaves the phone's own native tools out: it has the phone
+ *   actions), the memory tools without approval (they read and write the task's own scope only);
+ * - `phone:*`: the skills and remote sources and the memory tools (the phone's own scope, without
+ *   approval), never another native tool (a phone does not drive other phones).
  */
 export function defaultToolPolicies(mcpSources: readonly string[]): Required<ToolPolicies> {
   return {
     defaultPolicy: { allow: '*', allowActionSourcesWithoutApproval: ['native:*'] },
     byCaller: {
       mcp: { allow: [], allowSources: [...mcpSources] },
-      planner: { allow: '*' },
-      'phone:*': { allow: [], allowSources: ['skills:*', 'mcp:*', 'catalog:*', 'agent:*'] },
+      planner: { allow: '*', allowActionSourcesWithoutApproval: [MEMORY_TOOL_SOURCE] },
+      'phone:*': { allow: [], allowSources: ['skills:*', 'mcp:*', 'catalog:*', 'agent:*', MEMORY_TOOL_SOURCE], allowActionSourcesWithoutApproval: [MEMORY_TOOL_SOURCE] },
     },
   };
 }
@@ -141,7 +148,7 @@ class GatewayToolsLifecycle implements OnApplicationBootstrap, OnApplicationShut
     private readonly skills: SkillsFolderSource,
     private readonly remote: RemoteToolSources,
     private readonly registry: ToolRegistry,
-    @Inject(ToolCallLedger) private readonly ledger: SqliteToolCallLedger,
+    @Inject(ToolCallLedger) private readonly ledger: SqliteToolCallLedger | PostgresToolCallLedger,
     @Inject(GATEWAY_TOOLS_OPTIONS) private readonly options: GatewayToolsOptions,
   ) {}
 
@@ -177,13 +184,15 @@ class GatewayToolsLifecycle implements OnApplicationBootstrap, OnApplicationShut
 
 /**
  * The gateway's tool registry: the native tools first (the phone's commands as `phone_<command>`,
- * `NativePhoneToolSource`, and `list_devices`, `GatewayToolSource`; they need the `MobileClawService`
+ * `NativePhoneToolSource`, `list_devices`, `GatewayToolSource`, and `memory_search`/`memory_store`
+ * when a `MemoryToolSource` is provided, `GatewayMemoryModule`; they need the `MobileClawService`
  * provider and use `ControlLeases` and `ScreenImageEncoder` when provided), the SKILL.md folders (`<dataDir>/skills`, then each of `skillsDirs`,
  * then the tools config's `skills.dirs`; watched) and the remote sources of the tools config (MCP
  * servers, HTTP tool catalogs, A2A agents), merged by {@link ToolRegistry} with the configured
  * precedence (sources of one tier in configuration order) and the policies of
  * {@link gatewayToolPolicies}. Calls with a `toolCallId` are recorded in the task database
- * (`SqliteToolCallLedger`, table `tool_calls`), so that they run at most once across restarts, for
+ * (table `tool_calls`: `SqliteToolCallLedger`, or `PostgresToolCallLedger` on the PostgreSQL task
+ * store's pool, shared by the instances), so that they run at most once across restarts, for
  * `toolCallRetentionMs`. Needs the `TaskRepository` provider (the SQLite store's module, global).
  */
 @Module({})
@@ -200,8 +209,13 @@ export class GatewayToolsModule {
           useFactory: () => createSkillsFolderSource({ dataDir: options.dataDir, extraRoots: [...options.skillsDirs, ...(options.tools?.skillsDirs ?? [])] }),
         },
         { provide: RemoteToolSources, useFactory: () => new RemoteToolSources(options.tools) },
-        // Its own connection to the task database, opened once the store has migrated it.
-        { provide: ToolCallLedger, inject: [TaskRepository], useFactory: (repository: SqliteTaskRepository) => SqliteToolCallLedger.open(repository.path) },
+        // In the task store's database: on its PostgreSQL pool, or on a SQLite connection of its own opened once the store has migrated the file.
+        {
+          provide: ToolCallLedger,
+          inject: [TaskRepository],
+          useFactory: (repository: TaskRepository) =>
+            repository instanceof PostgresTaskRepository ? new PostgresToolCallLedger(repository.database) : SqliteToolCallLedger.open((repository as SqliteTaskRepository).path),
+        },
         {
           provide: ToolRegistry,
           inject: [
@@ -211,6 +225,7 @@ export class GatewayToolsModule {
             MobileClawService,
             { token: ControlLeases, optional: true },
             { token: ScreenImageEncoder, optional: true },
+            { token: MemoryToolSource, optional: true },
           ],
           useFactory: (
             skills: SkillsFolderSource,
@@ -219,11 +234,13 @@ export class GatewayToolsModule {
             phones: MobileClawService,
             leases: ControlLeases | undefined,
             images: ScreenImageEncoder | undefined,
+            memory: MemoryToolSource | undefined,
           ) => {
             const sources: ToolSource[] = [
               // Native first: the phone's commands and the gateway's own tools, never shadowed.
               new NativePhoneToolSource(phones, { ...(leases ? { leases } : {}), ...(images ? { images } : {}) }),
               new GatewayToolSource(phones, leases),
+              ...(memory ? [memory] : []),
               skills,
               ...remote.all(),
             ];

@@ -7,7 +7,7 @@ const noFile = (path: string): string => {
 describe('parseCli', () => {
   it('uses defaults with a token flag', () => {
     expect(parseCli(['--token', 'T'], {}, noFile)).toEqual({
-      gateway: { host: '127.0.0.1', port: 7397 },
+      gateways: [{ host: '127.0.0.1', port: 7397 }],
       token: 'T',
       devices: 1,
       prefix: 'phone-',
@@ -21,22 +21,22 @@ describe('parseCli', () => {
 
   it('reads every option', () => {
     const argv = ['--port', '9000', '--host', '10.0.0.2', '--token', 'T', '--devices', '3', '--prefix', 'lab.', '--latency', '25', '--width', '720', '--height', '1600', '--verbose'];
-    expect(parseCli(argv, {}, noFile)).toMatchObject({ gateway: { port: 9000, host: '10.0.0.2' }, devices: 3, prefix: 'lab.', latencyMs: 25, width: 720, height: 1600, verbose: true });
+    expect(parseCli(argv, {}, noFile)).toMatchObject({ gateways: [{ port: 9000, host: '10.0.0.2' }], devices: 3, prefix: 'lab.', latencyMs: 25, width: 720, height: 1600, verbose: true });
   });
 
   it('takes the port and token from the environment, then the token from the data directory', () => {
-    expect(parseCli([], { MOBILECLAW_DEVICE_PORT: '7000', MOBILECLAW_DEVICE_TOKEN: 'envtok' }, noFile)).toMatchObject({ gateway: { port: 7000 }, token: 'envtok' });
+    expect(parseCli([], { MOBILECLAW_DEVICE_PORT: '7000', MOBILECLAW_DEVICE_TOKEN: 'envtok' }, noFile)).toMatchObject({ gateways: [{ port: 7000 }], token: 'envtok' });
     const read = jest.fn((path: string) => (path === '/data/device-token' ? '  filetok\n' : noFile(path)));
     expect(parseCli([], { MOBILECLAW_DATA_DIR: '/data' }, read)).toMatchObject({ token: 'filetok' });
     expect(parseCli([], {}, (path) => (path === '.mobileclaw/device-token' ? 'dflt' : noFile(path)))).toMatchObject({ token: 'dflt' });
   });
 
   it('--transport ws connects to the WebSocket on the HTTP port, or to --url', () => {
-    expect(parseCli(['--token', 'T', '--transport', 'ws'], {}, noFile)).toMatchObject({ gateway: { url: 'ws://127.0.0.1:3000/ws/device' } });
-    expect(parseCli(['--token', 'T', '--transport', 'ws', '--host', '10.0.0.2', '--port', '8080'], {}, noFile)).toMatchObject({ gateway: { url: 'ws://10.0.0.2:8080/ws/device' } });
-    expect(parseCli(['--token', 'T', '--transport', 'ws', '--host', '::1'], { MOBILECLAW_HTTP_PORT: '3100', MOBILECLAW_DEVICE_PORT: '7000' }, noFile)).toMatchObject({ gateway: { url: 'ws://[::1]:3100/ws/device' } });
-    expect(parseCli(['--token', 'T', '--url', 'wss://gw.example.com/ws/device'], {}, noFile)).toMatchObject({ gateway: { url: 'wss://gw.example.com/ws/device' } });
-    expect(parseCli(['--token', 'T', '--transport', 'ws', '--url', 'ws://10.0.0.2:3000/ws/device'], {}, noFile)).toMatchObject({ gateway: { url: 'ws://10.0.0.2:3000/ws/device' } });
+    expect(parseCli(['--token', 'T', '--transport', 'ws'], {}, noFile)).toMatchObject({ gateways: [{ url: 'ws://127.0.0.1:3000/ws/device' }] });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--host', '10.0.0.2', '--port', '8080'], {}, noFile)).toMatchObject({ gateways: [{ url: 'ws://10.0.0.2:8080/ws/device' }] });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--host', '::1'], { MOBILECLAW_HTTP_PORT: '3100', MOBILECLAW_DEVICE_PORT: '7000' }, noFile)).toMatchObject({ gateways: [{ url: 'ws://[::1]:3100/ws/device' }] });
+    expect(parseCli(['--token', 'T', '--url', 'wss://gw.example.com/ws/device'], {}, noFile)).toMatchObject({ gateways: [{ url: 'wss://gw.example.com/ws/device' }] });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--url', 'ws://10.0.0.2:3000/ws/device'], {}, noFile)).toMatchObject({ gateways: [{ url: 'ws://10.0.0.2:3000/ws/device' }] });
   });
 
   it('refuses an unknown transport, a --url that is not ws(s), and --url with tcp, --host or --port', () => {
@@ -45,6 +45,31 @@ describe('parseCli', () => {
     expect(() => parseCli(['--token', 'T', '--transport', 'tcp', '--url', 'ws://h/ws/device'], {}, noFile)).toThrow("--url is the gateway's WebSocket: it needs --transport ws");
     expect(() => parseCli(['--token', 'T', '--url', 'ws://h/ws/device', '--port', '1'], {}, noFile)).toThrow('--url names the gateway; do not combine it with --host or --port');
     expect(() => parseCli(['--adb-port', '5037', '--transport', 'ws'], {}, noFile)).toThrow('--adb-port serves the phones over adb instead of connecting them to a gateway; --transport do not apply');
+  });
+
+  it('--gateway takes several addresses in order, comma-separated or repeated, with --port\'s default port', () => {
+    expect(parseCli(['--token', 'T', '--gateway', '10.0.0.2:7000, gw-b', '--gateway', '[::1]:7002,[fd00::3]'], {}, noFile)).toMatchObject({
+      gateways: [
+        { host: '10.0.0.2', port: 7000 },
+        { host: 'gw-b', port: 7397 },
+        { host: '::1', port: 7002 },
+        { host: 'fd00::3', port: 7397 },
+      ],
+    });
+    expect(parseCli(['--token', 'T', '--gateway', 'gw-a,gw-b:7001'], { MOBILECLAW_DEVICE_PORT: '7100' }, noFile)).toMatchObject({ gateways: [{ host: 'gw-a', port: 7100 }, { host: 'gw-b', port: 7001 }] });
+    expect(parseCli(['--token', 'T', '--transport', 'ws', '--gateway', 'gw-a,[::1]:3100,wss://gw-c.example.com/ws/device'], {}, noFile)).toMatchObject({
+      gateways: [{ url: 'ws://gw-a:3000/ws/device' }, { url: 'ws://[::1]:3100/ws/device' }, { url: 'wss://gw-c.example.com/ws/device' }],
+    });
+    expect(parseCli(['--token', 'T', '--gateway', 'gw-a', '--gateway', 'ws://gw-b:3000/ws/device'], {}, noFile)).toMatchObject({ gateways: [{ host: 'gw-a', port: 7397 }, { url: 'ws://gw-b:3000/ws/device' }] });
+  });
+
+  it('--gateway refuses empty entries, bad ports, bare IPv6, and --host, --port or --url beside it', () => {
+    expect(() => parseCli(['--token', 'T', '--gateway', 'gw-a,,gw-b'], {}, noFile)).toThrow('--gateway has an empty entry: "gw-a,,gw-b"');
+    expect(() => parseCli(['--token', 'T', '--gateway', 'gw-a:0'], {}, noFile)).toThrow('--gateway port must be an integer from 1 to 65535, got "0"');
+    expect(() => parseCli(['--token', 'T', '--gateway', '::1'], {}, noFile)).toThrow('--gateway "::1" is not host[:port] or a ws:// URL (write IPv6 addresses in brackets, e.g. [::1]:7397)');
+    expect(() => parseCli(['--token', 'T', '--gateway', 'gw-a', '--port', '7000', '--host', 'h'], {}, noFile)).toThrow('--gateway names the gateways; do not combine it with --host, --port');
+    expect(() => parseCli(['--token', 'T', '--transport', 'tcp', '--gateway', 'ws://gw/ws/device'], {}, noFile)).toThrow('--gateway ws://gw/ws/device is a WebSocket URL: it needs --transport ws (or no --transport)');
+    expect(() => parseCli(['--adb-port', '5037', '--gateway', 'gw-a'], {}, noFile)).toThrow('--adb-port serves the phones over adb instead of connecting them to a gateway; --gateway do not apply');
   });
 
   it('--screen imports a recorded screen and takes the screen size from it', () => {

@@ -22,6 +22,12 @@ Options:
                      with ws the HTTP port (default $MOBILECLAW_HTTP_PORT or 3000)
   --url <url>        the gateway's WebSocket, e.g. wss://gateway.example.com/ws/device (implies
                      --transport ws; instead of --host and --port)
+  --gateway <list>   several gateways (instances of one cluster), tried in this order:
+                     host[:port] (the port as --port says; IPv6 in brackets, [::1]:7397) or a
+                     ws:// or wss:// URL, comma-separated or the option repeated (instead of --host,
+                     --port and --url). When a gateway refuses or loses a phone it tries the next
+                     at once; after a whole round in vain, or a lost session, it waits its backoff.
+                     Each phone prints the address it connected to.
   --token <token>    device token (default $MOBILECLAW_DEVICE_TOKEN, else the file
                      \${MOBILECLAW_DATA_DIR:-.mobileclaw}/device-token)
   --devices <n>      number of phones (default 1)
@@ -44,14 +50,18 @@ Options:
 
 Examples:
   ${name} --devices 3                     # phones phone-1…phone-3 against the gateway on this machine
+  ${name} --gateway 10.0.0.2:7397,10.0.0.3:7397   # phones that fail over between two gateways
   ${name} --screen test/fixtures/screens/settings-top.xml --prefix screen-
   ${name} --adb-port 15037 --devices 2    # adb devices instead: adb -L tcp:127.0.0.1:15037 devices
 `;
 
 /** What the CLI runs, after defaults and validation. */
 export interface CliConfig {
-  /** Where the phones connect: the TCP device port (`host`, `port`) or the gateway's WebSocket (`url`). */
-  gateway: GatewayAddress;
+  /**
+   * Where the phones connect, in the order they try: the TCP device port (`host`, `port`) or the
+   * gateway's WebSocket (`url`); one address unless `--gateway` names several.
+   */
+  gateways: GatewayAddress[];
   /** The device token; '' with {@link adb} (no gateway connection). */
   token: string;
   devices: number;
@@ -118,6 +128,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
         url: { type: 'string' },
         host: { type: 'string' },
         port: { type: 'string' },
+        gateway: { type: 'string', multiple: true },
         token: { type: 'string' },
         devices: { type: 'string' },
         prefix: { type: 'string' },
@@ -142,7 +153,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
   const adb = values['adb-port'] === undefined ? undefined : { host: values['adb-host'] ?? '127.0.0.1', port: int(values['adb-port'], 'adb-port', 0, 1, 65535) };
   if (adb === undefined && values['adb-host'] !== undefined) throw new CliUsageError('--adb-host needs --adb-port');
   if (adb) {
-    const gatewayOnly = (['transport', 'url', 'host', 'port', 'token', 'latency'] as const).filter((name) => values[name] !== undefined);
+    const gatewayOnly = (['transport', 'url', 'host', 'port', 'gateway', 'token', 'latency'] as const).filter((name) => values[name] !== undefined);
     if (gatewayOnly.length > 0) throw new CliUsageError(`--adb-port serves the phones over adb instead of connecting them to a gateway; ${gatewayOnly.map((n) => `--${n}`).join(', ')} do not apply`);
   }
   const tokenFile = join(env['MOBILECLAW_DATA_DIR'] ?? '.mobileclaw', 'device-token');
@@ -158,7 +169,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, read: (path: st
     throw new CliUsageError('--screen takes the screen size from the recording; do not combine it with --width or --height');
   const replay = values.screen === undefined ? undefined : { file: values.screen, recording: recordedScreen(values.screen, read) };
   return {
-    gateway: gatewayAddress(values, env),
+    gateways: values.gateway === undefined ? [gatewayAddress(values, env)] : gatewayList(values.gateway, values, env),
     token: token ?? '',
     devices,
     prefix,
@@ -197,6 +208,33 @@ function gatewayAddress(values: { transport?: string; url?: string; host?: strin
   }
   if (protocol !== 'ws:' && protocol !== 'wss:') throw new CliUsageError(`--url must be a ws:// or wss:// URL, got ${JSON.stringify(values.url)}`);
   return { url: values.url };
+}
+
+/**
+ * The addresses of `--gateway` (each value a comma-separated list), in order: a `ws://`/`wss://` URL
+ * is a WebSocket; `host[:port]` (IPv6 as `[addr]` or `[addr]:port`) is the TCP device port, or with
+ * `--transport ws` the WebSocket `/ws/device` on that HTTP port; a missing port is `--port`'s default.
+ */
+function gatewayList(lists: string[], values: { transport?: string; url?: string; host?: string; port?: string }, env: NodeJS.ProcessEnv): GatewayAddress[] {
+  const given = (['host', 'port', 'url'] as const).filter((name) => values[name] !== undefined);
+  if (given.length > 0) throw new CliUsageError(`--gateway names the gateways; do not combine it with ${given.map((n) => `--${n}`).join(', ')}`);
+  const transport = values.transport ?? 'tcp';
+  if (transport !== 'tcp' && transport !== 'ws') throw new CliUsageError(`--transport must be tcp or ws, got ${JSON.stringify(transport)}`);
+  const defaultPort = transport === 'tcp' ? (env['MOBILECLAW_DEVICE_PORT'] ?? '7397') : (env['MOBILECLAW_HTTP_PORT'] ?? '3000');
+  const items = lists.flatMap((list) => list.split(',')).map((item) => item.trim());
+  if (items.some((item) => item === '')) throw new CliUsageError(`--gateway has an empty entry: ${JSON.stringify(lists.join(','))}`);
+  return items.map((item) => {
+    if (/^wss?:\/\//i.test(item)) {
+      if (values.transport === 'tcp') throw new CliUsageError(`--gateway ${item} is a WebSocket URL: it needs --transport ws (or no --transport)`);
+      if (!URL.canParse(item)) throw new CliUsageError(`--gateway ${JSON.stringify(item)} is not a URL`);
+      return { url: item };
+    }
+    const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]/\s]+))(?::([^:]*))?$/.exec(item);
+    if (match === null) throw new CliUsageError(`--gateway ${JSON.stringify(item)} is not host[:port] or a ws:// URL (write IPv6 addresses in brackets, e.g. [::1]:7397)`);
+    const host = match[1] ?? match[2]!;
+    const port = int(match[3] ?? defaultPort, 'gateway port', 0, 1, 65535);
+    return transport === 'tcp' ? { host, port } : { url: `ws://${host.includes(':') ? `[${host}]` : host}:${port}/ws/device` };
+  });
 }
 
 /** Reads and imports the `--screen` file; an unreadable or invalid file is a usage error naming it. */

@@ -33,12 +33,12 @@ function serveAdb(config: CliConfig, adb: { host: string; port: number }, name: 
 
 function run(config: CliConfig, name: string): void {
   if (config.adb) return serveAdb(config, config.adb, name);
-  const address = describeGatewayAddress(config.gateway);
+  const addresses = config.gateways.map(describeGatewayAddress).join(', ');
   let stopping = false;
   const log = config.verbose ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
   const phones = Array.from({ length: config.devices }, (_, i) => {
     const phone = new SimulatedPhone({
-      ...config.gateway,
+      gateways: config.gateways,
       token: config.token,
       deviceId: `${config.prefix}${i + 1}`,
       screen: { width: config.width, height: config.height, densityDpi: config.densityDpi },
@@ -49,13 +49,18 @@ function run(config: CliConfig, name: string): void {
     });
     // Replaced by another phone with the same id: one explanation instead of the plain disconnect line.
     let replaced = false;
-    phone.on('welcome', (welcome) => process.stdout.write(`${phone.deviceId} connected to ${address} (session ${welcome.sessionId})\n`));
-    phone.on('replaced', () => (replaced = true));
+    // The address in use: with several gateways the one this phone got through to, or just lost.
+    phone.on('welcome', (welcome) => process.stdout.write(`${phone.deviceId} connected to ${phone.gatewayAddress} (session ${welcome.sessionId})\n`));
+    let replacedAt = '';
+    phone.on('replaced', () => {
+      replaced = true;
+      replacedAt = phone.gatewayAddress;
+    });
     phone.on('close', () => {
-      if (!stopping && !replaced) process.stderr.write(`${phone.deviceId} disconnected from ${address}; reconnecting\n`);
+      if (!stopping && !replaced) process.stderr.write(`${phone.deviceId} disconnected from ${phone.gatewayAddress}; reconnecting\n`);
     });
     phone.on('reconnecting', (delayMs) => {
-      if (replaced && !stopping) process.stderr.write(replacedNotice(phone.deviceId, address, delayMs));
+      if (replaced && !stopping) process.stderr.write(replacedNotice(phone.deviceId, replacedAt, delayMs));
       replaced = false;
     });
     return phone;
@@ -70,7 +75,7 @@ function run(config: CliConfig, name: string): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll(0));
 
   const showing = config.replay ? `, replaying ${config.replay.file} (${config.width}x${config.height})` : '';
-  process.stdout.write(`starting ${config.devices} simulated phone(s) for ${address}${showing}\n`);
+  process.stdout.write(`starting ${config.devices} simulated phone(s) for ${addresses}${showing}\n`);
   for (const phone of phones) {
     phone.start().catch((err: Error) => {
       if (stopping) return;

@@ -1,4 +1,23 @@
-import type { DeviceController, DeviceInfo, PairingInfo, Problem, SavedSkill, TaskAccepted, Task, TaskPage, TaskStatus, TaskWithSteps, ToolList } from './api-types.js';
+import type {
+  DeviceController,
+  DeviceInfo,
+  MemoryFlushResult,
+  MemoryOrganizeResult,
+  MemoryRecord,
+  MemoryRecordPage,
+  MemorySearchResult,
+  MemoryStatus,
+  PairingInfo,
+  Problem,
+  SavedSkill,
+  StoredMemoryLayer,
+  TaskAccepted,
+  Task,
+  TaskPage,
+  TaskStatus,
+  TaskWithSteps,
+  ToolList,
+} from './api-types.js';
 
 /** The page's hold on a phone (`POST /api/devices/:id/takeover` answer). */
 export interface Takeover extends DeviceController {
@@ -153,6 +172,44 @@ export class ApiClient {
    */
   replaySkill(name: string, deviceId: string): Promise<Task> {
     return this.request('POST', `/api/skills/${encodeURIComponent(name)}/replay`, { deviceId });
+  }
+
+  /** What the memory runs with: semantic search on or off, the summariser, how many memories (`GET /api/memory/status`). */
+  memoryStatus(): Promise<MemoryStatus> {
+    return this.request('GET', '/api/memory/status');
+  }
+
+  /**
+   * Searches a scope's memory (`GET /api/memory?scope=&q=`): hits with layer, source, score parts and age.
+   * @throws ApiError `VALIDATION_FAILED` (400: a bad scope, an empty or over-long query).
+   */
+  searchMemory(scope: string, query: string): Promise<MemorySearchResult> {
+    return this.request('GET', `/api/memory?${new URLSearchParams({ scope, q: query }).toString()}`);
+  }
+
+  /** A page of a scope's stored memories of one layer, newest first (`GET /api/memory/records`). */
+  memoryRecords(scope: string, layer: StoredMemoryLayer, limit = 50): Promise<MemoryRecordPage> {
+    return this.request('GET', `/api/memory/records?${new URLSearchParams({ scope, layer, limit: String(limit) }).toString()}`);
+  }
+
+  /** Remembers a text in a scope (`POST /api/memory`): the stored records (daily, and curated when it is one). */
+  async remember(scope: string, text: string): Promise<MemoryRecord[]> {
+    return (await this.request<{ records: MemoryRecord[] }>('POST', '/api/memory', { scope, text })).records;
+  }
+
+  /** Forgets a memory for good (`DELETE /api/memory/:id`): the records removed. @throws ApiError `MEMORY_NOT_FOUND` (404). */
+  async forget(id: string): Promise<MemoryRecord[]> {
+    return (await this.request<{ deleted: MemoryRecord[] }>('DELETE', `/api/memory/${encodeURIComponent(id)}`)).deleted;
+  }
+
+  /** Flushes a scope's session into its daily memory (`POST /api/memory/flush`). */
+  flushMemory(scope: string): Promise<MemoryFlushResult> {
+    return this.request('POST', '/api/memory/flush', { scope });
+  }
+
+  /** Organizes a scope's long-term memory (`POST /api/memory/organize`). */
+  organizeMemory(scope: string): Promise<MemoryOrganizeResult> {
+    return this.request('POST', '/api/memory/organize', { scope });
   }
 
   /** @throws ApiError with the problem details on a non-2xx answer (or a synthetic one when the body is not JSON). */

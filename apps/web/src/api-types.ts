@@ -6,6 +6,7 @@
  */
 import type {
   DeviceEvent,
+  MemoryRecord,
   StepObservation as DomainStepObservation,
   Task as DomainTask,
   TaskEventType,
@@ -21,6 +22,11 @@ export type {
   DeviceEvent,
   DeviceInfo,
   DeviceStatus,
+  MemoryHit,
+  MemoryLayer,
+  MemoryRecord,
+  MemoryScoreParts,
+  MemorySearchResult,
   PlanDecision,
   ScreenInfo,
   StepResult,
@@ -182,4 +188,37 @@ export interface SavedSkill {
   parameters: { name: string; description: string; example: string }[];
   /** How many recorded steps a replay runs. */
   steps: number;
+}
+
+/** A stored layer of memory: the daily files, or the curated `MEMORY.md`. */
+export type StoredMemoryLayer = MemoryRecord['layer'];
+
+/** `GET /api/memory/records` answer: a page of one layer, newest first. */
+export interface MemoryRecordPage {
+  records: MemoryRecord[];
+  /** How many records the scope has in that layer. */
+  total: number;
+}
+
+/** `GET /api/memory/status` answer (`MemoryStatus` of `@mobileclaw/case-memory`, which the page may not import). */
+export interface MemoryStatus {
+  /** `off` when no embeddings endpoint is configured: lexical search only. */
+  semantic: 'on' | 'off';
+  embeddingModel?: string;
+  /** Who summarises flushes and organizes: `rule-based` or `llm:<model>`. */
+  summarizer: string;
+  records: number;
+  missingEmbeddings: number;
+}
+
+/** `POST /api/memory/flush` answer: the session's turns summarised and what was kept. */
+export interface MemoryFlushResult {
+  turns: number;
+  stored: MemoryRecord[];
+}
+
+/** `POST /api/memory/organize` answer: the daily files read and the lasting memories kept. */
+export interface MemoryOrganizeResult {
+  days: number;
+  stored: MemoryRecord[];
 }

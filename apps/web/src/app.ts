@@ -5,6 +5,7 @@ import { byId, h } from './dom.js';
 import { renderHistory } from './history-list.js';
 import { PairingPanel } from './pairing-panel.js';
 import { LiveScreenPanel } from './live-screen.js';
+import { MemoryPanel } from './memory-panel.js';
 import { ReconnectingEventSource, type ConnectionState } from './reconnecting-event-source.js';
 import { ScreenControl } from './screen-control.js';
 import { TaskTimeline } from './task-timeline.js';
@@ -14,7 +15,7 @@ import { ToolsPanel } from './tools-panel.js';
 /**
  * The live execution page: phones (live from the device stream), the new-task form, the open task's
  * timeline (live from its event stream, `#/tasks/<id>` in the URL so a reload re-opens it), the
- * history of past tasks and the tool registry's tools.
+ * history of past tasks, the tool registry's tools and the agent's memory.
  */
 
 const client = new ApiClient();
@@ -102,6 +103,7 @@ function showDevices(): void {
   liveScreen.show(deviceSelect.value || undefined);
   screenDeviceName.textContent = deviceSelect.value ? ` — ${deviceSelect.value}` : '';
   toolsPanel.setDevice(deviceSelect.value || undefined);
+  memoryPanel.setDevice(deviceSelect.value || undefined);
   for (const item of deviceList.querySelectorAll<HTMLElement>('li.device[data-device-id]')) {
     if (item.dataset['deviceId'] === deviceSelect.value) item.setAttribute('aria-current', 'true');
     else item.removeAttribute('aria-current');
@@ -211,6 +213,20 @@ const toolsPanel = new ToolsPanel(byId('tools'), {
   onError: reportAccessRefusal,
 });
 
+// ---- Memory -------------------------------------------------------------------------------------
+
+/** The agent's memory of the picked phone (or a typed scope): search, records, flush and organize. */
+const memoryPanel = new MemoryPanel(byId('memory'), {
+  status: () => client.memoryStatus(),
+  search: (scope, query) => client.searchMemory(scope, query),
+  records: (scope, layer) => client.memoryRecords(scope, layer),
+  remember: (scope, text) => client.remember(scope, text),
+  forget: (id) => client.forget(id),
+  flush: (scope) => client.flushMemory(scope),
+  organize: (scope) => client.organizeMemory(scope),
+  onError: reportAccessRefusal,
+});
+
 // ---- History ------------------------------------------------------------------------------------
 
 const historyList = byId('history-list');
@@ -308,6 +324,8 @@ function onTaskEvent(open: OpenTask, message: MessageEvent<string>): void {
   if (TERMINAL_TASK_EVENT_TYPES.includes(event.type)) {
     // The server ends the stream now; without this the browser would reconnect forever.
     open.stream?.close();
+    // A task may have remembered something.
+    void memoryPanel.refresh();
   }
   if (open.timeline.status !== before) void loadHistory();
 }
@@ -432,6 +450,7 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
   void loadHistory();
   void pairingPanel.reload();
   void toolsPanel.refresh();
+  void memoryPanel.refresh();
   const taskId = current?.timeline.taskId;
   closeTask();
   if (taskId) void openTask(taskId);
@@ -442,6 +461,7 @@ byId<HTMLFormElement>('token-form').addEventListener('submit', (event) => {
 byId('history-refresh').addEventListener('click', () => void loadHistory());
 historyMore.addEventListener('click', () => void loadHistory(true));
 byId('tools-refresh').addEventListener('click', () => void toolsPanel.refresh());
+byId('memory-refresh').addEventListener('click', () => void memoryPanel.refresh());
 // Tools change without an event stream of their own (a skill written, a server gone): coming back to the page reloads them.
 window.addEventListener('focus', () => void toolsPanel.refresh());
 document.addEventListener('visibilitychange', () => {
@@ -454,3 +474,4 @@ watchDevices();
 route();
 void loadHistory();
 void toolsPanel.refresh();
+void memoryPanel.refresh();

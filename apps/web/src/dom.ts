@@ -47,7 +47,7 @@ export function formatTime(iso: string | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString();
 }
 
-/** `1 step`, `0 steps`, `3 steps`: `count` and `word` with an English plural `s` unless count is 1. */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
+/** `1 step`, `0 steps`, `3 steps`: `count` and `word` with an English plural `s` unless count is 1 (or `many`, e.g. `memories`). */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
 }

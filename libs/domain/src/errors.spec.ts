@@ -2,7 +2,7 @@ import { ERROR_CATALOG, ERROR_CODES, MobileClawError, errorCatalogEntry, isError
 
 describe('error catalog', () => {
   it('gives every code a title and a retryability', () => {
-    expect(ERROR_CODES).toHaveLength(47);
+    expect(ERROR_CODES).toHaveLength(49);
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     for (const code of ERROR_CODES) {
       const entry = errorCatalogEntry(code);
@@ -14,7 +14,7 @@ describe('error catalog', () => {
 
   it('holds the device, task and request-level codes the product emits', () => {
     const expected: ErrorCode[] = [
-      'VALIDATION_FAILED', 'UNAUTHORIZED', 'PROXIED_WITHOUT_API_TOKEN', 'HOST_NOT_ALLOWED', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'ABORTED',
+      'VALIDATION_FAILED', 'UNAUTHORIZED', 'PROXIED_WITHOUT_API_TOKEN', 'HOST_NOT_ALLOWED', 'TOKEN_SCOPE_FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'ABORTED',
       'DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'DEVICE_BUSY', 'TIMEOUT', 'DEVICE_ERROR', 'PROTOCOL_ERROR', 'UNSUPPORTED_VERSION', 'STALE_FRAME',
       'DEVICE_AMBIGUOUS', 'NOT_SUPPORTED', 'APPROVAL_REQUIRED', 'DEVICE_CONTROLLED', 'CONTROL_NOT_HELD',
       'SHUTTING_DOWN', 'STORAGE_ERROR', 'INTERNAL_ERROR',
@@ -25,6 +25,7 @@ describe('error catalog', () => {
       'METHOD_NOT_FOUND', 'TOO_MANY_REQUESTS',
       'SKILL_EXISTS',
       'SKILL_INVALID',
+      'MEMORY_NOT_FOUND',
     ];
     expect([...ERROR_CODES].sort()).toEqual([...expected].sort());
   });
@@ -36,6 +37,7 @@ describe('error catalog', () => {
       UNAUTHORIZED: 'Missing or invalid API token',
       PROXIED_WITHOUT_API_TOKEN: 'A proxied request needs an API token',
       HOST_NOT_ALLOWED: 'Host not allowed',
+      TOKEN_SCOPE_FORBIDDEN: "Outside the API token's scopes",
       DEVICE_NOT_FOUND: 'No such device',
       DEVICE_BUSY: 'Device busy',
       TASK_NOT_FOUND: 'No such task',

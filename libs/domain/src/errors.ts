@@ -37,6 +37,11 @@ export const ERROR_CATALOG = {
    * host (`MOBILECLAW_ALLOWED_HOSTS`): what a DNS-rebinding web page sends.
    */
   HOST_NOT_ALLOWED: { title: 'Host not allowed', retryable: false },
+  /**
+   * The request carries a scoped API token (`MOBILECLAW_SCOPED_TOKENS`) and asks for something outside
+   * its reach: a route other than the memory API, or a memory scope the token does not name.
+   */
+  TOKEN_SCOPE_FORBIDDEN: { title: 'Outside the API token\'s scopes', retryable: false },
   /** An unknown route. */
   NOT_FOUND: { title: 'Not found', retryable: false },
   METHOD_NOT_ALLOWED: { title: 'Method not allowed', retryable: false },
@@ -154,6 +159,8 @@ export const ERROR_CATALOG = {
   SKILL_EXISTS: { title: 'A skill of that name exists', retryable: false },
   /** A learned skill's SKILL.md (edited by hand) is no longer one that can be replayed; the message says what is wrong. */
   SKILL_INVALID: { title: 'The skill cannot be replayed', retryable: false },
+  /** No stored memory with that id (deleted, or never there): the caller searches or lists again. */
+  MEMORY_NOT_FOUND: { title: 'No such memory', retryable: false },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** Every code of {@link ERROR_CATALOG}. */

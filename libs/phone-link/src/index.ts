@@ -1,7 +1,7 @@
 /**
  * @mobileclaw/phone-link: the phone side of wire protocol v1 (docs/protocol.md). {@link PhoneLink}
  * owns the protocol (hello, heartbeat, one response per action, cancel, deadlines, reconnects) over a
- * {@link PhoneWire} (TCP or WebSocket); a
+ * {@link PhoneWire} (TCP or WebSocket), to one gateway address or several in turn ({@link GatewayRotation}); a
  * {@link PhoneExecutor} performs the commands on a device (the simulator's UI, a phone over adb).
  */
 export {
@@ -17,6 +17,7 @@ export {
   type PhoneLinkSettings,
 } from './phone-link';
 export { GatewayRequestError } from './gateway-request-error';
+export { GatewayRotation, gatewayAddressList, type GatewayAddresses, type NextAttempt } from './gateway-rotation';
 export { openPhoneWire, checkGatewayAddress, describeGatewayAddress, type GatewayAddress, type PhoneWire, type PhoneWireEvents } from './phone-wire';
 export type { PhoneExecutor, PhoneAction, DeviceDescription } from './phone-executor';
 export { PhoneError, type PhoneErrorCode } from './phone-error';

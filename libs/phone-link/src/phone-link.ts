@@ -16,7 +16,8 @@ import {
 import { GatewayRequestError } from './gateway-request-error';
 import { PhoneError } from './phone-error';
 import type { DeviceDescription, PhoneExecutor } from './phone-executor';
-import { checkGatewayAddress, describeGatewayAddress, openPhoneWire, type GatewayAddress, type PhoneWire } from './phone-wire';
+import { GatewayRotation, type GatewayAddresses } from './gateway-rotation';
+import { describeGatewayAddress, openPhoneWire, type GatewayAddress, type PhoneWire } from './phone-wire';
 import { ReconnectBackoff, SYSTEM_RECONNECT_TIMERS, type ReconnectBackoffOptions, type ReconnectTimers, type ScheduledTimer } from './reconnect-backoff';
 
 /** Misbehaviour injected into action replies, for testing the gateway. Mutable at any time. */
@@ -80,9 +81,10 @@ export interface PhoneLinkSettings {
 /**
  * A {@link PhoneLink}'s options: its settings and where the gateway is, over TCP (`host`, default
  * 127.0.0.1, and `port`, the gateway's device port, default 7397 there) or over WebSocket (`url`,
- * e.g. `ws://127.0.0.1:3000/ws/device` or `wss://gateway.example.com/ws/device`).
+ * e.g. `ws://127.0.0.1:3000/ws/device` or `wss://gateway.example.com/ws/device`); or `gateways`, an
+ * ordered list of such addresses tried in turn (see {@link GatewayRotation}).
  */
-export type PhoneLinkOptions = PhoneLinkSettings & GatewayAddress;
+export type PhoneLinkOptions = PhoneLinkSettings & GatewayAddresses;
 
 /** The gateway answered hello with an `error` frame (e.g. `UNAUTHORIZED`). */
 export class GatewayRefusedError extends Error {
@@ -145,10 +147,11 @@ export interface PhoneLinkEvents {
   action: (action: ActionFrame) => void;
   replaced: (message: string) => void;
   reconnecting: (delayMs: number) => void;
+  connecting: (address: string) => void;
 }
 
 /** Every event name of {@link PhoneLinkEvents}. */
-export const PHONE_LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'reconnecting'] as const satisfies readonly (keyof PhoneLinkEvents)[];
+export const PHONE_LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'reconnecting', 'connecting'] as const satisfies readonly (keyof PhoneLinkEvents)[];
 
 /**
  * The phone side of wire protocol v1 (docs/protocol.md) over TCP or WebSocket (the same frames,
@@ -156,21 +159,22 @@ export const PHONE_LINK_EVENTS = ['welcome', 'action', 'close', 'replaced', 'rec
  * says hello with the facts its {@link PhoneExecutor} describes, answers pings (and pings a quiet
  * gateway, dropping one silent for two heartbeat intervals), hands each `action` to the
  * executor with an AbortSignal for `cancel` and the deadline (`timeoutMs`), answers one `response`
- * per action, and reconnects with {@link ReconnectBackoff} when enabled.
+ * per action, and reconnects with {@link ReconnectBackoff} when enabled. Given several gateway
+ * addresses it goes through them in turn as {@link GatewayRotation} says (the next one at once after a
+ * failed attempt, the backoff between rounds).
  *
  * Events: `welcome` (the {@link WelcomeFrame}), `action` (every {@link ActionFrame} received,
  * before faults apply), `close` (`hadError: boolean`, whenever an established connection ends),
  * `replaced` (the gateway's message, when it ends this session because another connection claimed
- * the same device id; `close` follows), `reconnecting` (the delay in ms, whenever a reconnect is scheduled).
+ * the same device id; `close` follows), `reconnecting` (the delay in ms, whenever a reconnect is
+ * scheduled after a backoff), `connecting` (the `host:port` or URL of the address, at every attempt).
  */
 export class PhoneLink extends EventEmitter {
   readonly deviceId: string;
   /** Fault injection; tests may change it at any time (read when each action arrives). */
   faults: FaultOptions;
   private readonly executor: PhoneExecutor;
-  private readonly gateway: GatewayAddress;
-  /** `host:port` or the URL of the gateway, for logs and messages. */
-  readonly gatewayAddress: string;
+  private readonly rotation: GatewayRotation;
   private readonly token: string;
   private readonly client: { name: string; version: string };
   private readonly reconnect: boolean;
@@ -189,13 +193,14 @@ export class PhoneLink extends EventEmitter {
   private requestSequence = 0;
   private starting: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | null = null;
 
-  /** @throws TypeError when the gateway address is invalid (a URL that is not `ws:`/`wss:`, a port outside 1–65535). */
+  /**
+   * @throws TypeError when a gateway address is invalid (a URL that is not `ws:`/`wss:`, a port outside
+   *   1–65535) or `gateways` is empty.
+   */
   constructor(options: PhoneLinkOptions) {
     super();
     this.executor = options.executor;
-    this.gateway = options.url === undefined ? { host: options.host ?? '127.0.0.1', port: options.port } : { url: options.url };
-    checkGatewayAddress(this.gateway);
-    this.gatewayAddress = describeGatewayAddress(this.gateway);
+    this.rotation = new GatewayRotation(options);
     this.token = options.token;
     this.deviceId = options.deviceId;
     this.client = { ...options.client };
@@ -205,6 +210,16 @@ export class PhoneLink extends EventEmitter {
     this.faults = { ...DEFAULT_FAULTS, ...options.faults };
     const log = options.log;
     this.log = log ? (line) => log(`[${this.deviceId}] ${line}`) : () => undefined;
+  }
+
+  /** `host:port` or the URL of the gateway address in use: connected to, being tried, or tried next. */
+  get gatewayAddress(): string {
+    return describeGatewayAddress(this.rotation.current);
+  }
+
+  /** Every gateway address, in the order they are tried (defaults filled in). */
+  get gatewayAddresses(): readonly GatewayAddress[] {
+    return this.rotation.all;
   }
 
   /** The session id from the last welcome. */
@@ -245,6 +260,7 @@ export class PhoneLink extends EventEmitter {
     this.starting = { promise, resolve, reject };
     this.stopped = false;
     this.backoff.reset();
+    this.rotation.reset();
     this.connect();
     return promise;
   }
@@ -332,8 +348,9 @@ export class PhoneLink extends EventEmitter {
 
   private connect(): void {
     this.reconnectTimer = null;
+    this.emit('connecting', this.gatewayAddress);
     // A wire reports nothing before this call returns, so its events may use `conn`.
-    const wire = openPhoneWire(this.gateway, MAX_INCOMING_FRAME_BYTES, {
+    const wire = openPhoneWire(this.rotation.current, MAX_INCOMING_FRAME_BYTES, {
       open: () => {
         conn.established = true;
         this.sayHello(conn);
@@ -616,15 +633,24 @@ export class PhoneLink extends EventEmitter {
     this.log(conn.welcomed ? 'connection closed' : 'connection closed before welcome');
     if (conn.established) this.emit('close', hadError);
     if (this.stopped || !current) return;
+    const ended = this.gatewayAddress;
+    const next = this.rotation.connectionEnded(conn.welcomed);
+    if (next === 'at-once' && (this.reconnect || this.starting)) {
+      this.log(`no gateway at ${ended}; trying ${this.gatewayAddress}`);
+      this.connect();
+      return;
+    }
     if (this.starting && !this.reconnect) {
-      this.failStart(new Error(`connection to ${this.gatewayAddress} closed before the gateway welcomed ${this.deviceId}`));
+      const tried = this.rotation.all.length === 1 ? `connection to ${ended}` : `connections to ${this.rotation.describe()}`;
+      this.failStart(new Error(`${tried} closed before the gateway welcomed ${this.deviceId}`));
       this.stopped = true;
       return;
     }
     if (this.reconnect) {
       this.backoff.connectionEnded(conn.welcomedAt === null ? null : this.timers.now() - conn.welcomedAt, conn.replaced);
       const delay = this.backoff.nextDelayMs();
-      this.log(conn.replaced ? `another phone took device id ${this.deviceId}; reconnecting in ${delay} ms` : `reconnecting in ${delay} ms`);
+      const to = this.rotation.all.length === 1 ? '' : ` to ${this.gatewayAddress}`;
+      this.log(conn.replaced ? `another phone took device id ${this.deviceId}; reconnecting${to} in ${delay} ms` : `reconnecting${to} in ${delay} ms`);
       this.reconnectTimer = this.timers.schedule(() => this.connect(), delay);
       this.emit('reconnecting', delay);
     }

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { runCommand, type CommandReply } from './commands';
 import { PhoneUi } from './phone-ui';
@@ -11,19 +10,25 @@ function data(reply: CommandReply): Record<string, unknown> {
   return reply.data;
 }
 
-/** Makes the phone's clock (`performance.now()`) read `start`, then `end`; later reads are real. */
-function phoneClock(start: number, end: number): jest.SpyInstance<number, []> {
-  return jest.spyOn(performance, 'now').mockReturnValueOnce(start).mockReturnValueOnce(end);
+/** A phone clock that reads `start`, then `end`, then fails the test if read again. */
+function phoneClock(start: number, end: number): jest.Mock<number, []> {
+  return jest
+    .fn<number, []>()
+    .mockReturnValueOnce(start)
+    .mockReturnValueOnce(end)
+    .mockImplementation(() => {
+      throw new Error('the phone clock was read more than twice');
+    });
 }
 
 afterEach(() => jest.restoreAllMocks());
 
 describe('screenshot', () => {
   it('is a real 1080x2400 PNG of the current screen, with a frame id, the screen geometry and the phone’s capture time', async () => {
-    const ui = new PhoneUi();
     // The phone reads its clock once before drawing and once after encoding: captureMs is that span,
     // to the microsecond. (How fast that is, is the benchmark's business, not a unit test's.)
     const clock = phoneClock(1000, 1012.3456);
+    const ui = new PhoneUi({ clock });
     const shot = data(await runCommand(ui, { command: 'screenshot' }));
     expect(clock).toHaveBeenCalledTimes(2);
     expect(shot['captureMs']).toBe(12.346);
@@ -86,9 +91,9 @@ describe('screenshot', () => {
 
 describe('ui_tree', () => {
   it('carries the frame id, the screen and the time the phone took to build the tree', async () => {
-    const ui = new PhoneUi();
     // Read once before building the tree and once after: captureMs is that span, to the microsecond.
     const clock = phoneClock(500, 502.0004);
+    const ui = new PhoneUi({ clock });
     const tree = data(await runCommand(ui, { command: 'ui_tree' }));
     expect(clock).toHaveBeenCalledTimes(2);
     expect(Object.keys(tree).sort()).toEqual(['captureMs', 'frameId', 'nodes', 'screen']);

@@ -52,6 +52,11 @@ export interface PhoneUiOptions {
    * cannot be rotated.
    */
   replay?: UiTreeXml;
+  /**
+   * The phone's monotonic clock in ms, read before and after producing a `ui_tree` or a screenshot
+   * (their `captureMs`). Default `performance.now()`.
+   */
+  clock?: () => number;
 }
 
 /** What `open`, `back` and `home` report in replay mode instead of a simulated screen name. */
@@ -69,9 +74,9 @@ export interface UiTreeResult {
   captureMs: number;
 }
 
-/** Milliseconds since `started` (a `performance.now()` reading), rounded to the microsecond. */
-export function msSince(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
+/** Milliseconds from `started` to `ended` (two clock readings in ms), rounded to the microsecond. */
+export function msBetween(started: number, ended: number): number {
+  return Math.round((ended - started) * 1000) / 1000;
 }
 
 /** The node a click or long press landed on (`null` when nothing clickable was there). */
@@ -105,8 +110,11 @@ export class PhoneUi {
   private readonly nav: Navigator;
   /** Replay mode: the recorded nodes and their (static) views. */
   private readonly recorded: { nodes: UiTreeNode[]; views: View[] } | null;
+  /** The phone's monotonic clock in ms (see {@link PhoneUiOptions.clock}). */
+  readonly clock: () => number;
 
   constructor(options: PhoneUiOptions = {}) {
+    this.clock = options.clock ?? (() => performance.now());
     const replay = options.replay;
     if (replay) {
       const width = positiveInt(replay.screen.width, 'replay screen width');
@@ -203,10 +211,10 @@ export class PhoneUi {
 
   /** `ui_tree`: the node tree with a new frame id and the time taken to build it. */
   uiTree(): UiTreeResult {
-    const started = performance.now();
+    const started = this.clock();
     const nodes = this.nodes();
     const { frameId, screen } = this.registerFrame();
-    return { frameId, screen, nodes, captureMs: msSince(started) };
+    return { frameId, screen, nodes, captureMs: msBetween(started, this.clock()) };
   }
 
   /** The current frame as an SVG document of the screen's size in px. */

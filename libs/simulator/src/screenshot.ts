@@ -1,6 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { msSince, type FrameGeometry, type PhoneUi } from './phone-ui';
+import { msBetween, type FrameGeometry, type PhoneUi } from './phone-ui';
 import { applyRasteriserSettings } from './rasteriser-settings';
 
 export interface ScreenshotOptions {
@@ -31,7 +30,7 @@ export interface ScreenshotResult {
  * thread per image), which are process-wide.
  */
 export async function renderScreenshot(ui: PhoneUi, options: ScreenshotOptions = {}): Promise<ScreenshotResult> {
-  const started = performance.now();
+  const started = ui.clock();
   applyRasteriserSettings();
   // The picture and the frame id are taken together, before any await, so they describe the same state.
   const svg = ui.toSvg();
@@ -49,6 +48,6 @@ export async function renderScreenshot(ui: PhoneUi, options: ScreenshotOptions =
     base64: data.toString('base64'),
     frameId,
     screen,
-    captureMs: msSince(started),
+    captureMs: msBetween(started, ui.clock()),
   };
 }

@@ -2,8 +2,10 @@ import { EventEmitter } from 'node:events';
 import {
   PHONE_LINK_EVENTS,
   PhoneLink,
+  gatewayAddressList,
   type DeviceDescription,
   type GatewayAddress,
+  type GatewayAddresses,
   type GatewayRequestOptions,
   type PhoneLinkEvents,
   type FaultOptions,
@@ -50,9 +52,11 @@ export interface SimulatedPhoneSettings {
 /**
  * A {@link SimulatedPhone}'s options: its settings and where the gateway is, over TCP (`host`,
  * default 127.0.0.1, and `port`, the gateway's device port) or over WebSocket (`url`, e.g.
- * `ws://127.0.0.1:3000/ws/device`).
+ * `ws://127.0.0.1:3000/ws/device`); or `gateways`, an ordered list of such addresses that the phone
+ * goes through in turn when one refuses or loses the connection (`GatewayRotation` of
+ * `@mobileclaw/phone-link`: the next at once after a failed attempt, the backoff between rounds).
  */
-export type SimulatedPhoneOptions = SimulatedPhoneSettings & GatewayAddress;
+export type SimulatedPhoneOptions = SimulatedPhoneSettings & GatewayAddresses;
 
 export const CLIENT_INFO = { name: 'mobileclaw-sim', version: '0.1.0' } as const;
 
@@ -83,7 +87,8 @@ class PhoneUiExecutor implements PhoneExecutor {
  * Events: `welcome` (the {@link WelcomeFrame}), `action` (every {@link ActionFrame} received,
  * before faults apply), `close` (`hadError: boolean`, whenever an established connection ends),
  * `replaced` (the gateway's message, when it ends this session because another connection claimed
- * the same device id; `close` follows), `reconnecting` (the delay in ms, whenever a reconnect is scheduled).
+ * the same device id; `close` follows), `reconnecting` (the delay in ms, whenever a reconnect is
+ * scheduled after a backoff), `connecting` (the `host:port` or URL of the gateway address, at every attempt).
  */
 export class SimulatedPhone extends EventEmitter {
   readonly deviceId: string;
@@ -97,7 +102,7 @@ export class SimulatedPhone extends EventEmitter {
     this.ui = new PhoneUi({ width: screen.width, height: screen.height, densityDpi: screen.densityDpi ?? 420, ...(options.replay ? { replay: options.replay } : {}) });
     this.link = new PhoneLink({
       executor: new PhoneUiExecutor(this.ui, options.model ?? 'MobileClaw Sim'),
-      ...(options.url === undefined ? { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) } : { url: options.url }),
+      gateways: gatewayAddressList(options),
       token: options.token,
       deviceId: this.deviceId,
       client: { ...CLIENT_INFO },
@@ -118,6 +123,16 @@ export class SimulatedPhone extends EventEmitter {
 
   set faults(faults: FaultOptions) {
     this.link.faults = faults;
+  }
+
+  /** `host:port` or the URL of the gateway address in use: connected to, being tried, or tried next. */
+  get gatewayAddress(): string {
+    return this.link.gatewayAddress;
+  }
+
+  /** Every gateway address, in the order they are tried. */
+  get gatewayAddresses(): readonly GatewayAddress[] {
+    return this.link.gatewayAddresses;
   }
 
   /** The session id from the last welcome. */

@@ -48,7 +48,7 @@ describe('gateway tool calls in the task loop', () => {
     expect(planner.seen[0].gatewayTools).toEqual([weather, refund]);
     expect(planner.seen[0].tools).toBeUndefined();
     expect(tools.calls.map(({ name, args, options }) => ({ name, args, options }))).toEqual([
-      { name: 'lookup_weather', args: { city: 'Oslo' }, options: { toolCallId, deadlineMs: DEFAULT_TASK_CASE_OPTIONS.gatewayToolTimeoutMs } },
+      { name: 'lookup_weather', args: { city: 'Oslo' }, options: { toolCallId, deadlineMs: DEFAULT_TASK_CASE_OPTIONS.gatewayToolTimeoutMs, scope: 'device:phone-1' } },
     ]);
     const plan = { ...callWeather(), toolCallId, gatewayTool: { source: 'catalog:erp', kind: 'OBSERVATION', mode: 'REMOTE_PROXY' } };
     const result = { status: 'success', output: { city: 'Oslo', forecast: 'snow' }, message: 'Oslo: snow' };
@@ -141,7 +141,7 @@ describe('gateway tool calls in the task loop', () => {
       expect(approved.status).not.toBe('input_required');
       const events = await finished(service, task.taskId);
       expect(events.find((e) => e.type === 'task.resumed')?.data).toEqual({ stepIndex: 0 });
-      expect(tools.calls.map((c) => c.options)).toEqual([{ toolCallId, approved: true, deadlineMs: DEFAULT_TASK_CASE_OPTIONS.gatewayToolTimeoutMs }]);
+      expect(tools.calls.map((c) => c.options)).toEqual([{ toolCallId, approved: true, deadlineMs: DEFAULT_TASK_CASE_OPTIONS.gatewayToolTimeoutMs, scope: 'device:phone-1' }]);
       const stored = await service.get(task.taskId);
       expect(stored.steps[0].result).toEqual({ status: 'success', output: { refunded: true }, message: '{"refunded":true}' });
       expect(stored.status).toBe('completed');

@@ -2,9 +2,9 @@ import { MobileClawError, type IdempotentResponse } from '@mobileclaw/domain';
 import { DEFAULT_TASK_CASE_OPTIONS } from './task-case.options';
 import { IdempotentCreation, canonicalJson, requestHash } from './idempotent-creation';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
-import { FixedClock } from './testing/fixed-clock';
+import { SettableClock } from '@mobileclaw/domain/testing';
 
-function creation(clock = new FixedClock('2026-03-01T10:00:00.000Z')): IdempotentCreation {
+function creation(clock = new SettableClock('2026-03-01T10:00:00.000Z')): IdempotentCreation {
   return new IdempotentCreation({ ...DEFAULT_TASK_CASE_OPTIONS, idempotencyTtlMs: 60_000 }, new InMemoryIdempotencyStore(), clock);
 }
 

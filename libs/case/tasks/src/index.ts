@@ -9,6 +9,7 @@ export * from './approval-policy';
 export * from './system-clock';
 export * from './random-id-source';
 export * from './in-process-task-event-bus';
+export * from './local-device-task-locks';
 export * from './task-case.module';
 export * from './takeover.service';
 export * from './in-memory-idempotency-store';

@@ -22,7 +22,14 @@ export interface TaskCaseModuleOptions {
  * `DeviceControlModule`'s), {@link TakeoverService} lets people take phones over and pauses their tasks.
  * With a `TaskTools` provider (the tool registry as a task's planner sees it, e.g. `RegistryTaskTools`
  * from `@mobileclaw/case-tools`), planners may call the gateway's tools; without one, tasks behave as
- * before: the phone's actions and the caller's tools only.
+ * before: the phone's actions and the caller's tools only. With a `TaskMemory` provider (e.g.
+ * `MemoryTaskMemory` from `@mobileclaw/case-memory`), planners are shown what the task's scope
+ * remembers for its goal and tasks' turns go to its session layer; without one, tasks plan without memory.
+ * With a `TaskControlRelay` provider (several instances, e.g. `NatsTaskControlRelay` from
+ * `@mobileclaw/cluster-nats`), cancels, approval answers and tool results for a task another instance
+ * runs go to that instance; without one, they are refused as on a single instance. With a
+ * `DeviceTaskLocks` provider (e.g. `NatsDeviceTaskLocks`), a phone runs one task at a time across all
+ * instances; without one, `LocalDeviceTaskLocks` (one process: the per-phone queue is enough).
  */
 @Module({})
 export class TaskCaseModule {

@@ -34,10 +34,13 @@ export interface TaskCaseOptions {
   /** Default 3 600 000 (1 h). */
   pruneIntervalMs: number;
   /**
-   * How long this instance's claim on a task (`Task.owner.leaseExpiresAt`) lasts. It is renewed when
-   * the task starts, at each step and when it resumes after an approval; a task that waits (queued,
-   * `input_required`) longer is not renewed. Matters only when several instances share a store: after
-   * it, another instance's start-up may interrupt the task. Default 600 000 (10 min).
+   * How long this instance's claim on a task (`Task.owner.leaseExpiresAt`) lasts, in ms. It is set
+   * when the task starts, at each step and when it resumes, and renewed for every unfinished task of
+   * this instance every `leaseMs / 3` (queued and waiting ones too); every `leaseMs / 2` each instance
+   * interrupts the tasks whose lease expired. Matters only when several instances share a store: a
+   * task of an instance that died ends `interrupted` between `leaseMs` and `1.5 × leaseMs` after its
+   * last renewal. The instances' clocks must agree to well within `leaseMs / 3`, or a fast clock
+   * sweeps a live instance's tasks. Default 60 000 (1 min).
    */
   leaseMs: number;
   /** How long an `Idempotency-Key` of a task creation is remembered, in ms. Default 86 400 000 (24 h). */
@@ -70,7 +73,7 @@ export const DEFAULT_TASK_CASE_OPTIONS: TaskCaseOptions = {
   maxQueuedPerDevice: 100,
   retention: { maxTasks: DEFAULT_RETENTION_MAX_TASKS },
   pruneIntervalMs: 3_600_000,
-  leaseMs: 600_000,
+  leaseMs: 60_000,
   idempotencyTtlMs: 86_400_000,
   toolResultTimeoutMs: 300_000,
   gatewayToolTimeoutMs: 120_000,

@@ -34,6 +34,10 @@ import {
   type PendingToolApproval,
   type TaskToolSpec,
   type TaskTools,
+  type TaskMemory,
+  type MemoryHit,
+  type MemoryScope,
+  type SessionTurn,
   type ToolCallAnswer,
   type ToolInvocationResult,
   RESERVED_TOOL_NAMES,
@@ -41,13 +45,16 @@ import {
   toolCallIdOf,
   toolFailureFromError,
   recordActionTarget,
+  memoryScopeOf,
+  mentionsSecret,
 } from '@mobileclaw/domain';
 import { approvalFor } from './approval-policy';
 import { NoEffectRule } from './no-effect-rule';
 import type { ScreenSettler, SettledUi } from './screen-settling';
 import { verifyAction, type ActionVerdict, type ScreenSnapshot } from './step-verification';
 import type { TaskCaseOptions } from './task-case.options';
-import type { TaskJournal } from './task-journal';
+import { TaskEndedElsewhere, type TaskJournal } from './task-journal';
+import { SECRET_TURN_TEXT, decisionTurnText, finalTurnText, resultTurnText } from './task-turns';
 
 /** Why a run stopped early: canceled by a caller, or interrupted by the gateway's shutdown. */
 export type StopReason = { kind: 'cancel'; message: string } | { kind: 'shutdown'; message: string };
@@ -84,6 +91,9 @@ interface ToolCallWait {
   /** Resolves once the answer is recorded (`task.resumed`, `step.acted`) or the wait ended otherwise. */
   recorded: Promise<void>;
 }
+
+/** The memory tool after whose step the loop recalls again: the planner should see what it just stored. */
+const MEMORY_STORE_TOOL = 'memory_store';
 
 /** Command errors after which the loop cannot go on: the phone is gone or the gateway is closing. */
 const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE_NOT_FOUND', 'DEVICE_DISCONNECTED', 'DEVICE_REPLACED', 'SHUTTING_DOWN', 'UNAUTHORIZED']);
@@ -126,6 +136,15 @@ const FATAL_COMMAND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['DEVICE
  * as a sensitive action does, with `pendingToolApproval`); any other name goes to the caller when the
  * task has caller tools (as without a registry), else ends the step `error` `TOOL_NOT_FOUND`. Gateway
  * tool steps count toward `maxSteps` and never end the task: the planner sees each result and goes on.
+ * Each call gets the task's memory scope (`memoryScopeOf(task)`: its conversation, else its phone).
+ *
+ * Memory: with a {@link TaskMemory} provider, the loop recalls what its scope remembers for the goal
+ * before the first planning, and again after a `memory_store` tool step, and shows it to the planner
+ * in every step (`PlanningContext.memories`); it records the task's turns in the scope's session layer
+ * — the goal, each decision, each result, the end ({@link decisionTurnText}) — handed over when the
+ * task ends: a text typed where no known non-password field took it is `[secret]`, and a text typed
+ * into a password field is `[secret]` wherever it occurs (the goal too). Without one, tasks plan
+ * without memory.
  */
 export class TaskRunner {
   private readonly abort = new AbortController();
@@ -150,6 +169,16 @@ export class TaskRunner {
   private finishing = false;
   /** The first failure storing a status change made outside the loop; the loop ends the task with it at its next checkpoint. */
   private writeFailure?: { error: unknown };
+  /** The task's memory scope: its conversation's, else its phone's. */
+  private readonly scope: MemoryScope;
+  /** What the memory recalled for the goal, shown to the planner at every step; undefined without memory. */
+  private memories?: MemoryHit[];
+  /** True until the first recall, and again after the planner stored a memory. */
+  private recallDue = true;
+  /** The task's turns for its memory, handed over when it ends ({@link recordTurns}). */
+  private readonly turns: SessionTurn[] = [];
+  /** Texts the task typed into password fields: never in a turn. */
+  private readonly secrets = new Set<string>();
 
   constructor(
     private task: Task,
@@ -165,7 +194,12 @@ export class TaskRunner {
     private readonly metrics: TaskMetrics,
     /** The gateway's tools the planner may call; absent: none (a `tool_call` goes to the caller, as before). */
     private readonly tools?: TaskTools,
-  ) {}
+    /** The memory the planner is shown and the task's turns go to; absent: tasks plan without memory. */
+    private readonly memory?: TaskMemory,
+  ) {
+    this.scope = memoryScopeOf(task);
+  }
+
 
   get current(): Task {
     return this.task;
@@ -299,15 +333,33 @@ export class TaskRunner {
     return waiting.recorded;
   }
 
+  /**
+   * Runs the loop to the task's end and resolves with the final task. When the store says the task
+   * already ended ({@link TaskEndedElsewhere}: another instance interrupted it after this instance's
+   * lease expired), the loop stops at that write and the stored task is the result, written nowhere.
+   */
   async run(): Promise<Task> {
     try {
-      await this.setStatus('running', { owner: this.claim() }, 'task.started', {});
-      await this.loop();
+      try {
+        await this.setStatus('running', { owner: this.claim() }, 'task.started', {});
+        this.remember('user', this.task.goal);
+        await this.loop();
+      } catch (err) {
+        if (err instanceof TaskEndedElsewhere) throw err;
+        await this.finishOnError(err);
+      }
     } catch (err) {
-      await this.finishOnError(err);
+      if (!(err instanceof TaskEndedElsewhere)) throw err;
+      this.endedElsewhere(err.stored);
     }
     await this.journal.flush(this.task.taskId);
     return this.task;
+  }
+
+  /** Adopts the stored end of the task and lets go of whatever the loop still waits on. */
+  private endedElsewhere(stored: Task): void {
+    this.task = stored;
+    this.stop({ kind: 'shutdown', message: `task ${stored.taskId} ended elsewhere (${stored.status})` });
   }
 
   private async loop(): Promise<void> {
@@ -373,6 +425,7 @@ export class TaskRunner {
       }
 
       const gatewayTools = await this.listGatewayTools();
+      await this.recall();
       const decision = await this.plan(index, observed, step, gatewayTools);
       this.metrics.stepPhaseMeasured('planning', step.timings.planningMs);
       // A caller tool's name wins over a gateway tool's (the list leaves clashing ones out anyway).
@@ -388,6 +441,8 @@ export class TaskRunner {
       step.plan = decision;
       await this.journal.saveStep(step);
       await this.journal.record(this.task.taskId, 'step.planned', { index, plan: decision, planningMs: step.timings.planningMs });
+      if (decision.type === 'action' && decision.action.command === 'input' && decision.target?.password && decision.action.text !== '') this.secrets.add(decision.action.text);
+      this.remember('assistant', decisionTurnText(decision));
 
       // Decided on a screen a person may have changed since: dropped, planned again after the hand back.
       if (this.takenOverSince(takeoversAtStart)) {
@@ -396,7 +451,11 @@ export class TaskRunner {
       }
       budgetUsed++;
       if (decision.type === 'tool_call') {
-        if (gatewayTool) await this.callGatewayTool(index, decision, gatewayTool, step, observed);
+        if (gatewayTool) {
+          await this.callGatewayTool(index, decision, gatewayTool, step, observed);
+          // What the planner just stored is recalled for its next step.
+          if (decision.name === MEMORY_STORE_TOOL) this.recallDue = true;
+        }
         else if (this.tools && this.task.tools === undefined) await this.refuseUnknownTool(index, decision, step, observed, gatewayTools ?? []);
         else await this.callTool(index, decision, step, observed);
         // The screen was not touched: the next step's observation has no action to judge.
@@ -536,6 +595,7 @@ export class TaskRunner {
           history: this.history.map((h) => structuredClone(h)),
           ...(this.task.tools === undefined ? {} : { tools: structuredClone(this.task.tools) }),
           ...(gatewayTools === undefined ? {} : { gatewayTools: structuredClone(gatewayTools) }),
+          ...(this.memories === undefined ? {} : { memories: structuredClone(this.memories) }),
           signal,
           onProgress: (reported) => progress.report(reported),
         }),
@@ -708,7 +768,13 @@ export class TaskRunner {
     const started = performance.now();
     let outcome: ToolInvocationResult;
     try {
-      const call = tools.invoke(decision.name, decision.arguments, { toolCallId, signal: this.abort.signal, deadlineMs: this.options.gatewayToolTimeoutMs, ...(tool.needsApproval ? { approved: true } : {}) });
+      const call = tools.invoke(decision.name, decision.arguments, {
+        toolCallId,
+        signal: this.abort.signal,
+        deadlineMs: this.options.gatewayToolTimeoutMs,
+        scope: this.scope,
+        ...(tool.needsApproval ? { approved: true } : {}),
+      });
       outcome = await settleOrAbort(call, this.abort.signal).catch((err: unknown) => (this.stopReason ? Promise.reject(err) : toolFailureFromError(err)));
     } catch (err) {
       step.timings.actionMs = Math.round(performance.now() - started);
@@ -771,6 +837,54 @@ export class TaskRunner {
     step.endedAt = this.now();
     await this.journal.saveStep(step);
     await this.journal.record(this.task.taskId, 'step.acted', { index: step.index, result, timings: step.timings, ...(step.actor === 'human' ? { actor: 'human', holder: step.holder } : {}) });
+    // An action's or a tool call's outcome; a `done`/`fail` step's is the task's end, recorded by {@link finish}.
+    if (step.actor !== 'human' && (step.plan?.type === 'action' || step.plan?.type === 'tool_call')) this.remember('tool', resultTurnText(result));
+  }
+
+  /**
+   * Recalls the memories for the goal when due (before the first planning, after a `memory_store`
+   * step). A recall that fails gives none; a stop meanwhile ends the wait at once.
+   * @throws the stop reason when the task is stopped while recalling.
+   */
+  private async recall(): Promise<void> {
+    if (!this.memory || !this.recallDue) return;
+    this.recallDue = false;
+    const memory = this.memory;
+    const recalled = Promise.resolve()
+      .then(() => memory.recall(this.scope, this.task.goal, this.abort.signal))
+      .catch((): MemoryHit[] => []);
+    this.memories = await settleOrAbort(recalled, this.abort.signal);
+  }
+
+  /** Keeps a turn of this task for its memory's session layer (nothing without memory); {@link recordTurns} hands them over. */
+  private remember(role: SessionTurn['role'], text: string): void {
+    if (!this.memory) return;
+    this.turns.push({ role, text, at: this.now(), taskId: this.task.taskId });
+  }
+
+  /**
+   * Hands the task's turns to its memory, once it ends (in final `status`): every text typed into a password field is
+   * `[secret]` in all of them by then — the goal's own words included, which were recorded before the
+   * task knew that a text of it was a password. A task whose goal mentions a credential
+   * (`mentionsSecret`: password, PIN, 密码, …) hands over no words of it at all ({@link withheldTurns}).
+   * Never throws.
+   */
+  private recordTurns(status: Task['status']): void {
+    const memory = this.memory;
+    if (!memory) return;
+    const recorded = this.turns.splice(0);
+    // A goal about a credential may hold it in its own words before any step showed a password field:
+    // such a task leaves only that it happened and how it ended.
+    const turns = mentionsSecret(this.task.goal) && recorded.length > 0 ? withheldTurns(recorded, status) : recorded;
+    for (const turn of turns) {
+      let text = turn.text;
+      for (const secret of this.secrets) text = text.split(secret).join(SECRET_TURN_TEXT);
+      try {
+        memory.record(this.scope, { ...turn, text });
+      } catch {
+        // The port never throws; a memory that does must not end the task.
+      }
+    }
   }
 
   /** True when a person holds the phone now or took it since the step began (`takeoversAtStart`). */
@@ -851,6 +965,9 @@ export class TaskRunner {
 
   /** Moves the task to its final `status` and reports it once stored. */
   private async finish(status: Task['status'], type: 'task.completed' | 'task.failed' | 'task.canceled' | 'task.interrupted', data: Record<string, unknown>, changes: TaskTransitionChanges): Promise<void> {
+    // Before the end is published: whoever follows the task finds its last turn recorded.
+    this.remember('assistant', finalTurnText({ status, summary: changes.summary, error: changes.error }));
+    this.recordTurns(status);
     await this.setStatus(status, changes, type, { status, ...data });
     this.metrics.taskFinished(status, changes.error?.code);
   }
@@ -927,3 +1044,16 @@ function phoneCaptureMs(result: CommandResult<ScreenshotData | UiTreeData>): num
   const value = (result.data as unknown as { captureMs?: unknown }).captureMs;
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
 }
+
+/** What a task whose goal mentions a credential leaves in memory: that it ran, and how it ended — none of its words. */
+export function withheldTurns(turns: readonly SessionTurn[], status: Task['status']): SessionTurn[] {
+  const [first] = turns;
+  const last = turns[turns.length - 1];
+  return [
+    { ...first, role: 'user', text: WITHHELD_GOAL_TEXT },
+    { ...last, role: 'assistant', text: `task ${status}` },
+  ];
+}
+
+/** The goal of a task about a credential, as its memory keeps it. */
+export const WITHHELD_GOAL_TEXT = '[a task about a password or another secret: its words are not kept]';

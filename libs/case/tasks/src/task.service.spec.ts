@@ -6,7 +6,7 @@ import { InProcessTaskEventBus } from './in-process-task-event-bus';
 import { StableTreeSettler } from './screen-settling';
 import { DEFAULT_TASK_CASE_OPTIONS, type TaskCaseOptions } from './task-case.options';
 import { TaskService } from './task.service';
-import { FixedClock } from './testing/fixed-clock';
+import { SettableClock } from '@mobileclaw/domain/testing';
 import { InMemoryTaskRepository } from './testing/in-memory-task.repository';
 import { InstantSettleTimer } from './testing/instant-settle-timer';
 import { ScriptedPhone } from './testing/scripted-phone';
@@ -494,7 +494,7 @@ describe('TaskService seams (clock, ids, event bus, instance ownership)', () => 
   const T2 = '2026-05-01T10:00:02.000Z';
 
   it('stamps every record with the injected clock and takes task ids from the injected source', async () => {
-    const clock = new FixedClock(T0);
+    const clock = new SettableClock(T0);
     const planner = new ScriptedPlanner([
       () => {
         clock.set(T1);
@@ -570,7 +570,7 @@ describe('TaskService seams (clock, ids, event bus, instance ownership)', () => 
     await repository.createTask({ ...base, taskId: 'mine', owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-05-01T12:05:00.000Z' } });
     await repository.createTask({ ...base, taskId: 'expired', status: 'queued', owner: { instanceId: 'gw-b', leaseExpiresAt: at } });
     await repository.createTask({ ...base, taskId: 'held', status: 'input_required', owner: { instanceId: 'gw-b', leaseExpiresAt: '2026-05-01T12:00:00.001Z' } });
-    const service = new TaskService(new ScriptedPhone(), new ScriptedPlanner([done]), repository, DEFAULT_TASK_CASE_OPTIONS, new FixedClock(at), undefined, undefined, 'gw-a');
+    const service = new TaskService(new ScriptedPhone(), new ScriptedPlanner([done]), repository, DEFAULT_TASK_CASE_OPTIONS, new SettableClock(at), undefined, undefined, 'gw-a');
 
     await service.onApplicationBootstrap();
     for (const taskId of ['legacy', 'mine', 'expired']) {

@@ -9,6 +9,8 @@ function options(overrides: Partial<TaskToolCallOptions> = {}): TaskToolCallOpti
 
 describe('RegistryTaskTools', () => {
   let phone: FakeToolSource;
+  let gateway: FakeToolSource;
+  let memory: FakeToolSource;
   let skills: FakeToolSource;
   let erp: FakeToolSource;
   let agent: FakeToolSource;
@@ -17,18 +19,29 @@ describe('RegistryTaskTools', () => {
 
   beforeEach(() => {
     phone = new FakeToolSource('native', 'phone').with(['phone_click', { kind: 'ACTION' }]);
+    gateway = new FakeToolSource('native', 'gateway').with('list_devices');
+    memory = new FakeToolSource('native', 'memory').with('memory_search', ['memory_store', { kind: 'ACTION' }]);
     skills = new FakeToolSource('skills', 'workspace').with(['book_table', { eligibility: { eligible: false, missing: ['env:BOOKING_KEY'] } }]);
     erp = new FakeToolSource('catalog', 'erp').with(['refund_order', { kind: 'ACTION' }], ['invoice_get', { available: false }], 'secret');
     agent = new FakeToolSource('agent', 'weather').with('lookup_weather');
-    registry = new ToolRegistry([phone, skills, erp, agent], {
-      policies: { defaultPolicy: { allow: '*', allowActionSourcesWithoutApproval: ['native:*'] }, byCaller: { planner: { allow: ['phone_click', 'book_table', 'refund_order', 'invoice_get', 'lookup_weather'] } } },
+    registry = new ToolRegistry([phone, gateway, memory, skills, erp, agent], {
+      policies: {
+        defaultPolicy: { allow: '*', allowActionSourcesWithoutApproval: ['native:*'] },
+        byCaller: {
+          planner: {
+            allow: ['phone_click', 'list_devices', 'book_table', 'refund_order', 'invoice_get', 'lookup_weather'],
+            allowSources: ['native:memory'],
+            allowActionSourcesWithoutApproval: ['native:memory'],
+          },
+        },
+      },
     });
     tools = new RegistryTaskTools(registry);
   });
 
   afterEach(() => registry.close());
 
-  it("lists what the planner caller may call, native tools left out, with eligibility, availability and approval", async () => {
+  it("lists what the planner caller may call, the phone-driving native tools left out, with eligibility, availability and approval", async () => {
     expect(await tools.list()).toEqual([
       {
         name: 'book_table',
@@ -43,6 +56,8 @@ describe('RegistryTaskTools', () => {
       },
       expect.objectContaining({ name: 'invoice_get', source: 'catalog:erp', available: false, needsApproval: false }),
       expect.objectContaining({ name: 'lookup_weather', mode: 'AGENT_SESSION', source: 'agent:weather' }),
+      expect.objectContaining({ name: 'memory_search', kind: 'OBSERVATION', mode: 'NATIVE', source: 'native:memory', needsApproval: false }),
+      expect.objectContaining({ name: 'memory_store', kind: 'ACTION', mode: 'NATIVE', source: 'native:memory', needsApproval: false }),
       expect.objectContaining({ name: 'refund_order', kind: 'ACTION', mode: 'REMOTE_PROXY', needsApproval: true }),
     ]);
   });
@@ -56,13 +71,22 @@ describe('RegistryTaskTools', () => {
     expect(agent.calls[0].context).toMatchObject({ toolCallId: 'task-1:0', deadlineMs: 5000 });
   });
 
-  it('refuses an unapproved ACTION, a native tool and a tool the planner may not call', async () => {
+  it('passes the task’s memory scope to the source, and none when the task gives none', async () => {
+    expect(await tools.invoke('memory_store', {}, options({ scope: 'context:chat-7' }))).toMatchObject({ ok: true });
+    await tools.invoke('lookup_weather', {}, options({ toolCallId: 'task-1:1' }));
+    expect(memory.calls.map((call) => call.context.scope)).toEqual(['context:chat-7']);
+    expect(agent.calls[0].context).not.toHaveProperty('scope');
+  });
+
+  it('refuses an unapproved ACTION, a phone-driving native tool and a tool the planner may not call', async () => {
     expect(await tools.invoke('refund_order', {}, options())).toMatchObject({ ok: false, error: { code: 'APPROVAL_REQUIRED' } });
     expect(await tools.invoke('refund_order', {}, options({ toolCallId: 'task-1:1', approved: true }))).toMatchObject({ ok: true, content: { tool: 'refund_order', args: {} } });
     expect(await tools.invoke('phone_click', {}, options({ toolCallId: 'task-1:2' }))).toEqual({
       ok: false,
-      error: { code: 'TOOL_NOT_FOUND', message: "no tool phone_click for the planner: native:phone tools are the planner's own phone actions", retryable: false },
+      error: { code: 'TOOL_NOT_FOUND', message: 'no tool phone_click for this caller', retryable: false },
     });
+    expect(await tools.invoke('list_devices', {}, options({ toolCallId: 'task-1:4' }))).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
+    expect(gateway.calls).toEqual([]);
     expect(await tools.invoke('secret', {}, options({ toolCallId: 'task-1:3' }))).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
     expect(phone.calls).toEqual([]);
     expect(erp.calls.map((call) => call.name)).toEqual(['refund_order']);

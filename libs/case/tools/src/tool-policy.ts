@@ -61,7 +61,7 @@ export function toolNeedsApproval(policy: ToolPolicy, tool: PolicyTool, kind: To
 }
 
 /** True when `keys` names `source` by `kind:id` or `kind:*`. */
-function sourceListed(keys: readonly string[] | undefined, source: ToolSourceRef): boolean {
+export function sourceListed(keys: readonly string[] | undefined, source: ToolSourceRef): boolean {
   if (!keys || keys.length === 0) return false;
   return keys.includes(toolSourceKey(source)) || keys.includes(`${source.kind}:*`);
 }

@@ -186,6 +186,25 @@ describe('ToolRegistry', () => {
       expect(await governed.listFor('rest')).toEqual([]);
     });
 
+    it('leaves a caller’s excluded sources out of its list and its calls (`kind:id`, `kind:*`), whatever its policy allows', async () => {
+      const view = { excludeSources: ['mcp:erp'] };
+      expect((await registry.listFor('rest', view)).map((entry) => entry.source.kind)).toEqual(expect.arrayContaining(['skills']));
+      expect((await registry.listFor('rest', view)).filter((entry) => entry.source.kind === 'mcp')).toEqual([]);
+      expect((await registry.listFor('rest', { excludeSources: ['skills:*'] })).map((entry) => entry.exposedName)).toEqual(
+        (await registry.list()).filter((entry) => entry.visible && entry.source.kind === 'mcp').map((entry) => entry.exposedName),
+      );
+      expect(await registry.invoke('invoice_get', {}, request(view))).toMatchObject({ ok: false, called: false, error: { code: 'TOOL_NOT_FOUND', message: 'no tool invoice_get for this caller' } });
+      expect(await registry.invoke('invoice_get', {}, request({ excludeSources: ['skills:workspace'] }))).toMatchObject({ ok: true });
+      expect(erp.calls.map((call) => call.name)).toEqual(['invoice_get']);
+    });
+
+    it('hands the caller’s memory scope to the source, and no scope when the caller has none', async () => {
+      await registry.invoke('invoice_get', {}, request({ scope: 'device:pixel-7' }));
+      await registry.invoke('invoice_get', {}, request());
+      expect(erp.calls.map((call) => call.context.scope)).toEqual(['device:pixel-7', undefined]);
+      expect(erp.calls[1].context).not.toHaveProperty('scope');
+    });
+
     it('refuses arguments nested deeper than JSON allows here, or with prototype keys, before any call', async () => {
       let deep: Record<string, unknown> = {};
       const args = deep;

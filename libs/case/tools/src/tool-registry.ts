@@ -17,7 +17,7 @@ import { mergeTools } from './merge-tools';
 import { ToolArgumentsValidator } from './tool-arguments';
 import { formatToolRef, type ToolEntry } from './tool-entry';
 import type { ToolIssueReport, ToolSourceIssue } from './tool-source-issue';
-import { toolAllowed, toolNeedsApproval, toolPolicyFor, type ToolPolicies } from './tool-policy';
+import { sourceListed, toolAllowed, toolNeedsApproval, toolPolicyFor, type ToolPolicies, type ToolPolicy } from './tool-policy';
 import { DEFAULT_TOOL_PRECEDENCE, toolSourceRanker, type ToolPrecedence } from './tool-precedence';
 
 /** Defaults of {@link ToolRegistryOptions}. */
@@ -42,8 +42,19 @@ export interface ToolRegistryOptions {
   now?: () => number;
 }
 
-/** Who calls, and how, besides the tool's name and arguments. */
-export interface ToolCallRequest {
+/** How a caller's view is narrowed beyond its policy ({@link ToolRegistry.listFor}, {@link ToolCallRequest}). */
+export interface ToolCallerView {
+  /**
+   * Sources whose tools the caller never sees nor calls, whatever its policy allows, by `kind:id` key
+   * (`native:phone`) or `kind:*`: a face with tools of its own (the planner's phone actions) or a
+   * caller that must not reach some sources (a phone driving other phones). A call of such a tool
+   * answers `TOOL_NOT_FOUND`, as a name nobody lists.
+   */
+  excludeSources?: readonly string[];
+}
+
+/** Who calls, and how, besides the tool's name and arguments; `excludeSources` as for {@link ToolRegistry.listFor}. */
+export interface ToolCallRequest extends ToolCallerView {
   /** The caller's id: it picks the {@link ToolPolicy} and scopes `toolCallId`s (e.g. `rest`). */
   caller: string;
   /** The caller's id for this call: a call with an id executes at most once; the same id again gets the recorded result. */
@@ -54,6 +65,11 @@ export interface ToolCallRequest {
   signal: AbortSignal;
   /** How long the call may take, in ms. */
   deadlineMs: number;
+  /**
+   * The caller's memory scope (`context:<id>` or `device:<id>`), handed to the source as
+   * `ToolInvocationContext.scope` (the memory tools read and write it); absent when the caller has none.
+   */
+  scope?: string;
 }
 
 /**
@@ -132,12 +148,12 @@ export class ToolRegistry {
   /**
    * The tools `caller` may call, as it would see them: the visible entries its {@link ToolPolicy}
    * allows, each with `needsApproval` (an `ACTION` tool its policy does not exempt), sorted by exposed
-   * name. Shadowed entries and tools it may not call are left out.
+   * name. Shadowed entries, tools it may not call and tools of `view.excludeSources` are left out.
    */
-  async listFor(caller: string): Promise<CallerToolEntry[]> {
+  async listFor(caller: string, view: ToolCallerView = {}): Promise<CallerToolEntry[]> {
     const policy = toolPolicyFor(this.policies, caller);
     return (await this.list())
-      .filter((entry) => entry.visible && toolAllowed(policy, entry))
+      .filter((entry) => entry.visible && callable(policy, entry, view))
       .map((entry) => ({ ...entry, needsApproval: toolNeedsApproval(policy, entry, entry.kind) }));
   }
 
@@ -156,8 +172,8 @@ export class ToolRegistry {
 
   /**
    * Calls the visible tool `exposedName`. Resolves with a failure, never rejects:
-   * - `TOOL_NOT_FOUND`: no visible tool of that name, or the caller's policy does not allow it (the
-   *   message names the winner when the name is a shadowed tool's);
+   * - `TOOL_NOT_FOUND`: no visible tool of that name, the caller's policy does not allow it, or its
+   *   source is one of `request.excludeSources` (the message names the winner when the name is a shadowed tool's);
    * - `TOOL_UNAVAILABLE`: the tool is listed unavailable;
    * - `VALIDATION_FAILED`: `args` do not match its input schema (ajv's messages), before any call;
    * - `APPROVAL_REQUIRED`: an `ACTION` tool, not approved, and the policy does not exempt it;
@@ -173,7 +189,7 @@ export class ToolRegistry {
     const tools = await this.list();
     const entry = tools.find((candidate) => candidate.visible && candidate.exposedName === exposedName);
     const policy = toolPolicyFor(this.policies, request.caller);
-    if (!entry || !toolAllowed(policy, entry)) return refuse(toolFailure('TOOL_NOT_FOUND', notFoundMessage(exposedName, tools, entry !== undefined)));
+    if (!entry || !callable(policy, entry, request)) return refuse(toolFailure('TOOL_NOT_FOUND', notFoundMessage(exposedName, tools, entry !== undefined)));
     if (!entry.available) return refuse(toolFailure('TOOL_UNAVAILABLE', `tool ${exposedName} (${formatToolRef(entry)}) is unavailable right now`));
     // Before anything recursive reads them (ajv, the ledger, the source): bounded depth, no prototype keys.
     const shape = jsonShapeError(args, 'arguments');
@@ -236,7 +252,12 @@ export class ToolRegistry {
     const source = this.sources.get(toolSourceKey(entry.source)) as ToolSource;
     let result: ToolInvocationResult;
     try {
-      const answer: unknown = await source.invoke(entry.name, args, { toolCallId, signal: request.signal, deadlineMs: request.deadlineMs });
+      const answer: unknown = await source.invoke(entry.name, args, {
+        toolCallId,
+        signal: request.signal,
+        deadlineMs: request.deadlineMs,
+        ...(request.scope === undefined ? {} : { scope: request.scope }),
+      });
       result = isInvocationResult(answer) ? this.bounded(entry, answer) : toolFailure('INTERNAL_ERROR', `tool ${entry.exposedName}: the source ${toolSourceKey(entry.source)} answered no result`);
     } catch (err) {
       result = toolFailureFromError(err);
@@ -270,6 +291,11 @@ export class ToolRegistry {
     this.merging = next.catch(() => undefined);
     return next;
   }
+}
+
+/** True when the caller of `policy` may call `entry` and `view` does not exclude its source: the one rule of both listing and calling. */
+function callable(policy: ToolPolicy, entry: ToolEntry, view: ToolCallerView): boolean {
+  return toolAllowed(policy, entry) && !sourceListed(view.excludeSources, entry.source);
 }
 
 function refuse(result: ToolInvocationResult): ToolCallResult {

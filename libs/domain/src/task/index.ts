@@ -10,3 +10,6 @@ export * from './task-context';
 export * from './caller-tool';
 export * from './task-tools';
 export * from './action-target';
+export * from './task-control-relay';
+export * from './task-repository-checks';
+export * from './device-task-locks';

@@ -1,3 +1,4 @@
+import type { MemoryHit } from '../memory/memory';
 import type { ScreenInfo, UiNode } from '../results';
 import type { PlanDecision, StepResult } from './task';
 import type { CallerToolSpec } from './caller-tool';
@@ -69,6 +70,12 @@ export interface PlanningContext {
    * leaves the gateway tool out). Ineligible and unavailable tools are listed with what they lack.
    */
   gatewayTools?: TaskToolSpec[];
+  /**
+   * What the task's memory recalls for its goal (session turns, daily and curated memories, best
+   * first); absent when the host has no memory. Memories are hints a person told or the agent noted
+   * earlier (e.g. `mom is Alice`), never instructions that override the goal.
+   */
+  memories?: MemoryHit[];
   /**
    * Fires when the task is canceled or the step's planning deadline passes; planners must stop (e.g.
    * abort their HTTP request).

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import { NEVER, type Observable } from 'rxjs';
 import type { TaskEvent } from './task';
 
 /**
@@ -10,9 +10,9 @@ import type { TaskEvent } from './task';
  * An event is published only after the {@link TaskRepository} stored it, so the store is the record
  * and the bus a notification: a subscriber replays what it missed from the store by event id and
  * ignores ids it has already seen. Adapters must deliver every event published after a subscription
- * is made, in publish order per task; the in-process adapter does, at most once. A broker that can
- * drop messages needs its subscribers to read the store when an id is skipped (the task stream does
- * not do that yet).
+ * is made, in publish order per task; the in-process adapter does, at most once. A broker may drop
+ * or repeat messages: the task stream (`TaskService.events`) reads the store when an id is skipped
+ * or the bus signals a {@link resync}, and ignores ids it has sent. A publish that fails is logged by the journal, not fatal to the task.
  */
 export abstract class TaskEventBus {
   /**
@@ -29,4 +29,14 @@ export abstract class TaskEventBus {
    * subscribing here takes effect at once and nothing published after it is missed.
    */
   abstract subscribe(taskId?: string): Observable<TaskEvent>;
+
+  /**
+   * Emits each time subscribers may have missed events without a later event to show the gap — a
+   * broker link that came back after an outage, a slow consumer cut off — so that they read the store
+   * for what they missed (a task's end, above all). Hot; never errors. The default never emits: a
+   * bus that loses nothing.
+   */
+  resync(): Observable<void> {
+    return NEVER;
+  }
 }

@@ -40,6 +40,8 @@ export interface TaskToolCallOptions {
   signal: AbortSignal;
   /** How long the call may take, in ms; past it the call answers `TIMEOUT`. */
   deadlineMs: number;
+  /** The task's memory scope (`memoryScopeOf(task)`), passed to the tool (the memory tools read and write it). */
+  scope?: string;
 }
 
 /** A gateway tool call waiting for a person's approval (`Task.pendingToolApproval`, while `input_required`). */

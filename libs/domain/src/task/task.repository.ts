@@ -60,7 +60,9 @@ export abstract class TaskRepository {
   /** @throws MobileClawError `TASK_STATE_CONFLICT` when `task.taskId` is already stored (it stays as it was). */
   abstract createTask(task: Task): Promise<void>;
   /**
-   * Replaces the stored task (matched by `taskId`).
+   * Replaces the stored task (matched by `taskId`), with one exception: when the stored task and
+   * `task` have the same owner instance, the later of the two `owner.leaseExpiresAt` is kept, so that
+   * a write of a task copy taken before {@link renewLeases} ran never shortens the lease it renewed.
    * @throws MobileClawError `TASK_NOT_FOUND` when no task has that id (nothing is inserted).
    */
   abstract updateTask(task: Task): Promise<void>;
@@ -123,6 +125,30 @@ export abstract class TaskRepository {
    * @throws MobileClawError `VALIDATION_FAILED` (field `at`) for an `at` that is not an ISO-8601 time.
    */
   abstract interruptUnfinished(instanceId: string, reason: string, at?: string): Promise<Task[]>;
+
+  /**
+   * Extends to `leaseExpiresAt` (ISO-8601) the lease of every unfinished task (`queued`, `running`,
+   * `input_required`) whose owner is `instanceId`, never shortening one that already ends later, and
+   * returns how many tasks it extended. With `taskIds`, only those of them are extended: the tasks the
+   * instance really holds, so that one it stopped holding without storing its end (a runner that
+   * crashed during a store outage) expires and is swept instead of living on. A live instance calls
+   * it periodically, so that the tasks it holds stay its own while they wait or run a long step,
+   * whatever the step rate.
+   * @throws MobileClawError `VALIDATION_FAILED` (field `leaseExpiresAt`) for a time that is not ISO-8601.
+   */
+  abstract renewLeases(instanceId: string, leaseExpiresAt: string, taskIds?: readonly string[]): Promise<number>;
+
+  /**
+   * Marks `interrupted`, exactly as {@link interruptUnfinished} does (same fields, same
+   * `task.interrupted` event), the unfinished tasks that have an owner whose lease expired
+   * (`owner.leaseExpiresAt <= at`, `at` ISO-8601, default now), and returns them oldest first. Every
+   * live instance calls it periodically, so that the tasks of an instance that died end with a reason
+   * instead of staying `running` forever. Tasks without an owner and tasks under an unexpired lease are
+   * untouched. Atomic per task: when several instances sweep at once, each task is interrupted, and
+   * its event appended, by exactly one of them.
+   * @throws MobileClawError `VALIDATION_FAILED` (field `at`) for an `at` that is not an ISO-8601 time.
+   */
+  abstract interruptExpired(reason: string, at?: string): Promise<Task[]>;
 
   /**
    * Deletes finished tasks (with steps, events, screenshots) beyond the policy: those that ended

@@ -14,3 +14,6 @@ export * from './push-notification-config-store-contract';
 export * from './tool-source-contract';
 export * from './push-delivery-outbox-contract';
 export * from './tool-call-ledger-contract';
+export * from './memory-index-contract';
+export * from './memory-files-contract';
+export * from './settable-clock';

@@ -84,6 +84,19 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect(await repository.getTask('owned')).toStrictEqual(unowned);
       });
 
+      it('keeps the later lease when an update of the same owner carries an earlier one; another owner replaces it', async () => {
+        const owned = taskFixture({ taskId: 'owned', owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-03-01T10:20:00.000Z' } });
+        await repository.createTask(owned);
+
+        // A copy taken before a renewal, written afterwards: every field but the lease is replaced.
+        await repository.updateTask({ ...owned, stepCount: 2, owner: { instanceId: 'gw-a', leaseExpiresAt: '2026-03-01T10:10:00.000Z' } });
+        expect(await repository.getTask('owned')).toStrictEqual({ ...owned, stepCount: 2 });
+
+        const taken: Task = { ...owned, stepCount: 3, owner: { instanceId: 'gw-b', leaseExpiresAt: '2026-03-01T10:05:00.000Z' } };
+        await repository.updateTask(taken);
+        expect(await repository.getTask('owned')).toStrictEqual(taken);
+      });
+
       it('refuses to update a task that is not stored, storing nothing', async () => {
         await repository.createTask(task);
         expect((await domainRejection(repository.updateTask({ ...task, taskId: 'missing-task' }))).code).toBe('TASK_NOT_FOUND');
@@ -570,6 +583,115 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
       });
     });
 
+    describe('renewLeases', () => {
+      const at = '2026-03-01T11:00:00.000Z';
+
+      it("extends the unfinished tasks of one instance, never shortening a lease, and leaves others' and finished tasks alone", async () => {
+        const tasks = [
+          taskFixture({ taskId: 'running', createdAt: minutesAfter(T0, 0), owner: { instanceId: 'gw-a', leaseExpiresAt: at } }),
+          taskFixture({ taskId: 'queued', status: 'queued', createdAt: minutesAfter(T0, 1), owner: { instanceId: 'gw-a', leaseExpiresAt: at } }),
+          taskFixture({ taskId: 'waiting', status: 'input_required', createdAt: minutesAfter(T0, 2), owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(at, 30) } }),
+          taskFixture({ taskId: 'other', createdAt: minutesAfter(T0, 3), owner: { instanceId: 'gw-b', leaseExpiresAt: at } }),
+          taskFixture({ taskId: 'unowned', createdAt: minutesAfter(T0, 4) }),
+          taskFixture({ taskId: 'done', status: 'completed', endedAt: T0, createdAt: minutesAfter(T0, 5), owner: { instanceId: 'gw-a', leaseExpiresAt: at } }),
+        ];
+        for (const task of tasks) await repository.createTask(task);
+
+        expect(await repository.renewLeases('gw-a', minutesAfter(at, 10))).toBe(2);
+        const lease = (taskId: string) => repository.getTask(taskId).then((task) => task?.owner?.leaseExpiresAt);
+        expect(await lease('running')).toBe(minutesAfter(at, 10));
+        expect(await lease('queued')).toBe(minutesAfter(at, 10));
+        expect(await lease('waiting')).toBe(minutesAfter(at, 30));
+        expect(await lease('other')).toBe(at);
+        expect(await repository.getTask('unowned')).toStrictEqual(tasks[4]);
+        expect(await repository.getTask('done')).toStrictEqual(tasks[5]);
+        // Only the lease moved: the rest of each task is as stored, and no event was appended.
+        expect(await repository.getTask('running')).toStrictEqual({ ...tasks[0], owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(at, 10) } });
+        expect(await repository.listEvents('running')).toEqual([]);
+
+        // A renewed task outlives the sweep its old lease would have lost.
+        expect((await repository.interruptExpired('swept', minutesAfter(at, 5))).map((task) => task.taskId)).toEqual(['other']);
+        expect(await repository.renewLeases('gw-c', minutesAfter(at, 10))).toBe(0);
+      });
+
+      it('with task ids, extends only those of the instance\'s unfinished tasks', async () => {
+        for (const taskId of ['held', 'orphan', 'queued']) await repository.createTask(taskFixture({ taskId, owner: { instanceId: 'gw-a', leaseExpiresAt: at } }));
+        await repository.createTask(taskFixture({ taskId: 'other', owner: { instanceId: 'gw-b', leaseExpiresAt: at } }));
+
+        expect(await repository.renewLeases('gw-a', minutesAfter(at, 10), ['held', 'queued', 'other', 'absent'])).toBe(2);
+        const lease = (taskId: string) => repository.getTask(taskId).then((task) => task?.owner?.leaseExpiresAt);
+        expect(await lease('held')).toBe(minutesAfter(at, 10));
+        expect(await lease('queued')).toBe(minutesAfter(at, 10));
+        expect(await lease('orphan')).toBe(at);
+        expect(await lease('other')).toBe(at);
+        expect(await repository.renewLeases('gw-a', minutesAfter(at, 20), [])).toBe(0);
+        expect(await lease('held')).toBe(minutesAfter(at, 10));
+      });
+
+      it('refuses a lease end that is not an ISO-8601 time with VALIDATION_FAILED on `leaseExpiresAt`, renewing nothing', async () => {
+        const owned = taskFixture({ taskId: 'owned', owner: { instanceId: 'gw-a', leaseExpiresAt: at } });
+        await repository.createTask(owned);
+        const err = await domainRejection(repository.renewLeases('gw-a', 'soon'));
+        expect(err.code).toBe('VALIDATION_FAILED');
+        expect(err.fieldErrors?.map((e) => e.field)).toEqual(['leaseExpiresAt']);
+        expect(await repository.getTask('owned')).toStrictEqual(owned);
+      });
+    });
+
+    describe('interruptExpired', () => {
+      const at = '2026-03-01T11:00:00.000Z';
+
+      it('interrupts only owned tasks whose lease ended at or before `at`, with the event, oldest first', async () => {
+        const tasks = [
+          taskFixture({ taskId: 'unowned', createdAt: minutesAfter(T0, 0) }),
+          taskFixture({ taskId: 'expired-b', status: 'queued', createdAt: minutesAfter(T0, 2), owner: { instanceId: 'gw-b', leaseExpiresAt: at } }),
+          taskFixture({ taskId: 'expired-a', createdAt: minutesAfter(T0, 1), owner: { instanceId: 'gw-a', leaseExpiresAt: minutesAfter(at, -1) } }),
+          taskFixture({ taskId: 'held', status: 'input_required', createdAt: minutesAfter(T0, 3), owner: { instanceId: 'gw-b', leaseExpiresAt: '2026-03-01T11:00:00.001Z' } }),
+          taskFixture({ taskId: 'done', status: 'failed', endedAt: T0, createdAt: minutesAfter(T0, 4), owner: { instanceId: 'gw-b', leaseExpiresAt: T0 } }),
+        ];
+        for (const task of tasks) await repository.createTask(task);
+
+        const error = { code: 'INTERRUPTED', message: 'its gateway stopped renewing the lease' } as const;
+        const expected = [tasks[2], tasks[1]].map((task): Task => {
+          const { queuePosition: _position, pendingAction: _pending, ...rest } = task as Task;
+          return { ...rest, status: 'interrupted', endedAt: at, error };
+        });
+        expect(await repository.interruptExpired('its gateway stopped renewing the lease', at)).toStrictEqual(expected);
+        for (const task of expected) {
+          expect(await repository.getTask(task.taskId)).toStrictEqual(task);
+          expect(await repository.listEvents(task.taskId)).toStrictEqual([
+            { id: 1, taskId: task.taskId, type: 'task.interrupted', at, data: { reason: 'its gateway stopped renewing the lease', status: 'interrupted' } },
+          ]);
+        }
+        expect(await repository.getTask('unowned')).toStrictEqual(tasks[0]);
+        expect(await repository.getTask('held')).toStrictEqual(tasks[3]);
+        expect(await repository.getTask('done')).toStrictEqual(tasks[4]);
+        expect(await repository.listEvents('held')).toEqual([]);
+
+        // Interrupted once: a second sweep finds nothing more until the next lease runs out.
+        expect(await repository.interruptExpired('again', at)).toEqual([]);
+        expect((await repository.interruptExpired('later', '2026-03-01T11:00:00.001Z')).map((task) => task.taskId)).toEqual(['held']);
+      });
+
+      it('interrupts each task once when sweeps run concurrently', async () => {
+        for (let i = 0; i < 5; i += 1) {
+          await repository.createTask(taskFixture({ taskId: `task-${i}`, createdAt: minutesAfter(T0, i), owner: { instanceId: 'gw-b', leaseExpiresAt: T0 } }));
+        }
+        const sweeps = await Promise.all([repository.interruptExpired('one', at), repository.interruptExpired('two', at), repository.interruptExpired('three', at)]);
+        expect(sweeps.flat().map((task) => task.taskId).sort()).toEqual(['task-0', 'task-1', 'task-2', 'task-3', 'task-4']);
+        for (let i = 0; i < 5; i += 1) expect((await repository.listEvents(`task-${i}`)).map((event) => event.id)).toEqual([1]);
+      });
+
+      it('refuses an `at` that is not an ISO-8601 time with VALIDATION_FAILED on `at`, interrupting nothing', async () => {
+        const owned = taskFixture({ taskId: 'owned', owner: { instanceId: 'gw-b', leaseExpiresAt: T0 } });
+        await repository.createTask(owned);
+        const err = await domainRejection(repository.interruptExpired('sweep', 'now'));
+        expect(err.code).toBe('VALIDATION_FAILED');
+        expect(err.fieldErrors?.map((e) => e.field)).toEqual(['at']);
+        expect(await repository.getTask('owned')).toStrictEqual(owned);
+      });
+    });
+
     describe('prune', () => {
       const now = new Date('2026-03-10T00:00:00.000Z');
       const png = { mime: 'image/png', bytes: new Uint8Array([1, 2, 3]) };
@@ -662,6 +784,8 @@ export function describeTaskRepositoryContract(name: string, hooks: TaskReposito
         expect((await domainRejection(repository.saveScreenshot('task-a', 0, { mime: 'image/png', bytes: new Uint8Array([1]) }))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.getScreenshot('task-a', 0))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.interruptUnfinished('gw-a', 'restart'))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.renewLeases('gw-a', T0))).code).toBe('SHUTTING_DOWN');
+        expect((await domainRejection(repository.interruptExpired('sweep'))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.prune({ maxTasks: 0 }))).code).toBe('SHUTTING_DOWN');
         expect((await domainRejection(repository.checkWritable())).code).toBe('SHUTTING_DOWN');
       });

@@ -17,6 +17,12 @@ export interface ToolInvocationContext {
   signal: AbortSignal;
   /** How long the call may take, in ms from its start; past it the source answers `TIMEOUT`. */
   deadlineMs: number;
+  /**
+   * The memory scope of the caller's conversation or device (`context:<id>` or `device:<id>`, see
+   * `MemoryScope`), for tools that keep state per scope (the memory tools); absent when the caller
+   * has none (a REST or MCP caller names it in the arguments instead).
+   */
+  scope?: string;
 }
 
 /** A successful call: its result as JSON, and as text for a model or a person. */

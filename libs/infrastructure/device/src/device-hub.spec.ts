@@ -454,6 +454,27 @@ describe('DeviceHub and DeviceSession (in memory, fake timers)', () => {
       expect(events.filter((e) => e.type === 'device.disconnected')).toEqual([]);
     });
 
+    it('disconnect closes one phone\'s session from the gateway side: its pending commands fail with the code given', async () => {
+      const phone = connectPhone(hub, 'p1', 'memory:a');
+      const other = connectPhone(hub, 'p2', 'memory:b');
+      const inFlight = hub.execute('p1', { command: 'home' });
+      const queued = hub.execute('p1', { command: 'back' });
+      expect(hub.disconnect('p1', 'DEVICE_REPLACED', 'claimed by instance b (epoch 2)')).toBe(true);
+      const [first, second] = [await failure(inFlight), await failure(queued)];
+      expect([first.code, second.code]).toEqual(['DEVICE_REPLACED', 'DEVICE_REPLACED']);
+      expect(first.message).toBe('device reconnected on a new session: claimed by instance b (epoch 2)');
+      expect(phone.sent.at(-1)).toEqual({ type: 'error', code: 'DEVICE_REPLACED', message: 'claimed by instance b (epoch 2)' });
+      expect(phone.ended).toBe(true);
+      expect(events.filter((e) => e.type === 'device.disconnected')).toEqual([
+        { type: 'device.disconnected', deviceId: 'p1', reason: 'claimed by instance b (epoch 2)', at: new Date().toISOString() },
+      ]);
+      expect((await hub.getDevice('p1')).status).toBe('offline');
+      expect(other.ended).toBe(false);
+      expect((await hub.getDevice('p2')).status).toBe('online');
+      expect(hub.disconnect('p1', 'DEVICE_REPLACED', 'again')).toBe(false);
+      expect(hub.disconnect('never-seen', 'DEVICE_DISCONNECTED', 'nothing')).toBe(false);
+    });
+
     it('logs connects, disconnects and refusals, naming address and device', () => {
       const lines: string[] = [];
       hub.shutdown();

@@ -285,6 +285,20 @@ export class DeviceHub extends MobileClawService implements SessionHost, DeviceC
     return this.servedToolRequests;
   }
 
+  /**
+   * Closes `deviceId`'s session from the gateway's side, e.g. because another gateway instance claimed
+   * the phone (`DEVICE_REPLACED`): the command in flight and every queued one fail with `code`, a phone
+   * told `DEVICE_REPLACED` gets that `error` frame before its connection ends, and `device.disconnected`
+   * is emitted with `reason`; the phone is then listed offline. Other phones are untouched.
+   * @returns whether a session was open (false: nothing happened).
+   */
+  disconnect(deviceId: string, code: 'DEVICE_REPLACED' | 'DEVICE_DISCONNECTED', reason: string): boolean {
+    const session = this.sessions.get(deviceId);
+    if (session === undefined) return false;
+    session.close(code, reason);
+    return true;
+  }
+
   stats(): DeviceHubStats {
     let pending = 0;
     for (const session of this.sessions.values()) pending += session.pendingCount;

@@ -8,6 +8,13 @@ import { ConfigurableModuleClass, MOBILECLAW_MODULE_OPTIONS, type MobileClawModu
 export const DEVICE_TRANSPORTS = Symbol('mobileclaw.deviceTransports');
 
 /**
+ * DI token of an adapter that replaces the hub as the module's {@link MobileClawService} when a
+ * provider of it is in scope (e.g. a global module of several gateway instances whose service wraps
+ * this hub and routes commands for phones held elsewhere). Absent: the hub is the service.
+ */
+export const MOBILECLAW_SERVICE_OVERRIDE = Symbol('mobileclaw.serviceOverride');
+
+/**
  * Starts every transport when the app starts, in order, each handing its connections to the hub
  * under its own name (`DeviceHub.acceptorFor`). When one cannot start (e.g. `EADDRINUSE`): without
  * `listenRetryMs` the app's start fails (those already started are stopped and the error
@@ -119,7 +126,8 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnModuleI
  * `isGlobal: true` to share it app-wide. The transports are started on application bootstrap. A
  * {@link DeviceMetrics} provider in scope (e.g. a global metrics module) receives the hub's reports;
  * a {@link DeviceToolRequests} provider in scope serves phones' own tool requests (without one they
- * answer `METHOD_NOT_FOUND`); {@link DeviceListeners} tells whether each transport listens.
+ * answer `METHOD_NOT_FOUND`); {@link DeviceListeners} tells whether each transport listens; a
+ * {@link MOBILECLAW_SERVICE_OVERRIDE} provider in scope is the {@link MobileClawService} instead of the hub.
  */
 @Module({
   providers: [
@@ -132,7 +140,11 @@ export class DeviceGatewayLifecycle extends DeviceListeners implements OnModuleI
       },
     },
     { provide: DEVICE_TRANSPORTS, inject: [MOBILECLAW_MODULE_OPTIONS], useFactory: (options: MobileClawModuleOptions) => [...(options.transports ?? [])] },
-    { provide: MobileClawService, useExisting: DeviceHub },
+    {
+      provide: MobileClawService,
+      inject: [DeviceHub, { token: MOBILECLAW_SERVICE_OVERRIDE, optional: true }],
+      useFactory: (hub: DeviceHub, override: MobileClawService | undefined) => override ?? hub,
+    },
     DeviceGatewayLifecycle,
     { provide: DeviceListeners, useExisting: DeviceGatewayLifecycle },
   ],

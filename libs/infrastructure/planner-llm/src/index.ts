@@ -9,3 +9,9 @@ export {
 } from './llm-planner.options';
 export type { ChatCompletionClientDependencies } from './chat-completion-client';
 export { LlmPlanner } from './llm-planner';
+export {
+  LlmMemorySummarizer,
+  MAX_MEMORIES_PER_ANSWER,
+  type LlmMemorySummarizerDependencies,
+  type LlmMemorySummarizerOptions,
+} from './llm-memory-summarizer';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { foregroundPackage, toUiElements, type AgentAction, type PlanDecision, type PlannerHistoryEntry, type StepResult } from '@mobileclaw/domain';
+import { foregroundPackage, toUiElements, type AgentAction, type MemoryHit, type PlanDecision, type PlannerHistoryEntry, type StepResult, type TaskToolSpec } from '@mobileclaw/domain';
 import { parseUiHierarchyXml } from '@mobileclaw/ui-hierarchy';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the test drives the simulated phone's pure UI state machine (no sockets); nothing outside tests imports it
 import { PhoneError, PhoneUi, type UiNode as PhoneNode } from '@mobileclaw/simulator';
@@ -42,6 +42,47 @@ function perform(ui: PhoneUi, action: AgentAction): StepResult {
   }
 }
 
+/** The gateway's tools a {@link drive} offers, and how it answers a call of one. */
+interface GatewayTools {
+  specs: TaskToolSpec[];
+  call: (name: string, args: Record<string, unknown>) => StepResult;
+}
+
+/**
+ * The memory of one scope in miniature: `memory_store` keeps each text, and {@link recall} gives every
+ * text kept as a memory hit, the newest best (as the gateway's memory ranks a fresh fact).
+ */
+class MiniatureMemory {
+  private readonly texts: string[] = [];
+  readonly tools: GatewayTools = {
+    specs: [
+      {
+        name: 'memory_store',
+        description: 'Remembers one fact.',
+        inputSchema: { type: 'object' },
+        kind: 'ACTION',
+        mode: 'NATIVE',
+        source: 'native:memory',
+        eligibility: { eligible: true, missing: [] },
+        available: true,
+        needsApproval: false,
+      },
+    ],
+    call: (_name, args) => {
+      this.texts.push(String(args['text']));
+      const stored = [{ id: `mem_${this.texts.length}`, layer: 'daily', source: { file: 'device/sim-1/2026-12-02.md', line: 3 * this.texts.length } }];
+      return { status: 'success', output: { stored }, message: `Remembered ${JSON.stringify(args['text'])}.` };
+    },
+  };
+
+  recall(): MemoryHit[] {
+    return this.texts.map((text, i) => {
+      const score = 0.5 + i / 100;
+      return { layer: 'daily', id: `mem_${i + 1}`, text, score, ageDays: 0, createdAt: '2026-12-02T02:00:00.000Z', parts: { lexical: score, semantic: null, relevance: score, decay: 1 } };
+    });
+  }
+}
+
 interface Run {
   final: PlanDecision;
   /** Actions performed (approved ones included). */
@@ -56,9 +97,15 @@ let taskSeq = 0;
  * The task loop in miniature: observe the phone (`ui_tree` → compact elements), plan, act on the
  * phone, until the planner answers done or fail; the history keeps each step's observation, as the
  * gateway's loop does. Approval requests are granted unless `deny`. `plannerPerStep` plans every step
- * on a new planner instance.
+ * on a new planner instance. With `tools`, the gateway's tools are offered and a `tool_call` of one is
+ * answered by it (as the gateway runs it at once) and the loop goes on; `memories` are what the task's
+ * memory recalled.
  */
-async function drive(ui: PhoneUi, goal: string, options: { reportPackage?: boolean; deny?: boolean; plannerPerStep?: boolean } = {}): Promise<Run> {
+async function drive(
+  ui: PhoneUi,
+  goal: string,
+  options: { reportPackage?: boolean; deny?: boolean; plannerPerStep?: boolean; memories?: MemoryHit[]; tools?: GatewayTools } = {},
+): Promise<Run> {
   const shared = new RuleBasedPlanner();
   const taskId = `task-${++taskSeq}`;
   const history: PlannerHistoryEntry[] = [];
@@ -77,8 +124,14 @@ async function drive(ui: PhoneUi, goal: string, options: { reportPackage?: boole
       maxSteps,
       observation: { frameId: tree.frameId, screen: { width: tree.screen.width, height: tree.screen.height }, elements, package: pkg },
       history: [...history],
+      ...(options.tools ? { gatewayTools: options.tools.specs } : {}),
+      ...(options.memories ? { memories: options.memories } : {}),
       signal: new AbortController().signal,
     });
+    if (decision.type === 'tool_call' && options.tools?.specs.some((tool) => tool.name === decision.name)) {
+      history.push({ index: stepIndex, decision, result: options.tools.call(decision.name, decision.arguments) });
+      continue;
+    }
     if (decision.type !== 'action') return { final: decision, history, approvals };
     if (decision.approval) {
       approvals.push(decision);
@@ -280,6 +333,37 @@ describe('RuleBasedPlanner on the simulated phone (final phone state checked)', 
     const run = await drive(ui, 'send ok to Alice');
     expect(run.approvals).toEqual([]);
     expect(lastMessage(ui, 'Alice')).toEqual({ from: 'me', text: 'ok' });
+  });
+
+  it.each([
+    ['remember that mom is Alice', "send 'hi' to mom", 'mom is Alice (memory)'],
+    ['记住妈妈是Alice', "给妈妈发消息'hi'", '妈妈 is Alice (memory)'],
+  ])('remembers %j with memory_store, then plans %j with the name the memory gives: hi is sent to Alice', async (remember, send, note) => {
+    const ui = new PhoneUi();
+    const memory = new MiniatureMemory();
+    const stored = await drive(ui, remember, { tools: memory.tools, memories: memory.recall() });
+    expect(stored.final).toMatchObject({ type: 'done' });
+    expect(stored.history.map((h) => h.decision.type)).toEqual(['tool_call']);
+    const before = ui.state.conversations['Alice']?.length ?? 0;
+
+    const run = await drive(ui, send, { tools: memory.tools, memories: memory.recall() });
+    expect(run.final).toMatchObject({ type: 'done', summary: 'Sent "hi" to Alice.' });
+    expect(lastMessage(ui, 'Alice')).toEqual({ from: 'me', text: 'hi' });
+    expect(ui.state.conversations['Alice']).toHaveLength(before + 1);
+    expect(ui.state.conversations['mom'] ?? []).toEqual([]);
+    expect(run.approvals).toEqual([]);
+    expect(run.history.every((h) => h.decision.reasoning.endsWith(` — ${note}`))).toBe(true);
+  });
+
+  it('stores "remember my office Wi-Fi is ACME-5G" as a fact, touching nothing on the phone', async () => {
+    const ui = new PhoneUi();
+    const memory = new MiniatureMemory();
+    const run = await drive(ui, 'remember my office Wi-Fi is ACME-5G', { tools: memory.tools });
+    expect(run.history.map((h) => h.decision)).toEqual([
+      { type: 'tool_call', name: 'memory_store', arguments: { text: 'my office Wi-Fi is ACME-5G', category: 'fact', priority: 6 }, reasoning: 'The goal asks to remember "my office Wi-Fi is ACME-5G".' },
+    ]);
+    expect(run.final).toEqual({ type: 'done', summary: 'Remembered "my office Wi-Fi is ACME-5G".', reasoning: 'memory_store stored it.' });
+    expect(memory.recall().map((hit) => hit.text)).toEqual(['my office Wi-Fi is ACME-5G']);
   });
 
   it('fails at once, without acting, on a goal it does not understand', async () => {

@@ -2,6 +2,8 @@ import { MobileClawError, Planner, type PlanDecision, type PlannerHistoryEntry, 
 import { decideWithToolCalls } from './caller-tool-step';
 import { parseGoal } from './goal-parser';
 import { normalizeGoal } from './goal-text';
+import { aliasNote, memoryAliases, resolveAliases } from './memory-aliases';
+import { decideRemember, parseRememberGoal } from './remember-goal';
 import { Screen } from './screen';
 import { decideStep } from './step-decision';
 import { taskMemoryFrom } from './task-memory';
@@ -16,7 +18,7 @@ const SUPPORTED_KINDS =
   'type text into a field ("type hello into Search", "enter Yamada as my last name", "在搜索框输入 你好"), search for a given query ("search settings for NFC", "搜索 蓝牙耳机"), ' +
   'turn a setting on or off ("turn on Wi-Fi", "关闭蓝牙", "turn on Bluetooth and Wi-Fi", "打开8:30的闹钟"), ' +
   'send a message ("send \'hi\' to Alice", "给 Alice 发消息 你好"), open a web address in the browser ("open example.com in browser"), ' +
-  'go back or home ("go back", "回到主屏幕"), or several of these joined by "and"/"然后" or, in Chinese, written one after the other ("打开浏览器访问 example.com")';
+  'go back or home ("go back", "回到主屏幕"), remember a fact with the gateway\'s memory_store tool ("remember that mom is Alice", "记住我的办公室Wi-Fi是ACME-5G"), or several of these joined by "and"/"然后" or, in Chinese, written one after the other ("打开浏览器访问 example.com")';
 
 /**
  * The embedded default {@link Planner}: deterministic rules over the compact UI element list, no
@@ -33,6 +35,12 @@ const SUPPORTED_KINDS =
  * The gateway's tools (`ctx.gatewayTools`) resolve the same clauses; a task with gateway tools and
  * no caller tools reads only the explicit `$<name> [<JSON object>]` as a tool call. Without either,
  * such words are read as before.
+ *
+ * Memory: a goal that asks to remember something ("remember that mom is Alice", "remember my office
+ * Wi-Fi is ACME-5G", "记住妈妈是Alice") becomes a `tool_call` of the gateway's `memory_store` and is
+ * done once that stored it ({@link decideRemember}). A name a goal uses that the task's memories
+ * (`ctx.memories`) state an alias of ("mom is Alice") is planned with the name they give it, and the
+ * step's reasoning says so ({@link resolveAliases}).
  *
  * It keeps no state: what it knows about a task (the screens of earlier steps, its progress through
  * a compound goal) is derived from `ctx.history` on every call (see {@link taskMemoryFrom}), so one
@@ -53,6 +61,8 @@ export class RuleBasedPlanner extends Planner {
         reasoning: 'Nothing is left of the goal once invisible format characters and spaces are removed.',
       };
     }
+    const remember = parseRememberGoal(goal);
+    if (remember) return decideRemember(remember, ctx.history, ctx.gatewayTools);
     const gatewayNames = (ctx.gatewayTools ?? []).map((tool) => tool.name);
     if (ctx.tools !== undefined || gatewayNames.length > 0) {
       let segments: GoalSegment[];
@@ -71,16 +81,18 @@ export class RuleBasedPlanner extends Planner {
 
   /** One step toward `rawGoal` (`goal` its normalised words) on the current screen, knowing `history`. */
   private planGoal(rawGoal: string, goal: string, history: readonly PlannerHistoryEntry[], ctx: PlanningContext): PlanDecision {
-    const intents = parseGoal(rawGoal);
-    if (!intents) {
+    const parsed = parseGoal(rawGoal);
+    if (!parsed) {
       return {
         type: 'fail',
         reason: `I do not understand the goal ${JSON.stringify(rawGoal)}. The rule-based planner can: ${SUPPORTED_KINDS}.`,
         reasoning: 'The goal matches none of the supported goal forms.',
       };
     }
+    const { intents, used } = resolveAliases(parsed, memoryAliases(ctx.memories));
     const memory = taskMemoryFrom(history, intents, goal);
     const screen = new Screen(ctx.observation.elements, ctx.observation.package);
-    return decideStep(intents, memory, { index: ctx.stepIndex, screen, history, goal });
+    const decision = decideStep(intents, memory, { index: ctx.stepIndex, screen, history, goal });
+    return used.length === 0 ? decision : { ...decision, reasoning: `${decision.reasoning} — ${aliasNote(used)}` };
   }
 }

@@ -1,22 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import { MobileClawError, PushDeliveryOutbox, type PushDelivery, type PushDeliveryDraft } from '@mobileclaw/domain';
+import { PUSH_DELIVERY_HEADS, pushDeliveryFromRow, type PushDeliveryRow } from '@mobileclaw/store-records';
 import { toStorageError } from './sqlite-task-repository';
 import { openTaskDatabase, type TaskDatabase } from './task-database';
-
-interface DeliveryRow {
-  delivery_id: number;
-  task_id: string;
-  config_id: string;
-  event_id: number;
-  body: string;
-  attempts: number;
-  due_at: number;
-  last_error: string | null;
-}
-
-/** The first delivery of each webhook queue (`task_id`, `config_id`). */
-const HEADS = `SELECT * FROM push_deliveries AS d
-  WHERE d.delivery_id = (SELECT MIN(q.delivery_id) FROM push_deliveries AS q WHERE q.task_id = d.task_id AND q.config_id = d.config_id)`;
 
 /**
  * The SQLite adapter of the {@link PushDeliveryOutbox} port: table `push_deliveries` of the task
@@ -37,12 +23,12 @@ export class SqlitePushDeliveryOutbox extends PushDeliveryOutbox {
     super();
     this.statements = {
       insert: db.prepare('INSERT INTO push_deliveries (task_id, config_id, event_id, body, attempts, due_at) VALUES (?, ?, ?, ?, 0, ?) RETURNING delivery_id'),
-      due: db.prepare(`${HEADS} AND d.due_at <= ? ORDER BY d.due_at, d.delivery_id LIMIT ?`),
+      due: db.prepare(`${PUSH_DELIVERY_HEADS} AND d.due_at <= ? ORDER BY d.due_at, d.delivery_id LIMIT ?`),
       claim: db.prepare('UPDATE push_deliveries SET claimant = ?, due_at = ? WHERE delivery_id = ?'),
       remove: db.prepare('DELETE FROM push_deliveries WHERE delivery_id = ?'),
       reschedule: db.prepare('UPDATE push_deliveries SET attempts = ?, due_at = ?, last_error = ?, claimant = NULL WHERE delivery_id = ?'),
       release: db.prepare('UPDATE push_deliveries SET due_at = ?, claimant = NULL WHERE claimant = ?'),
-      nextDueAt: db.prepare(`SELECT MIN(due_at) FROM (${HEADS})`).pluck(),
+      nextDueAt: db.prepare(`SELECT MIN(due_at) FROM (${PUSH_DELIVERY_HEADS})`).pluck(),
     };
   }
 
@@ -61,9 +47,9 @@ export class SqlitePushDeliveryOutbox extends PushDeliveryOutbox {
     return this.run(() =>
       this.db
         .transaction(() => {
-          const rows = this.statements.due.all(now, limit) as DeliveryRow[];
+          const rows = this.statements.due.all(now, limit) as PushDeliveryRow[];
           for (const row of rows) this.statements.claim.run(claimant, now + leaseMs, row.delivery_id);
-          return rows.map(fromRow);
+          return rows.map(pushDeliveryFromRow);
         })
         .immediate(),
     );
@@ -102,17 +88,4 @@ export class SqlitePushDeliveryOutbox extends PushDeliveryOutbox {
       throw toStorageError(err);
     }
   }
-}
-
-function fromRow(row: DeliveryRow): PushDelivery {
-  return {
-    taskId: row.task_id,
-    configId: row.config_id,
-    eventId: row.event_id,
-    body: row.body,
-    deliveryId: row.delivery_id,
-    attempts: row.attempts,
-    dueAt: row.due_at,
-    ...(row.last_error === null ? {} : { lastError: row.last_error }),
-  };
 }

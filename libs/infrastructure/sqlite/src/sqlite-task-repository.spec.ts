@@ -65,9 +65,9 @@ describe('SqliteTaskRepository', () => {
       const raw = new Database(repository.path);
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(raw.pragma('user_version', { simple: true })).toBe(TASK_SCHEMA_VERSION);
-      expect(TASK_SCHEMA_VERSION).toBe(7);
+      expect(TASK_SCHEMA_VERSION).toBe(8);
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['events', 'idempotency_keys', 'push_configs', 'push_deliveries', 'screenshots', 'sqlite_sequence', 'steps', 'task_tools', 'tasks', 'tool_calls']);
+      expect(tables).toEqual(['events', 'idempotency_keys', 'memories', 'memories_fts', 'memories_fts_config', 'memories_fts_data', 'memories_fts_docsize', 'memories_fts_idx', 'push_configs', 'push_deliveries', 'screenshots', 'sqlite_sequence', 'steps', 'task_tools', 'tasks', 'tool_calls']);
       raw.close();
     });
 

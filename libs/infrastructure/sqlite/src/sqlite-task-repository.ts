@@ -29,12 +29,16 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { Statement } from 'better-sqlite3';
 import {
+  MAX_TASK_PAGE_SIZE,
   MobileClawError,
   TASK_STATUSES,
   TERMINAL_TASK_STATUSES,
   TaskRepository,
+  retentionPolicyErrors,
+  taskPageLimitErrors,
+  taskStatusErrors,
+  throwIfInvalid,
   transitionTask,
-  type FieldError,
   type RetentionPolicy,
   type StoredImage,
   type Task,
@@ -46,17 +50,19 @@ import {
   type TaskStep,
 } from '@mobileclaw/domain';
 import { ensurePrivateDirectory, ensurePrivateFile, narrowFileIfPresent } from './private-files';
-import { isSafeFileName } from './safe-file-name';
-import { FileScreenshotStore, MemoryScreenshotStore, type ScreenshotStore } from './screenshot-store';
-import { openTaskDatabase, type TaskDatabase, type TaskDatabaseSynchronous } from './task-database';
-import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
 import {
   CorruptRecordError,
+  decodeRows,
+  decodeTaskCursor,
+  encodeTaskCursor,
   eventFromRow,
-  parseTime,
+  requireTime,
+  screenshotKeyErrors,
   stepFromRow,
   stepToRow,
+  storedImageErrors,
   taskFromRow,
+  taskNotFound,
   taskToRow,
   taskToolsFromRow,
   taskToolsToRow,
@@ -65,14 +71,17 @@ import {
   type EventRow,
   type StepRow,
   type TaskRow,
-} from './task-records';
+} from '@mobileclaw/store-records';
+import { isSafeFileName } from './safe-file-name';
+import { FileScreenshotStore, MemoryScreenshotStore, type ScreenshotStore } from './screenshot-store';
+import { openTaskDatabase, type TaskDatabase, type TaskDatabaseSynchronous } from './task-database';
 
 /** Default file name of the database inside the data directory. */
 export const TASK_DATABASE_FILE_NAME = 'mobileclaw.db';
 /** Folder of the screenshot files inside the data directory: `screenshots/<taskId>/<index>.<png|jpg|bin>`. */
 export const SCREENSHOTS_DIR_NAME = 'screenshots';
-/** Largest page of {@link SqliteTaskRepository.listTasks}. */
-export const MAX_TASK_PAGE_SIZE = 200;
+/** Largest page of {@link SqliteTaskRepository.listTasks} (the port's). */
+export { MAX_TASK_PAGE_SIZE };
 
 interface CommonOptions {
   /** Called once per stored record that cannot be decoded (skipped by reads). Default: logs an error. */
@@ -103,8 +112,6 @@ interface ScreenshotRow {
 }
 
 const UNFINISHED_STATUSES = TASK_STATUSES.filter((status) => !TERMINAL_TASK_STATUSES.includes(status));
-const STATUSES = new Set<string>(TASK_STATUSES);
-const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}$/;
 
 /**
  * The SQLite adapter of the {@link TaskRepository} port (`better-sqlite3`). Create it with
@@ -225,12 +232,7 @@ export class SqliteTaskRepository extends TaskRepository {
    */
   listTasks(query: TaskQuery): Promise<TaskPage> {
     return this.withStorageErrors(async () => {
-      const errors: FieldError[] = [];
-      if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
-        errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
-      }
-      errors.push(...statusErrors(query.status));
-      throwIfInvalid(errors, 'invalid request');
+      throwIfInvalid([...taskPageLimitErrors(query.limit), ...taskStatusErrors(query.status)], 'invalid request');
       const cursor = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
       const statement = this.listStatement(query.deviceId !== undefined, query.status !== undefined, cursor !== undefined, query.contextId !== undefined);
       const rows = statement.all({
@@ -256,7 +258,7 @@ export class SqliteTaskRepository extends TaskRepository {
    */
   countTasks(filter: TaskFilter): Promise<number> {
     return this.withStorageErrors(async () => {
-      throwIfInvalid(statusErrors(filter.status), 'invalid request');
+      throwIfInvalid(taskStatusErrors(filter.status), 'invalid request');
       const statement = this.countStatement(filter.deviceId !== undefined, filter.status !== undefined, filter.contextId !== undefined);
       return statement.get({ deviceId: filter.deviceId, status: filter.status, contextId: filter.contextId }) as number;
     });
@@ -313,10 +315,7 @@ export class SqliteTaskRepository extends TaskRepository {
    */
   saveScreenshot(taskId: string, stepIndex: number, image: StoredImage): Promise<void> {
     return this.withStorageErrors(async () => {
-      const errors = screenshotKeyErrors(taskId, stepIndex);
-      if (typeof image?.mime !== 'string' || !MIME_TYPE.test(image.mime)) errors.push({ field: 'mime', message: 'mime must be a media type such as image/png' });
-      if (!(image?.bytes instanceof Uint8Array)) errors.push({ field: 'bytes', message: 'bytes must be a Uint8Array' });
-      throwIfInvalid(errors, 'invalid screenshot');
+      throwIfInvalid([...screenshotKeyErrors(taskId, stepIndex), ...storedImageErrors(image)], 'invalid screenshot');
       if (!this.statements.taskExists.get(taskId)) throw taskNotFound(taskId);
       await this.track(this.writeScreenshot(taskId, stepIndex, image));
     });
@@ -351,28 +350,62 @@ export class SqliteTaskRepository extends TaskRepository {
   interruptUnfinished(instanceId: string, reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
     return this.withStorageErrors(async () => {
       const atMs = requireTime(at, 'at');
-      const corrupt: CorruptRecord[] = [];
-      const interrupted = this.db
-        .transaction(() => {
-          const updated: Task[] = [];
-          for (const row of this.statements.listInterruptible.all({ instanceId, atMs }) as TaskRow[]) {
-            try {
-              const task = transitionTask(taskFromRow(row), 'interrupted', at, { error: { code: 'INTERRUPTED', message: reason } });
-              this.statements.updateTask.run(taskToRow(task));
-              updated.push(this.withTools(task));
-            } catch (err) {
-              if (!(err instanceof CorruptRecordError) && !(err instanceof MobileClawError)) throw err;
-              corrupt.push(err instanceof CorruptRecordError ? err.record : { table: 'tasks', key: row.task_id, reason: err.message });
-              this.statements.setStatus.run({ task_id: row.task_id, status: 'interrupted', ended_at: atMs });
-            }
-            this.insertNextEvent(row.task_id, 'task.interrupted', at, { reason, status: 'interrupted' });
-          }
-          return updated;
-        })
-        .immediate();
-      corrupt.forEach((record) => this.report(record));
-      return interrupted;
+      return this.interrupt(() => this.statements.listInterruptible.all({ instanceId, atMs }) as TaskRow[], reason, at);
     });
+  }
+
+  /**
+   * Like {@link interruptUnfinished}, for the unfinished tasks with an owner whose lease ended
+   * (`lease_expires_at <= at`). One write transaction, so that concurrent sweeps (of this process or
+   * of another sharing the file) interrupt each task once.
+   * @returns the updated tasks, oldest first.
+   * @throws MobileClawError `VALIDATION_FAILED` for an unparseable `at`.
+   */
+  interruptExpired(reason: string, at: string = new Date().toISOString()): Promise<Task[]> {
+    return this.withStorageErrors(async () => {
+      const atMs = requireTime(at, 'at');
+      return this.interrupt(() => this.statements.listExpired.all({ atMs }) as TaskRow[], reason, at);
+    });
+  }
+
+  /**
+   * Extends the lease of `instanceId`'s unfinished tasks (only those in `taskIds` when given) to
+   * `leaseExpiresAt`, never shortening one.
+   * @returns how many tasks it extended.
+   * @throws MobileClawError `VALIDATION_FAILED` (field `leaseExpiresAt`) for an unparseable time.
+   */
+  renewLeases(instanceId: string, leaseExpiresAt: string, taskIds?: readonly string[]): Promise<number> {
+    return this.withStorageErrors(async () => {
+      const leaseMs = requireTime(leaseExpiresAt, 'leaseExpiresAt');
+      const taskIdsJson = taskIds === undefined ? null : JSON.stringify(taskIds);
+      return this.statements.renewLeases.run({ instanceId, leaseMs, leaseExpiresAt, taskIds: taskIdsJson }).changes;
+    });
+  }
+
+  /** Interrupts the rows `select` reads, inside one write transaction (see {@link interruptUnfinished}). */
+  private interrupt(select: () => TaskRow[], reason: string, at: string): Task[] {
+    const atMs = Date.parse(at);
+    const corrupt: CorruptRecord[] = [];
+    const interrupted = this.db
+      .transaction(() => {
+        const updated: Task[] = [];
+        for (const row of select()) {
+          try {
+            const task = transitionTask(taskFromRow(row), 'interrupted', at, { error: { code: 'INTERRUPTED', message: reason } });
+            this.statements.updateTask.run(taskToRow(task));
+            updated.push(this.withTools(task));
+          } catch (err) {
+            if (!(err instanceof CorruptRecordError) && !(err instanceof MobileClawError)) throw err;
+            corrupt.push(err instanceof CorruptRecordError ? err.record : { table: 'tasks', key: row.task_id, reason: err.message });
+            this.statements.setStatus.run({ task_id: row.task_id, status: 'interrupted', ended_at: atMs });
+          }
+          this.insertNextEvent(row.task_id, 'task.interrupted', at, { reason, status: 'interrupted' });
+        }
+        return updated;
+      })
+      .immediate();
+    corrupt.forEach((record) => this.report(record));
+    return interrupted;
   }
 
   /**
@@ -387,14 +420,7 @@ export class SqliteTaskRepository extends TaskRepository {
    */
   prune(policy: RetentionPolicy, now: Date = new Date()): Promise<number> {
     return this.withStorageErrors(async () => {
-      const errors: FieldError[] = [];
-      if (policy.maxAgeMs !== undefined && !(Number.isFinite(policy.maxAgeMs) && policy.maxAgeMs >= 0)) {
-        errors.push({ field: 'maxAgeMs', message: 'maxAgeMs must be a number of ms ≥ 0' });
-      }
-      if (policy.maxTasks !== undefined && !(Number.isSafeInteger(policy.maxTasks) && policy.maxTasks >= 0)) {
-        errors.push({ field: 'maxTasks', message: 'maxTasks must be an integer ≥ 0' });
-      }
-      throwIfInvalid(errors, 'invalid retention policy');
+      throwIfInvalid(retentionPolicyErrors(policy), 'invalid retention policy');
       const deleted = this.db
         .transaction(() => {
           const ids = new Set<string>();
@@ -502,16 +528,7 @@ export class SqliteTaskRepository extends TaskRepository {
 
   /** Decodes rows, reporting and skipping corrupt ones. */
   private decodeAll<R, T>(rows: R[], decode: (row: R) => T): T[] {
-    const decoded: T[] = [];
-    for (const row of rows) {
-      try {
-        decoded.push(decode(row));
-      } catch (err) {
-        if (!(err instanceof CorruptRecordError)) throw err;
-        this.report(err.record);
-      }
-    }
-    return decoded;
+    return decodeRows(rows, decode, this.report);
   }
 
   /** The listing statement for one combination of filters, prepared once. */
@@ -546,9 +563,9 @@ function filterConditions(byDevice: boolean, byStatus: boolean, byContext: boole
   return [...(byDevice ? ['device_id = @deviceId'] : []), ...(byStatus ? ['status = @status'] : []), ...(byContext ? ['context_id = @contextId'] : [])];
 }
 
-function statusErrors(status: TaskFilter['status']): FieldError[] {
-  return status === undefined || STATUSES.has(status) ? [] : [{ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` }];
-}
+
+/** An update keeps the stored lease: the owner stays the same and its stored lease ends later. */
+const KEEPS_LEASE = 'owner_instance_id IS NOT NULL AND owner_instance_id = @owner_instance_id AND lease_expires_at > @lease_expires_at';
 
 function prepareStatements(db: TaskDatabase) {
   const finished = TERMINAL_TASK_STATUSES.map((status) => `'${status}'`).join(', ');
@@ -558,9 +575,24 @@ function prepareStatements(db: TaskDatabase) {
       `INSERT INTO tasks (task_id, device_id, status, created_at, ended_at, owner_instance_id, lease_expires_at, context_id, data)
        VALUES (@task_id, @device_id, @status, @created_at, @ended_at, @owner_instance_id, @lease_expires_at, @context_id, @data)`,
     ),
+    // The same owner never shortens its lease (see TaskRepository.updateTask); the right-hand sides
+    // read the row as it was before this update.
     updateTask: db.prepare(
       `UPDATE tasks SET device_id = @device_id, status = @status, created_at = @created_at, ended_at = @ended_at,
-       owner_instance_id = @owner_instance_id, lease_expires_at = @lease_expires_at, context_id = @context_id, data = @data WHERE task_id = @task_id`,
+       owner_instance_id = @owner_instance_id, context_id = @context_id,
+       lease_expires_at = CASE WHEN ${KEEPS_LEASE} THEN lease_expires_at ELSE @lease_expires_at END,
+       data = CASE WHEN ${KEEPS_LEASE} THEN json_set(@data, '$.owner.leaseExpiresAt', json_extract(data, '$.owner.leaseExpiresAt')) ELSE @data END
+       WHERE task_id = @task_id`,
+    ),
+    renewLeases: db.prepare(
+      `UPDATE tasks SET lease_expires_at = @leaseMs, data = json_set(data, '$.owner.leaseExpiresAt', @leaseExpiresAt)
+       WHERE owner_instance_id = @instanceId AND status IN (${unfinished}) AND lease_expires_at < @leaseMs
+         AND (@taskIds IS NULL OR task_id IN (SELECT value FROM json_each(@taskIds)))`,
+    ),
+    // Unfinished tasks whose owner's lease ran out (see interruptExpired).
+    listExpired: db.prepare(
+      `SELECT * FROM tasks WHERE status IN (${unfinished}) AND owner_instance_id IS NOT NULL AND lease_expires_at <= @atMs
+       ORDER BY created_at, task_id`,
     ),
     setStatus: db.prepare('UPDATE tasks SET status = @status, ended_at = @ended_at WHERE task_id = @task_id'),
     getTask: db.prepare('SELECT * FROM tasks WHERE task_id = ?'),
@@ -602,28 +634,6 @@ function fileExtension(mime: string): 'png' | 'jpg' | 'bin' {
   return 'bin';
 }
 
-function screenshotKeyErrors(taskId: string, stepIndex: number): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!isSafeFileName(taskId)) errors.push({ field: 'taskId', message: 'taskId must be 1–128 characters of [A-Za-z0-9._-], starting with a letter or digit' });
-  if (!Number.isSafeInteger(stepIndex) || stepIndex < 0) errors.push({ field: 'stepIndex', message: 'stepIndex must be an integer ≥ 0' });
-  return errors;
-}
-
-/** @returns ms since the epoch. @throws MobileClawError `VALIDATION_FAILED` when `value` is not an ISO-8601 time. */
-function requireTime(value: string, field: string): number {
-  const ms = parseTime(value);
-  throwIfInvalid(ms === undefined ? [{ field, message: `${field} must be an ISO-8601 time` }] : [], 'invalid request');
-  return ms as number;
-}
-
-function throwIfInvalid(errors: FieldError[], what: string): void {
-  if (errors.length === 0) return;
-  throw new MobileClawError('VALIDATION_FAILED', `${what}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors: errors });
-}
-
-function taskNotFound(taskId: string, cause?: unknown): MobileClawError {
-  return new MobileClawError('TASK_NOT_FOUND', `task ${taskId} is not stored`, cause === undefined ? {} : { cause });
-}
 
 /**
  * The `code` of a better-sqlite3 error. Not `instanceof Error`: the native addon is loaded once per

@@ -21,7 +21,7 @@ export interface TaskDatabaseOptions {
 }
 
 /** The schema version {@link migrateTaskDatabase} brings a database to (`PRAGMA user_version`). */
-export const TASK_SCHEMA_VERSION = 7;
+export const TASK_SCHEMA_VERSION = 8;
 
 /**
  * Migrations by target version: entry `n - 1` brings a database from version `n - 1` to `n`. Append
@@ -48,6 +48,15 @@ export const TASK_SCHEMA_VERSION = 7;
  *   while it runs, or when the process running it stopped first).
  * - 7: `tool_calls_by_begun`, so that pruning the ledger's old calls (`begun_at` before a cutoff) reads
  *   only the rows it removes.
+ * - 8: the memory index. `memories`: one row per stored memory (`id` unique; `seq`, an explicit
+ *   rowid alias so that `VACUUM` never renumbers it, links the lexical entry), its scope, layer, text,
+ *   category, priority, creation time (`created_at` in ms for filters and order, `created_iso` exactly
+ *   as given), source file and line, content hash, embedding state (`present` | `missing` | `none`)
+ *   and vector (little-endian float32, `dims` values; NULL when none). `memories_fts`: a contentless
+ *   FTS5 table (deletable by rowid) whose `words` are the memory's words as `memoryWords` segments
+ *   them, joined by spaces, so that the `unicode61` tokenizer sees Chinese and other unspaced scripts
+ *   as words too, and whose `tags` (`d<YYYYMMDD>`, the day of `created_at`) let a search of recent
+ *   days match only those days' rows.
  */
 export const TASK_MIGRATIONS: readonly string[] = [
   `
@@ -146,6 +155,30 @@ export const TASK_MIGRATIONS: readonly string[] = [
   `,
   `
   CREATE INDEX tool_calls_by_begun ON tool_calls (begun_at);
+  `,
+  `
+  CREATE TABLE memories (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    scope        TEXT NOT NULL,
+    layer        TEXT NOT NULL,
+    text         TEXT NOT NULL,
+    category     TEXT NOT NULL,
+    priority     INTEGER NOT NULL,
+    created_at   INTEGER NOT NULL,
+    created_iso  TEXT NOT NULL,
+    file         TEXT NOT NULL,
+    line         INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    embedding    TEXT NOT NULL,
+    vector       BLOB,
+    dims         INTEGER
+  ) STRICT;
+  CREATE INDEX memories_by_scope ON memories (scope, layer, created_at, id);
+  CREATE INDEX memories_by_hash ON memories (scope, content_hash);
+  CREATE INDEX memories_by_file ON memories (file);
+  CREATE INDEX memories_by_embedding ON memories (embedding, created_at);
+  CREATE VIRTUAL TABLE memories_fts USING fts5 (words, tags, content = '', contentless_delete = 1, tokenize = 'unicode61');
   `,
 ];
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { MobileClawService, PushNotificationConfigStore } from '@mobileclaw/domain';
 import { IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
+import { MemoryService } from '@mobileclaw/case-memory';
 import { AgentCardCodec, UserBuilder, jsonRpcHandler, legacyAgentCardRouter } from './a2a-sdk';
 import { A2aTaskHandler } from './a2a-task-handler';
 import { A2A_BODY_LIMIT_BYTES, A2A_OPTIONS, type A2aOptions } from './a2a.options';
@@ -41,10 +42,11 @@ export class A2aHttpEndpoint {
     idempotency: IdempotentCreation,
     pushConfigs: PushNotificationConfigStore,
     push: PushNotificationDispatcher,
+    @Optional() memory?: MemoryService,
   ) {
     this.path = options.path ?? '/a2a';
     this.token = new ApiTokenCheck(options.apiToken, options.allowedHosts);
-    this.handler = new A2aTaskHandler(tasks, devices, idempotency, pushConfigs, () => this.card(options.publicUrl ?? 'http://localhost'), (config) => push.registered(config));
+    this.handler = new A2aTaskHandler(tasks, devices, idempotency, pushConfigs, () => this.card(options.publicUrl ?? 'http://localhost'), (config) => push.registered(config), memory);
     this.rpc = jsonRpcHandler({ requestHandler: this.handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }) as unknown as ExpressHandler;
   }
 

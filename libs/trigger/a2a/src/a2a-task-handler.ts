@@ -12,6 +12,7 @@ import {
   type ToolCallAnswer,
 } from '@mobileclaw/domain';
 import { IdempotentCreation, TaskService } from '@mobileclaw/case-tasks';
+import type { MemoryService } from '@mobileclaw/case-memory';
 import {
   ExtendedAgentCardNotConfiguredError,
   RequestMalformedError,
@@ -38,6 +39,7 @@ import {
 } from './a2a-sdk';
 import { A2A_STATE_BY_STATUS, agentMessage, contextIdOf, statusesOfState, textPart, toA2aStatus, toA2aTask } from './task-mapping';
 import { STATUS_EVENT_TYPES, eventsOf, isStopEvent } from './task-updates';
+import { isNewConversationCommand, newConversationAnswer } from './new-conversation';
 
 /** Scope of A2A idempotency keys: one caller, the holder of the API token (as over REST). */
 export const A2A_IDEMPOTENCY_SCOPE = 'a2a';
@@ -64,6 +66,8 @@ const NO = /^\s*(n|no|deny|denied|reject|cancel)\s*[.!]?\s*$/i;
  *   `{toolCall}`), the caller's answer — a data part `{toolCallId, result}` or `{toolCallId, rejected}`.
  * - `SendStreamingMessage` / `SubscribeToTask`: the task, then a status update per status change and
  *   per planned step (WORKING with the step in words), ending at a terminal state or INPUT_REQUIRED.
+ * - `SendMessage` whose whole text is `/new`, with a `contextId`: the conversation's session is
+ *   flushed to memory and starts afresh; the answer is a message `{turns, stored}`, no task.
  * - `GetTask`, `ListTasks` (filters `contextId`, `status`; `pageToken` is our cursor), `CancelTask`.
  * Errors: TaskNotFound (-32001), TaskNotCancelable (-32002), invalid params (-32602) for requests that
  * cannot be served as sent (with the catalog code in the error's metadata), internal error (-32603)
@@ -78,6 +82,8 @@ export class A2aTaskHandler implements A2ARequestHandler {
     private readonly card: () => AgentCard,
     /** Told of each webhook registered (the dispatcher sends it the current status). */
     private readonly onPushConfig: (config: PushNotificationConfig) => void = () => undefined,
+    /** The agent's memory, for `/new`; without it `/new` is refused (`NOT_SUPPORTED`). */
+    private readonly memory?: MemoryService,
   ) {}
 
   async getAgentCard(): Promise<AgentCard> {
@@ -89,6 +95,8 @@ export class A2aTaskHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | A2aTask> {
+    const command = await this.newConversation(params);
+    if (command) return command;
     const task = await this.accept(params, context);
     if (params.configuration?.returnImmediately) return toA2aTask(task);
     for await (const _event of this.untilStop(task.taskId)) {
@@ -98,6 +106,11 @@ export class A2aTaskHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    const command = await this.newConversation(params);
+    if (command) {
+      yield { payload: { $case: 'message', value: command } };
+      return;
+    }
     const task = await this.accept(params, context);
     yield* this.follow(task.taskId);
   }
@@ -169,6 +182,26 @@ export class A2aTaskHandler implements A2ARequestHandler {
   }
 
   // ---- internals ------------------------------------------------------------------------------
+
+  /**
+   * A message whose whole text is `/new` (no `taskId`) ends its conversation's session: the session
+   * layer of scope `context:<contextId>` is flushed to the daily memory (what is worth keeping, as the
+   * summariser judges) and starts afresh; the answer is a message, no task. Anything else: undefined.
+   * @throws invalid params: `VALIDATION_FAILED` without a `contextId` (there is no conversation to
+   *   end), `NOT_SUPPORTED` when the gateway has no memory; internal error when the summariser fails
+   *   (the session is kept, the caller may retry).
+   */
+  private async newConversation(params: SendMessageRequest): Promise<Message | undefined> {
+    const message = params.message;
+    if (!message || message.taskId) return undefined;
+    const text = message.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : [])).join('\n');
+    if (!isNewConversationCommand(text)) return undefined;
+    if (!message.contextId) throw invalidParams('VALIDATION_FAILED', '/new ends a conversation: send it with the contextId of the conversation to end');
+    if (!this.memory) throw invalidParams('NOT_SUPPORTED', 'this gateway keeps no memory, so /new has nothing to end');
+    const memory = this.memory;
+    const outcome = await this.call(() => memory.flush(`context:${message.contextId}`));
+    return newConversationAnswer(message.contextId, randomUUID(), outcome);
+  }
 
   /** Starts the task a message asks for, or answers the approval of the task it names. */
   private async accept(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { DevicesController } from './devices/devices.controller';
 import { TakeoverController } from './devices/takeover.controller';
+import { ClusterHealthIndicator } from './health/cluster.health';
 import { DeviceListenersHealthIndicator } from './health/device-listeners.health';
 import { DevicesHealthIndicator } from './health/devices.health';
 import { PlannerHealthIndicator } from './health/planner.health';
@@ -18,6 +19,7 @@ import { TasksController } from './tasks/tasks.controller';
 import { OpenClawToolsController } from './tools/openclaw-tools.controller';
 import { ToolsController } from './tools/tools.controller';
 import { SkillsController, TaskSkillController } from './skills/learned-skills.controller';
+import { MemoryController } from './memory/memory.controller';
 
 /**
  * The REST trigger layer: controllers, bearer guard, problem-details errors, health checks, the
@@ -25,7 +27,8 @@ import { SkillsController, TaskSkillController } from './skills/learned-skills.c
  * `MetricsExposition`, see {@link MetricsController}), `/api/pairing` (a new phone's pairing link and
  * QR code, see {@link PairingController}, given `options.pairing`), `/api/tools` and the
  * OpenClaw-compatible `/tools/invoke` (the case layer's `ToolRegistry` when one is provided, else an
- * empty one; see {@link ToolsController}, {@link OpenClawToolsController}). Needs a
+ * empty one; see {@link ToolsController}, {@link OpenClawToolsController}), `/api/memory` (the case
+ * layer's `MemoryService` when one is provided, else 404; see {@link MemoryController}). Needs a
  * `MobileClawService` provider in scope (import `MobileClawModule` with `isGlobal: true`) and, for
  * `/api/tasks`, `/api/health` and the takeover routes, the case layer's `TaskService` and
  * `TakeoverService` and the `TaskRepository` port (import `TaskCaseModule` and the store's module
@@ -41,7 +44,7 @@ import { SkillsController, TaskSkillController } from './skills/learned-skills.c
  * another method). The host installs {@link apiTokenMiddleware} before its body parser, so that the
  * token is checked before a body is read; the guard applies the same check to the controllers.
  */
-const CONTROLLERS = [DevicesController, TakeoverController, TasksController, ToolsController, OpenClawToolsController, HealthController, ProbesController, MetricsController, PairingController, TaskSkillController, SkillsController];
+const CONTROLLERS = [DevicesController, TakeoverController, TasksController, ToolsController, OpenClawToolsController, HealthController, ProbesController, MetricsController, PairingController, TaskSkillController, SkillsController, MemoryController];
 
 @Module({})
 export class GatewayApiModule {
@@ -60,6 +63,7 @@ export class GatewayApiModule {
         TasksStoreHealthIndicator,
         DeviceListenersHealthIndicator,
         PlannerHealthIndicator,
+        ClusterHealthIndicator,
       ],
       // For the host's global ProblemDetailsFilter: 405 with `Allow` for a known path under another method.
       exports: [REST_ROUTE_METHODS],

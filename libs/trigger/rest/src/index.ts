@@ -42,3 +42,6 @@ export * from './pairing/pairing.schemas';
 export * from './skills/learned-skill.dto';
 export * from './skills/learned-skill.schemas';
 export * from './skills/learned-skills.controller';
+export * from './memory/memory.dto';
+export * from './memory/memory.schemas';
+export * from './memory/memory.controller';

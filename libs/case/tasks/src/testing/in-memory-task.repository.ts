@@ -1,8 +1,12 @@
 import {
   MobileClawError,
-  TASK_STATUSES,
   TaskRepository,
   isTerminalTaskStatus,
+  isoTimeErrors,
+  retentionPolicyErrors,
+  taskPageLimitErrors,
+  taskStatusErrors,
+  throwIfInvalid,
   transitionTask,
   type FieldError,
   type RetentionPolicy,
@@ -16,8 +20,6 @@ import {
   type TaskStep,
 } from '@mobileclaw/domain';
 
-/** Largest page of {@link InMemoryTaskRepository.listTasks}, as the port documents. */
-const MAX_TASK_PAGE_SIZE = 200;
 const MEDIA_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
 /** Newest first: `createdAt` descending, then `taskId` descending (the port's listing order). */
@@ -38,19 +40,6 @@ function indexErrors(index: number, field: string): FieldError[] {
   return Number.isSafeInteger(index) && index >= 0 ? [] : [{ field, message: `${field} must be an integer ≥ 0` }];
 }
 
-function statusErrors(status: TaskFilter['status']): FieldError[] {
-  return status === undefined || TASK_STATUSES.includes(status) ? [] : [{ field: 'status', message: `status must be one of ${TASK_STATUSES.join(', ')}` }];
-}
-
-function timeErrors(value: string, field: string): FieldError[] {
-  return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? [] : [{ field, message: `${field} must be an ISO-8601 time` }];
-}
-
-/** @throws MobileClawError `VALIDATION_FAILED` with `errors` as field errors, when there are any. */
-function throwIfInvalid(errors: FieldError[], what: string): void {
-  if (errors.length === 0) return;
-  throw new MobileClawError('VALIDATION_FAILED', `${what}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`, { fieldErrors: errors });
-}
 
 /**
  * A {@link TaskRepository} in memory, for tests of the case layer (the product uses SQLite). It
@@ -78,7 +67,13 @@ export class InMemoryTaskRepository extends TaskRepository {
   /** @throws MobileClawError `TASK_NOT_FOUND` when the task is not stored (nothing is inserted). */
   override async updateTask(task: Task): Promise<void> {
     this.requireTask(task.taskId);
-    this.tasks.set(task.taskId, structuredClone(task));
+    const stored = this.tasks.get(task.taskId) as Task;
+    const copy = structuredClone(task);
+    // The same owner never shortens its lease by writing an older copy (see TaskRepository.updateTask).
+    if (copy.owner && stored.owner?.instanceId === copy.owner.instanceId && Date.parse(stored.owner.leaseExpiresAt) > Date.parse(copy.owner.leaseExpiresAt)) {
+      copy.owner.leaseExpiresAt = stored.owner.leaseExpiresAt;
+    }
+    this.tasks.set(task.taskId, copy);
   }
 
   override async getTask(taskId: string): Promise<Task | undefined> {
@@ -90,11 +85,7 @@ export class InMemoryTaskRepository extends TaskRepository {
   /** @throws MobileClawError `VALIDATION_FAILED` (fields `limit`, `status`, `cursor`) for a bad limit or status, or a cursor it did not issue. */
   override async listTasks(query: TaskQuery): Promise<TaskPage> {
     this.requireOpen();
-    const errors: FieldError[] = [];
-    if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_TASK_PAGE_SIZE) {
-      errors.push({ field: 'limit', message: `limit must be an integer from 1 to ${MAX_TASK_PAGE_SIZE}` });
-    }
-    errors.push(...statusErrors(query.status));
+    const errors = [...taskPageLimitErrors(query.limit), ...taskStatusErrors(query.status)];
     const after = query.cursor === undefined ? undefined : this.cursors.get(query.cursor);
     if (query.cursor !== undefined && after === undefined) errors.push({ field: 'cursor', message: 'cursor must be the nextCursor of a previous page' });
     throwIfInvalid(errors, 'invalid request');
@@ -111,7 +102,7 @@ export class InMemoryTaskRepository extends TaskRepository {
   /** @throws MobileClawError `VALIDATION_FAILED` (field `status`) for an unknown status. */
   override async countTasks(filter: TaskFilter): Promise<number> {
     this.requireOpen();
-    throwIfInvalid(statusErrors(filter.status), 'invalid request');
+    throwIfInvalid(taskStatusErrors(filter.status), 'invalid request');
     return this.matching(filter).length;
   }
 
@@ -133,7 +124,7 @@ export class InMemoryTaskRepository extends TaskRepository {
   /** @throws MobileClawError `VALIDATION_FAILED` (field `at`) for a bad time, `TASK_NOT_FOUND` when the task is not stored. */
   override async appendEvent(taskId: string, type: TaskEventType, data: Record<string, unknown>, at = new Date().toISOString()): Promise<TaskEvent> {
     this.requireOpen();
-    throwIfInvalid(timeErrors(at, 'at'), 'invalid request');
+    throwIfInvalid(isoTimeErrors(at, 'at'), 'invalid request');
     this.requireTask(taskId);
     const list = this.events.get(taskId) ?? [];
     const event: TaskEvent = { taskId, id: list.length + 1, type, at, data: structuredClone(data) };
@@ -176,7 +167,7 @@ export class InMemoryTaskRepository extends TaskRepository {
    */
   override async interruptUnfinished(instanceId: string, reason: string, at = new Date().toISOString()): Promise<Task[]> {
     this.requireOpen();
-    throwIfInvalid(timeErrors(at, 'at'), 'invalid request');
+    throwIfInvalid(isoTimeErrors(at, 'at'), 'invalid request');
     const atMs = Date.parse(at);
     const interruptible = [...this.tasks.values()]
       .filter((t) => !isTerminalTaskStatus(t.status) && !heldByAnother(t, instanceId, atMs))
@@ -191,13 +182,45 @@ export class InMemoryTaskRepository extends TaskRepository {
     return out;
   }
 
+  /** @throws MobileClawError `VALIDATION_FAILED` (field `leaseExpiresAt`) when it is not an ISO-8601 time. */
+  override async renewLeases(instanceId: string, leaseExpiresAt: string, taskIds?: readonly string[]): Promise<number> {
+    this.requireOpen();
+    throwIfInvalid(isoTimeErrors(leaseExpiresAt, 'leaseExpiresAt'), 'invalid lease');
+    const only = taskIds && new Set(taskIds);
+    let renewed = 0;
+    for (const task of this.tasks.values()) {
+      if (isTerminalTaskStatus(task.status) || task.owner?.instanceId !== instanceId || (only && !only.has(task.taskId))) continue;
+      if (Date.parse(task.owner.leaseExpiresAt) >= Date.parse(leaseExpiresAt)) continue;
+      task.owner = { instanceId, leaseExpiresAt };
+      renewed += 1;
+    }
+    return renewed;
+  }
+
+  /** @throws MobileClawError `VALIDATION_FAILED` (field `at`) when `at` is not an ISO-8601 time. */
+  override async interruptExpired(reason: string, at = new Date().toISOString()): Promise<Task[]> {
+    this.requireOpen();
+    throwIfInvalid(isoTimeErrors(at, 'at'), 'invalid request');
+    const atMs = Date.parse(at);
+    const expired = [...this.tasks.values()]
+      .filter((t) => !isTerminalTaskStatus(t.status) && t.owner !== undefined && Date.parse(t.owner.leaseExpiresAt) <= atMs)
+      .sort((a, b) => newestFirst(b, a));
+    const out: Task[] = [];
+    for (const task of expired) {
+      // A sweep running at the same time may have interrupted it since the filter above.
+      if (isTerminalTaskStatus((this.tasks.get(task.taskId) as Task).status)) continue;
+      const updated = transitionTask(task, 'interrupted', at, { error: { code: 'INTERRUPTED', message: reason } });
+      this.tasks.set(task.taskId, updated);
+      await this.appendEvent(task.taskId, 'task.interrupted', { reason, status: 'interrupted' }, at);
+      out.push(structuredClone(updated));
+    }
+    return out;
+  }
+
   /** @throws MobileClawError `VALIDATION_FAILED` (fields `maxAgeMs`, `maxTasks`) when `maxAgeMs` is not a number ≥ 0 or `maxTasks` not an integer ≥ 0. */
   override async prune(policy: RetentionPolicy, now = new Date()): Promise<number> {
     this.requireOpen();
-    const errors: FieldError[] = [];
-    if (policy.maxAgeMs !== undefined && !(Number.isFinite(policy.maxAgeMs) && policy.maxAgeMs >= 0)) errors.push({ field: 'maxAgeMs', message: 'maxAgeMs must be a number of ms ≥ 0' });
-    if (policy.maxTasks !== undefined && !(Number.isSafeInteger(policy.maxTasks) && policy.maxTasks >= 0)) errors.push({ field: 'maxTasks', message: 'maxTasks must be an integer ≥ 0' });
-    throwIfInvalid(errors, 'invalid retention policy');
+    throwIfInvalid(retentionPolicyErrors(policy), 'invalid retention policy');
     const finished = [...this.tasks.values()].filter((t) => isTerminalTaskStatus(t.status)).sort(newestFirst);
     const doomed = finished.filter(
       (t, i) =>

@@ -20,6 +20,8 @@ export class ScriptedPhone extends MobileClawService {
   readonly calls: { deviceId: string; command: Command; frameId?: string }[] = [];
   wifi = false;
   field = '';
+  /** When true, the text field is a password field. */
+  passwordField = false;
   frame = 0;
   /** When set, the next action (not observation) waits until its signal aborts. */
   hangNextAction = false;
@@ -127,7 +129,16 @@ export class ScriptedPhone extends MobileClawService {
         bounds: [0, 0, 100, 200],
         children: [
           { id: 'n1', class: 'android.widget.Switch', text: 'Wi-Fi', package: 'com.android.settings', bounds: [0, 0, 100, 50], clickable: true, checkable: true, checked: this.wifi },
-          { id: 'n2', class: 'android.widget.EditText', text: this.field, package: 'com.android.settings', bounds: [0, 60, 100, 100], clickable: true, editable: true },
+          {
+            id: 'n2',
+            class: 'android.widget.EditText',
+            text: this.field,
+            package: 'com.android.settings',
+            bounds: [0, 60, 100, 100],
+            clickable: true,
+            editable: true,
+            ...(this.passwordField ? { password: true } : {}),
+          },
           ...progress,
         ],
       },

@@ -18,3 +18,22 @@ export class ScriptedPlanner extends Planner {
     return next(ctx);
   }
 }
+
+/**
+ * A planner whose first decision for the goal `held` waits until the test releases it, so that the
+ * task stays running; any other goal is done at once. `planning` resolves once that decision was asked for.
+ */
+export function gatedPlanner(): { planner: ScriptedPlanner; planning: Promise<void>; release: (decision: PlanDecision) => void } {
+  let release!: (decision: PlanDecision) => void;
+  let called!: () => void;
+  const planning = new Promise<void>((resolve) => (called = resolve));
+  const decision = new Promise<PlanDecision>((resolve) => (release = resolve));
+  const planner = new ScriptedPlanner([
+    (ctx) => {
+      if (ctx.goal !== 'held') return { type: 'done', summary: 'done', reasoning: 'nothing to do' };
+      called();
+      return decision;
+    },
+  ]);
+  return { planner, planning, release };
+}

@@ -97,15 +97,35 @@ describe('RegistryDeviceToolRequests', () => {
     expect([native.calls, skills.calls, erp.calls]).toEqual([[], [], []]);
   });
 
-  it('never lists or calls a native tool for a phone, even under a policy that allows everything', async () => {
-    const open = new ToolRegistry([native, skills, erp], { policies: { defaultPolicy: { allow: '*', allowActionsWithoutApproval: '*' } } });
+  it('never lists or calls a phone-driving native tool for a phone, even under a policy that allows everything', async () => {
+    const gateway = new FakeToolSource('native', 'gateway').with('list_devices');
+    const open = new ToolRegistry([native, gateway, skills, erp], { policies: { defaultPolicy: { allow: '*', allowActionsWithoutApproval: '*' } } });
     const phones = new RegistryDeviceToolRequests(open);
     expect((await phones.catalog('pixel-7')).map((entry) => entry.name)).toEqual(['book_table', 'stock', 'weather']);
     expect(await phones.invoke('pixel-7', 'phone_click', { deviceId: 'pixel-8', x: 1, y: 2 }, context('p-8'))).toEqual({
       ok: false,
-      error: { code: 'TOOL_NOT_FOUND', message: "no tool phone_click for a phone: the gateway's native tools are never a phone's", retryable: false },
+      error: { code: 'TOOL_NOT_FOUND', message: 'no tool phone_click for this caller', retryable: false },
     });
-    expect(native.calls).toEqual([]);
+    expect(await phones.invoke('pixel-7', 'list_devices', {}, context('p-10'))).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
+    expect([native.calls, gateway.calls]).toEqual([[], []]);
     open.close();
+  });
+
+  it('lists and calls the memory tools when the policy allows them, in the phone’s own memory scope', async () => {
+    const memory = new FakeToolSource('native', 'memory').with('memory_search', ['memory_store', { kind: 'ACTION' }]);
+    const policies: ToolPolicies = { byCaller: { 'phone:*': { allow: [], allowSources: ['native:memory'], allowActionSourcesWithoutApproval: ['native:memory'] } } };
+    const withMemory = new ToolRegistry([native, memory], { policies });
+    const phones = new RegistryDeviceToolRequests(withMemory);
+    expect((await phones.catalog('pixel-7')).map((entry) => [entry.name, entry.kind, entry.mode, entry.needsApproval])).toEqual([
+      ['memory_search', 'OBSERVATION', 'NATIVE', false],
+      ['memory_store', 'ACTION', 'NATIVE', false],
+    ]);
+    expect(await phones.invoke('pixel-7', 'memory_store', {}, context('p-11'))).toMatchObject({ ok: true });
+    expect(await phones.invoke('pixel-8', 'memory_search', {}, context('p-11'))).toMatchObject({ ok: true });
+    expect(memory.calls.map((call) => [call.name, call.context.scope])).toEqual([
+      ['memory_store', 'device:pixel-7'],
+      ['memory_search', 'device:pixel-8'],
+    ]);
+    withMemory.close();
   });
 });

@@ -1,10 +1,14 @@
-import { DeviceToolRequests, toolFailure, type DeviceToolCatalogEntry, type DeviceToolRequestContext, type ToolInvocationResult } from '@mobileclaw/domain';
-import type { ToolRegistry } from '../tool-registry';
+import { DeviceToolRequests, type DeviceToolCatalogEntry, type DeviceToolRequestContext, type ToolInvocationResult } from '@mobileclaw/domain';
+import { PHONE_CONTROL_TOOL_SOURCES } from '../native/native-tool-refs';
+import type { ToolCallerView, ToolRegistry } from '../tool-registry';
 
 /** The registry caller id of phone `deviceId`: `phone:<deviceId>` (its policy: its own, else the `phone:*` family's, else the default). */
 export function phoneToolCaller(deviceId: string): string {
   return `phone:${deviceId}`;
 }
+
+/** A phone never reaches the phone-driving native sources: one phone must not see or drive another through the gateway. */
+const PHONE_VIEW: ToolCallerView = { excludeSources: PHONE_CONTROL_TOOL_SOURCES };
 
 /**
  * Phones' own tool requests served by the {@link ToolRegistry}: each phone is the caller
@@ -13,9 +17,10 @@ export function phoneToolCaller(deviceId: string): string {
  * request id) after a lost answer gets the recorded result instead of a second execution. Phones
  * cannot approve: an `ACTION` tool their policy does not exempt answers `APPROVAL_REQUIRED`.
  *
- * Whatever the policies say, a phone never lists or calls a native tool (the phones' commands,
- * `list_devices`): one phone must not see or drive another through the gateway. Such a name answers
- * `TOOL_NOT_FOUND`, as a name nobody lists.
+ * Whatever the policies say, a phone never lists or calls a tool of {@link PHONE_CONTROL_TOOL_SOURCES}
+ * (the phones' commands, `list_devices`): one phone must not see or drive another through the gateway.
+ * Such a name answers `TOOL_NOT_FOUND`, as a name nobody lists. Other native tools (the memory tools)
+ * are the policy's to allow; their calls get the phone's memory scope `device:<deviceId>`.
  */
 export class RegistryDeviceToolRequests extends DeviceToolRequests {
   constructor(private readonly registry: ToolRegistry) {
@@ -24,8 +29,8 @@ export class RegistryDeviceToolRequests extends DeviceToolRequests {
 
   /** The visible tools `phone:<deviceId>` may call, flattened for the wire, sorted by exposed name. */
   override async catalog(deviceId: string): Promise<DeviceToolCatalogEntry[]> {
-    const entries = await this.registry.listFor(phoneToolCaller(deviceId));
-    return entries.filter((entry) => entry.source.kind !== 'native').map((entry) => ({
+    const entries = await this.registry.listFor(phoneToolCaller(deviceId), PHONE_VIEW);
+    return entries.map((entry) => ({
       name: entry.exposedName,
       description: entry.description,
       inputSchema: entry.inputSchema,
@@ -41,13 +46,13 @@ export class RegistryDeviceToolRequests extends DeviceToolRequests {
   /** Calls `name` as `phone:<deviceId>` (see {@link ToolRegistry.invoke} for the failures), without the registry's bookkeeping fields. */
   override async invoke(deviceId: string, name: string, args: Record<string, unknown>, context: DeviceToolRequestContext): Promise<ToolInvocationResult> {
     const caller = phoneToolCaller(deviceId);
-    const entry = await this.registry.find(name);
-    if (entry?.source.kind === 'native') return toolFailure('TOOL_NOT_FOUND', `no tool ${name} for a phone: the gateway's native tools are never a phone's`);
     const result = await this.registry.invoke(name, args, {
       caller,
       toolCallId: context.toolCallId ?? `${caller}:${context.requestId}`,
       signal: context.signal,
       deadlineMs: context.deadlineMs,
+      scope: `device:${deviceId}`,
+      ...PHONE_VIEW,
     });
     if (!result.ok) return { ok: false, error: result.error };
     return { ok: true, content: result.content, text: result.text, ...(result.verified === undefined ? {} : { verified: result.verified }) };

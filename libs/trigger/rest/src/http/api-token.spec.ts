@@ -1,5 +1,6 @@
-import { ApiTokenCheck, withoutAccessToken } from './api-token';
-import { isGuardedApiPath } from './api-token.middleware';
+import { createHash } from 'node:crypto';
+import { ApiTokenCheck, apiCallerOf, recordApiCaller, withoutAccessToken } from './api-token';
+import { isGuardedApiPath, isScopedTokenPath } from './api-token.middleware';
 
 describe('withoutAccessToken', () => {
   it.each([
@@ -81,5 +82,69 @@ describe('isGuardedApiPath', () => {
     ['/toolsx', false],
   ])('%s → %s', (path, guarded) => {
     expect(isGuardedApiPath(path)).toBe(guarded);
+  });
+});
+
+describe('ApiTokenCheck with scoped tokens', () => {
+  const kioskToken = 'kiosk-token-0123456789';
+  const check = new ApiTokenCheck('api-token-0123456789', [], [
+    { name: 'crm', token: 'crm-token-0123456789', scopes: ['context:crm-*'] },
+    { name: 'kiosk', sha256: createHash('sha256').update(kioskToken).digest('hex'), scopes: ['device:sim-1'] },
+  ]);
+  const asked = (authorization: string | undefined, url = '/api/memory?scope=device:sim-1&q=x', method = 'GET') => ({ method, url, headers: authorization ? { authorization } : {} });
+
+  it('tells the API token from each scoped token, given as itself or by its SHA-256', () => {
+    expect(check.callerOf(asked('Bearer api-token-0123456789'))).toEqual({ kind: 'full' });
+    expect(check.callerOf(asked('Bearer crm-token-0123456789'))).toEqual({ kind: 'scoped', name: 'crm', scopes: ['context:crm-*'] });
+    expect(check.callerOf(asked(`Bearer ${kioskToken}`))).toEqual({ kind: 'scoped', name: 'kiosk', scopes: ['device:sim-1'] });
+    expect(check.callerOf(asked(undefined, `/api/memory?scope=device:sim-1&q=x&access_token=${kioskToken}`))).toEqual({ kind: 'scoped', name: 'kiosk', scopes: ['device:sim-1'] });
+  });
+
+  it('refuses an unknown token 401 as before, whatever scoped tokens exist', () => {
+    const refused = check.callerOf(asked('Bearer crm-token-01234567890'));
+    expect(refused).toMatchObject({ code: 'UNAUTHORIZED', message: 'invalid API token' });
+    expect(check.callerOf(asked(undefined))).toMatchObject({ code: 'UNAUTHORIZED', message: 'missing "Authorization: Bearer <token>" header' });
+  });
+
+  it('refuses a scoped token 403 TOKEN_SCOPE_FORBIDDEN where only the API token is accepted, naming the token, never quoting it', () => {
+    const refused = check.refusal(asked('Bearer crm-token-0123456789', '/api/tasks', 'POST'));
+    expect({ code: refused?.code, message: refused?.message }).toEqual({
+      code: 'TOKEN_SCOPE_FORBIDDEN',
+      message: 'the API token "crm" is scoped: it reaches only /api/memory of its scopes; this needs MOBILECLAW_API_TOKEN',
+    });
+    expect(check.refusal(asked('Bearer api-token-0123456789', '/api/tasks', 'POST'))).toBeUndefined();
+  });
+
+  it('refuses scoped tokens without the API token: an open API would restrict nothing', () => {
+    expect(() => new ApiTokenCheck(undefined, [], [{ name: 'crm', token: 'crm-token-0123456789', scopes: ['context:crm-*'] }])).toThrow(
+      'scoped API tokens need the API token: without it the API is open to every local caller, and a scoped token would restrict nothing',
+    );
+  });
+
+  it('knows no scoped token where none was given: a face built without them answers 401', () => {
+    expect(new ApiTokenCheck('api-token-0123456789').refusal(asked('Bearer crm-token-0123456789'))).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('records the caller per request, and fails closed for a request no guard saw', () => {
+    const request = {};
+    expect(() => apiCallerOf(request)).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+    recordApiCaller(request, { kind: 'scoped', name: 'crm', scopes: ['context:crm-*'] });
+    expect(apiCallerOf(request)).toEqual({ kind: 'scoped', name: 'crm', scopes: ['context:crm-*'] });
+    expect(() => apiCallerOf({})).toThrow(expect.objectContaining({ code: 'UNAUTHORIZED' }));
+  });
+});
+
+describe('isScopedTokenPath', () => {
+  it.each([
+    ['/api/memory', true],
+    ['/api/memory/', true],
+    ['/API/Memory/records', true],
+    ['/api/memory/mem_000000000000000000000001', true],
+    ['/api/memoryx', false],
+    ['/api/tasks', false],
+    ['/api/tools/memory_search/invoke', false],
+    ['/tools/invoke', false],
+  ])('%s → %s', (path, scoped) => {
+    expect(isScopedTokenPath(path)).toBe(scoped);
   });
 });

@@ -13,6 +13,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   PROXIED_WITHOUT_API_TOKEN: 403,
   HOST_NOT_ALLOWED: 403,
+  TOKEN_SCOPE_FORBIDDEN: 403,
   DEVICE_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
@@ -45,6 +46,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   TOOL_BAD_RESPONSE: 502,
   SKILL_EXISTS: 409,
   SKILL_INVALID: 422,
+  MEMORY_NOT_FOUND: 404,
   TIMEOUT: 504,
   TOOL_RESULT_TIMEOUT: 504,
   // Task outcomes end a task (`task.error`) and answer no request today. Were a route to fail with

@@ -57,14 +57,16 @@ const LOCAL_ONLY_CODES = ['PROXIED_WITHOUT_API_TOKEN', 'HOST_NOT_ALLOWED'] as co
 function documentLocalOnlyRefusals(document: OpenAPIObject): void {
   const codes = LOCAL_ONLY_CODES.map((code) => `\`${code}\``).join(' or ');
   const why = 'without `MOBILECLAW_API_TOKEN`, a request through a proxy, or to a Host that is neither loopback nor in `MOBILECLAW_ALLOWED_HOSTS`';
-  for (const item of Object.values(document.paths)) {
+  const scoped = ' Also `TOKEN_SCOPE_FORBIDDEN` for a scoped API token (`MOBILECLAW_SCOPED_TOKENS`), which reaches only `/api/memory`.';
+  for (const [path, item] of Object.entries(document.paths)) {
     for (const operation of [item.get, item.put, item.post, item.delete, item.options, item.head, item.patch, item.trace]) {
       const responses = operation?.responses;
       if (!responses?.['401']) continue;
       const own = responses['403'] as { description?: string; content?: unknown } | undefined;
       const content = own?.content ?? (responses['401'] as { content?: unknown }).content;
+      const memory = path === '/api/memory' || path.startsWith('/api/memory/');
       responses['403'] = {
-        description: own?.description ? `${own.description} Also ${codes} (${why}).` : `Problem details with \`code\` ${codes} (${why}).`,
+        description: (own?.description ? `${own.description} Also ${codes} (${why}).` : `Problem details with \`code\` ${codes} (${why}).`) + (memory ? '' : scoped),
         ...(content ? { content } : {}),
       } as (typeof responses)['403'];
     }

@@ -2,13 +2,15 @@ package dev.mobileclaw.android
 
 import android.content.Context
 import android.content.SharedPreferences
+import dev.mobileclaw.core.link.GatewayAddress
 import dev.mobileclaw.core.link.LinkConfig
 import dev.mobileclaw.core.link.PairingLink
 import java.security.SecureRandom
 
 /**
- * What the user configured, in the app's private preferences: the gateway's host, device port and
- * token, TLS, the device id (generated once as `android-` + 12 hex digits, then stable across
+ * What the user configured, in the app's private preferences: the gateway's host (or several gateways:
+ * a comma-separated list of `host`, `host:port` or `[IPv6]:port`, tried in order), the device port
+ * (for entries without one) and token, TLS, the device id (generated once as `android-` + 12 hex digits, then stable across
  * restarts and reconnects unless the user changes it), and whether the link should run ([enabled],
  * also what the boot receiver and a restarted service go by).
  */
@@ -45,11 +47,14 @@ class LinkSettings(context: Context) {
         prefs.edit().putString(HOST, link.host).putInt(PORT, link.port).putString(TOKEN, link.token).putBoolean(TLS, link.tls).apply()
     }
 
+    /** The gateway addresses [host] and [port] name, in order. @throws IllegalArgumentException naming a bad entry. */
+    fun gateways(): List<GatewayAddress> = GatewayAddress.parseList(host, port)
+
     /** The link's configuration. @throws IllegalArgumentException naming what is missing or invalid (e.g. no host yet). */
     fun toConfig(clientVersion: String): LinkConfig {
         require(host.isNotEmpty()) { "no gateway host yet: pair with the gateway's link or enter its address" }
         require(token.isNotEmpty()) { "no device token yet: pair with the gateway's link or enter its token" }
-        return LinkConfig(host = host, port = port, token = token, deviceId = deviceId, tls = tls, clientVersion = clientVersion)
+        return LinkConfig.of(gateways(), token = token, deviceId = deviceId, tls = tls, clientVersion = clientVersion)
     }
 
     companion object {

@@ -35,14 +35,14 @@ object LinkStatus {
     }
 
     /**
-     * [state] as one line for people, e.g. `Connected (RTT 42 ms)` or `Reconnecting in 8 s: connection
+     * [state] as one line for people, e.g. `Connected to 192.168.1.20:7397 (RTT 42 ms)` or `Reconnecting in 8 s: connection
      * lost`; [nowEpochMs] counts the seconds down.
      */
     fun describe(state: LinkState, nowEpochMs: Long): String = when (state) {
         LinkState.Stopped -> "Not connected"
         LinkState.WaitingForNetwork -> "Waiting for a network"
         is LinkState.Connecting -> "Connecting to ${state.host}:${state.port}" + if (state.attempt > 1) " (attempt ${state.attempt})" else ""
-        is LinkState.Connected -> "Connected" + (state.rttMs?.let { " (RTT $it ms)" } ?: "")
+        is LinkState.Connected -> "Connected" + (state.address?.let { " to $it" } ?: "") + (state.rttMs?.let { " (RTT $it ms)" } ?: "")
         is LinkState.Reconnecting -> "Reconnecting in ${((state.retryAtEpochMs - nowEpochMs).coerceAtLeast(0) + 999) / 1000} s: ${state.reason}"
         is LinkState.Refused -> when (state.code) {
             NOT_CONFIGURED -> "Not configured: ${state.message}"

@@ -18,12 +18,13 @@ import android.widget.LinearLayout
 import android.widget.ScrollView
 import android.widget.Switch
 import android.widget.TextView
+import dev.mobileclaw.core.link.GatewayAddress
 import dev.mobileclaw.core.link.LinkConfig
 import dev.mobileclaw.core.link.LinkState
 import dev.mobileclaw.core.link.PairingLink
 
 /**
- * The settings screen: the gateway's host, device port and token, TLS, the device id, the connect
+ * The settings screen: the gateway's host (or several gateways, comma-separated, tried in order), device port and token, TLS, the device id, the connect
  * switch and the live state of the link (connecting, connected with its RTT, reconnecting in N s, the
  * error and its reason), with shortcuts to the accessibility and battery settings the link needs.
  *
@@ -94,7 +95,7 @@ class SettingsActivity : Activity() {
         }
         AlertDialog.Builder(this)
             .setTitle("Pair with this gateway?")
-            .setMessage("${pairing.host}:${pairing.port}${if (pairing.tls) " (TLS)" else ""} will be able to see and operate this phone. Pair only with your own gateway.")
+            .setMessage("${describe(pairing)}${if (pairing.tls) " (TLS)" else ""} will be able to see and operate this phone. Pair only with your own gateway.")
             .setPositiveButton("Pair") { _, _ -> pair(pairing) }
             .setNegativeButton("Cancel", null)
             .show()
@@ -103,11 +104,15 @@ class SettingsActivity : Activity() {
     /** Stores [pairing], switches the link on and (re)starts the service. */
     fun pair(pairing: PairingLink) {
         settings.apply(pairing)
-        message.text = "Paired with ${pairing.host}:${pairing.port}"
+        message.text = "Paired with ${describe(pairing)}"
         settings.enabled = true
         load()
         LinkService.start(this)
     }
+
+    /** `host:port` of a link naming one gateway, else its gateways as a list (`a:7397, b:7001`). */
+    private fun describe(pairing: PairingLink): String =
+        if (',' in pairing.host) GatewayAddress.formatList(pairing.gateways) else "${pairing.host}:${pairing.port}"
 
     private fun load() {
         host.setText(settings.host)
@@ -124,6 +129,14 @@ class SettingsActivity : Activity() {
         if (portNumber == null || portNumber !in 1..65535) return refuse("Port must be 1-65535")
         val id = deviceId.text.toString().trim()
         if (!LinkConfig.DEVICE_ID.matches(id)) return refuse("Device id: 1-128 of A-Z a-z 0-9 . _ : -")
+        val hosts = host.text.toString()
+        if (hosts.isNotBlank()) {
+            try {
+                GatewayAddress.parseList(hosts, portNumber)
+            } catch (e: IllegalArgumentException) {
+                return refuse("Gateway address: ${e.message}")
+            }
+        }
         settings.host = host.text.toString()
         settings.port = portNumber
         settings.token = token.text.toString()
@@ -192,9 +205,9 @@ class SettingsActivity : Activity() {
             text = "Pair"
             setOnClickListener { confirmPairing(pairingLink.text.toString()) }
         }.also(column::addView)
-        label("Gateway host")
+        label("Gateway host (several gateways: host or host:port, comma-separated, tried in order)")
         host = field("192.168.1.20", InputType.TYPE_CLASS_TEXT or InputType.TYPE_TEXT_VARIATION_URI)
-        label("Device port")
+        label("Device port (for hosts without one)")
         port = field(LinkConfig.DEFAULT_PORT.toString(), InputType.TYPE_CLASS_NUMBER)
         label("Device token")
         token = field("from the gateway's page", InputType.TYPE_CLASS_TEXT or InputType.TYPE_TEXT_VARIATION_PASSWORD)

@@ -4,7 +4,10 @@ import android.app.AlertDialog
 import android.content.DialogInterface
 import android.content.Intent
 import android.net.Uri
+import android.widget.EditText
+import android.widget.Switch
 import android.widget.TextView
+import dev.mobileclaw.core.link.GatewayAddress
 import dev.mobileclaw.core.link.LinkState
 import org.junit.After
 import org.junit.Assert.assertEquals
@@ -49,6 +52,41 @@ class SettingsActivityTest {
         assertFalse(settings.tls)
         assertTrue(settings.enabled)
         assertEquals(deviceId, settings.deviceId)
+        assertEquals(LinkService::class.java.name, shadowOf(context).nextStartedService.component!!.className)
+    }
+
+    @Test
+    fun `a pairing link naming several gateways lists them, and pairing stores them in their order`() {
+        val settings = LinkSettings(context)
+        Robolectric.buildActivity(SettingsActivity::class.java, pairingIntent("mobileclaw://pair?host=192.168.1.20%2C192.168.1.21%3A7401&port=7400&token=9f1c2e7a4b")).setup()
+        val dialog = ShadowDialog.getLatestDialog() as AlertDialog
+        assertEquals("192.168.1.20:7400, 192.168.1.21:7401 will be able to see and operate this phone. Pair only with your own gateway.", shadowOf(dialog).message.toString())
+        dialog.getButton(DialogInterface.BUTTON_POSITIVE).performClick()
+        ShadowLooper.idleMainLooper()
+        assertEquals("192.168.1.20,192.168.1.21:7401", settings.host)
+        assertEquals(listOf(GatewayAddress("192.168.1.20", 7400), GatewayAddress("192.168.1.21", 7401)), settings.toConfig("0.1.0").gateways)
+        assertTrue(settings.enabled)
+    }
+
+    @Test
+    fun `the host field takes several gateways comma-separated, and a bad entry is refused with its reason`() {
+        val settings = LinkSettings(context)
+        val activity = Robolectric.buildActivity(SettingsActivity::class.java).setup().get()
+        val fields = views<EditText>(activity).associateBy { it.hint.toString() }
+        val connect = views<Switch>(activity).single()
+        fields.getValue("from the gateway's page").setText("9f1c2e7a4b")
+        fields.getValue("7397").setText("7400")
+        fields.getValue("192.168.1.20").setText("gw-a, gw-b:0")
+        connect.performClick()
+        assertTrue(texts(activity).toString(), texts(activity).contains("Gateway address: \"gw-b:0\": the port must be 1-65535"))
+        assertFalse(settings.enabled)
+        assertEquals(null, shadowOf(context).nextStartedService)
+
+        fields.getValue("192.168.1.20").setText("gw-a, gw-b:7001, [fd00::3]")
+        connect.performClick()
+        assertTrue(settings.enabled)
+        assertEquals("gw-a, gw-b:7001, [fd00::3]", settings.host)
+        assertEquals(listOf(GatewayAddress("gw-a", 7400), GatewayAddress("gw-b", 7001), GatewayAddress("fd00::3", 7400)), settings.toConfig("0.1.0").gateways)
         assertEquals(LinkService::class.java.name, shadowOf(context).nextStartedService.component!!.className)
     }
 
@@ -101,9 +139,15 @@ class SettingsActivityTest {
     fun `states read as the user needs them`() {
         assertEquals("Reconnecting in 8 s: connection lost", LinkStatus.describe(LinkState.Reconnecting("connection lost", 8_000, 18_000), 10_001))
         assertEquals("Connecting to gw:7397 (attempt 3)", LinkStatus.describe(LinkState.Connecting("gw", 7397, 3), 0))
+        assertEquals("Connected to 10.0.0.3:7001 (RTT 42 ms)", LinkStatus.describe(LinkState.Connected("s-1", 42, GatewayAddress("10.0.0.3", 7001)), 0))
         assertEquals("Error: the gateway refused the device token; pair again", LinkStatus.describe(LinkState.Refused("UNAUTHORIZED", "invalid device token"), 0))
         assertEquals("Waiting for a network", LinkStatus.describe(LinkState.WaitingForNetwork, 0))
     }
+
+    private inline fun <reified T : android.view.View> views(activity: SettingsActivity): List<T> = allViews(activity.window.decorView).filterIsInstance<T>()
+
+    private fun allViews(view: android.view.View): List<android.view.View> =
+        listOf(view) + if (view is android.view.ViewGroup) (0 until view.childCount).flatMap { allViews(view.getChildAt(it)) } else emptyList()
 
     private fun texts(activity: SettingsActivity): List<String> {
         val found = mutableListOf<String>()

@@ -11,8 +11,11 @@ sealed interface LinkState {
     /** Connecting to [host]:[port] (TCP, TLS, hello), attempt [attempt] in a row (1 = first). */
     data class Connecting(val host: String, val port: Int, val attempt: Int) : LinkState
 
-    /** Welcomed on session [sessionId]; [rttMs] the last measured round trip (null until the first pong). */
-    data class Connected(val sessionId: String, val rttMs: Long?) : LinkState
+    /**
+     * Welcomed on session [sessionId] by the gateway at [address] (null when not known); [rttMs] the
+     * last measured round trip (null until the first pong).
+     */
+    data class Connected(val sessionId: String, val rttMs: Long?, val address: GatewayAddress? = null) : LinkState
 
     /** The last connection ended because of [reason]; the next attempt starts at [retryAtEpochMs], [delayMs] after it ended. */
     data class Reconnecting(val reason: String, val delayMs: Long, val retryAtEpochMs: Long) : LinkState

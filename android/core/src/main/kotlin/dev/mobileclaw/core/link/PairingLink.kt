@@ -8,8 +8,13 @@ import java.net.URLDecoder
  * A pairing link as the gateway's page shows it (also as a QR code):
  * `mobileclaw://pair?host=192.168.1.20&port=7397&token=…` with optional `tls=1`. Parsing never trusts
  * it further than this: the host must be a host name or address, the port 1–65535, the token non-empty.
+ * For several gateways [host] may be a comma-separated list of `host`, `host:port` or `[IPv6]:port`
+ * entries, tried in that order (entries without a port take [port]; see [gateways]).
  */
 data class PairingLink(val host: String, val port: Int, val token: String, val tls: Boolean) {
+    /** The gateway addresses the link names, in order (one unless [host] is a list). */
+    val gateways: List<GatewayAddress> get() = if (',' in host) GatewayAddress.parseList(host, port) else listOf(GatewayAddress(host, port))
+
     /** The link in its canonical form (parameters percent-encoded). */
     fun toUri(): String = buildString {
         append("mobileclaw://pair?host=").append(encode(host))
@@ -38,10 +43,19 @@ data class PairingLink(val host: String, val port: Int, val token: String, val t
                 "not a pairing link: expected mobileclaw://pair?host=…&port=…&token=…"
             }
             val query = parameters(uri.rawQuery.orEmpty())
-            val host = query["host"]?.removeSurrounding("[", "]").orEmpty()
-            require(host.isNotEmpty() && HOST.matches(host)) { "the pairing link has no valid host" }
             val port = query["port"]?.toIntOrNull() ?: LinkConfig.DEFAULT_PORT
             require(port in 1..65535) { "the pairing link's port must be 1-65535, got ${query["port"]}" }
+            val rawHost = query["host"].orEmpty()
+            val host = if (',' in rawHost) rawHost else rawHost.removeSurrounding("[", "]")
+            if (',' in host) {
+                try {
+                    GatewayAddress.parseList(host, port)
+                } catch (e: IllegalArgumentException) {
+                    throw IllegalArgumentException("the pairing link's host list is invalid: ${e.message}")
+                }
+            } else {
+                require(host.isNotEmpty() && HOST.matches(host)) { "the pairing link has no valid host" }
+            }
             val token = query["token"].orEmpty()
             require(token.isNotEmpty()) { "the pairing link has no token" }
             val tls = query["tls"].let { it == "1" || it.equals("true", ignoreCase = true) }

@@ -78,7 +78,8 @@ data class LinkOptions(
  * (answers pings, pings a quiet gateway, drops a link silent for two intervals), hands each `action` to
  * a [CommandDispatcher] (one at a time, deadlines, frame ids, `maxFrameBytes` from `welcome`), and
  * reconnects with [ReconnectBackoff] whenever the connection ends — waiting for a network first, never
- * spinning. A refusal of the handshake (`UNAUTHORIZED`, `UNSUPPORTED_VERSION`) stops it in
+ * spinning. With several gateway addresses ([LinkConfig.gateways]) it goes through them as
+ * [GatewayRotation] says: the next one at once after a failed attempt, the backoff between rounds. A refusal of the handshake (`UNAUTHORIZED`, `UNSUPPORTED_VERSION`) stops it in
  * [LinkState.Refused] instead of retrying in a loop; `DEVICE_REPLACED` is retried only after its backoff.
  *
  * [state] tells the user what it is doing. Thread-safe; [start] and [stop] may be called from any thread.
@@ -91,6 +92,7 @@ class PhoneLink(
     private val scope = CoroutineScope(SupervisorJob() + Dispatchers.IO)
     private val frames = FrameRegistry()
     private val mutableState = MutableStateFlow<LinkState>(LinkState.Stopped)
+    private val rotation = GatewayRotation(config.gateways)
     private var loop: Job? = null
 
     @Volatile
@@ -107,6 +109,7 @@ class PhoneLink(
     fun start() {
         if (loop?.isActive == true) return
         options.backoff.reset()
+        rotation.reset()
         loop = scope.launch { runLoop() }
     }
 
@@ -141,9 +144,10 @@ class PhoneLink(
                 options.network.online.first { it }
             }
             attempt += 1
-            setState(LinkState.Connecting(config.host, config.port, attempt))
+            val address = rotation.current
+            setState(LinkState.Connecting(address.host, address.port, attempt))
             val outcome = try {
-                connectOnce()
+                connectOnce(address)
             } catch (e: CancellationException) {
                 throw e
             } catch (e: Exception) {
@@ -156,6 +160,10 @@ class PhoneLink(
                 options.log("gateway refused the phone: ${refusal.code} ${refusal.message.orEmpty()}")
                 setState(LinkState.Refused(refusal.code, refusal.message ?: refusal.code))
                 return
+            }
+            if (rotation.connectionEnded(outcome.welcomedForMs != null) == GatewayRotation.Next.AT_ONCE) {
+                options.log("${outcome.reason}; trying ${rotation.current}")
+                continue
             }
             options.backoff.connectionEnded(outcome.welcomedForMs, outcome.replaced)
             val delayMs = options.backoff.nextDelayMs()
@@ -179,13 +187,13 @@ class PhoneLink(
     /** How a connection ended: [reason] for the user, how long it was up after `welcome`, and why. */
     private class Outcome(val reason: String, val welcomedForMs: Long?, val replaced: Boolean, val refusal: Refusal?)
 
-    private suspend fun connectOnce(): Outcome = withContext(Dispatchers.IO) {
+    private suspend fun connectOnce(address: GatewayAddress): Outcome = withContext(Dispatchers.IO) {
         val connection = try {
-            GatewayConnection.open(config.host, config.port, config.tls, options.connectTimeoutMs, options.monotonicMs, tlsFactory = options.tlsSocketFactory ?: defaultTlsFactory())
+            GatewayConnection.open(address.host, address.port, config.tls, options.connectTimeoutMs, options.monotonicMs, tlsFactory = options.tlsSocketFactory ?: defaultTlsFactory())
         } catch (e: IOException) {
-            return@withContext Outcome("cannot connect to ${config.host}:${config.port}: ${e.message ?: e.javaClass.simpleName}", null, false, null)
+            return@withContext Outcome("cannot connect to $address: ${e.message ?: e.javaClass.simpleName}", null, false, null)
         }
-        val current = Session(connection)
+        val current = Session(connection, address)
         session = current
         try {
             coroutineScope {
@@ -208,7 +216,7 @@ class PhoneLink(
                             put("version", config.clientVersion)
                         }),
                     )
-                    options.log("connected to ${config.host}:${config.port}, said hello as ${config.deviceId}")
+                    options.log("connected to $address, said hello as ${config.deviceId}")
                     read(current, this)
                 }
                 coroutineContext.cancelChildren()
@@ -282,7 +290,7 @@ class PhoneLink(
             log = options.log,
         )
         options.log("welcomed, session ${welcome.sessionId}, heartbeat ${welcome.heartbeatIntervalMs.toLong()} ms, frames up to ${current.maxFrameBytes} bytes")
-        setState(LinkState.Connected(welcome.sessionId, null))
+        setState(LinkState.Connected(welcome.sessionId, null, current.address))
         if (welcome.heartbeatIntervalMs > 0) {
             val policy = HeartbeatPolicy(welcome.heartbeatIntervalMs.coerceAtMost(Int.MAX_VALUE.toDouble()).toLong())
             connectionScope.launch { heartbeat(current, policy) }
@@ -310,7 +318,7 @@ class PhoneLink(
         if (pong.ts != null && pong.ts == current.pingTs && sent != null) {
             current.pingSentMs = null
             val welcome = current.welcome ?: return
-            setState(LinkState.Connected(welcome.sessionId, options.monotonicMs() - sent))
+            setState(LinkState.Connected(welcome.sessionId, options.monotonicMs() - sent, current.address))
         }
     }
 
@@ -378,7 +386,7 @@ class PhoneLink(
     }
 
     /** Everything that lives and dies with one connection. */
-    private class Session(val connection: GatewayConnection) {
+    private class Session(val connection: GatewayConnection, val address: GatewayAddress) {
         @Volatile var welcome: WelcomeFrame? = null
         @Volatile var welcomedAtMs: Long? = null
         @Volatile var maxFrameBytes: Int = DEFAULT_MAX_FRAME_BYTES

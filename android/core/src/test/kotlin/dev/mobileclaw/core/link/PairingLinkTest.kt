@@ -28,6 +28,19 @@ class PairingLinkTest {
     }
 
     @Test
+    fun `a host list names several gateways in order, entries without a port taking the link's port`() {
+        val link = PairingLink.parse("mobileclaw://pair?host=10.0.0.2%2C10.0.0.3%3A7001%2C%5Bfd00%3A%3A3%5D&port=7000&token=t")
+        assertEquals(PairingLink("10.0.0.2,10.0.0.3:7001,[fd00::3]", 7000, "t", false), link)
+        assertEquals(listOf(GatewayAddress("10.0.0.2", 7000), GatewayAddress("10.0.0.3", 7001), GatewayAddress("fd00::3", 7000)), link.gateways)
+        assertEquals(link, PairingLink.parse(link.toUri()))
+        assertEquals(listOf(GatewayAddress("fe80::1", 7397)), PairingLink.parse("mobileclaw://pair?host=%5Bfe80::1%5D&token=t").gateways)
+        assertEquals(
+            "the pairing link's host list is invalid: \"b:0\": the port must be 1-65535",
+            assertThrows<IllegalArgumentException> { PairingLink.parse("mobileclaw://pair?host=a,b:0&token=t") }.message,
+        )
+    }
+
+    @Test
     fun `the token never appears in toString`() {
         assertEquals("PairingLink(host=h, port=1, tls=false, token=<6 chars>)", PairingLink("h", 1, "secret", false).toString())
     }

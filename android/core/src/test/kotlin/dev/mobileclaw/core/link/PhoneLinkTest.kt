@@ -65,7 +65,7 @@ class PhoneLinkTest {
         assertEquals(listOf("open", "click", "long_press", "swipe", "input", "back", "home", "screenshot", "ui_tree"), hello.capabilities)
         assertEquals("""{"name":"mobileclaw-android","version":"0.1.0"}""", hello.client.toString())
         peer.welcome(sessionId = "s-42")
-        assertEquals(LinkState.Connected("s-42", null), awaitState<LinkState.Connected>())
+        assertEquals(LinkState.Connected("s-42", null, GatewayAddress("127.0.0.1", gateway.port)), awaitState<LinkState.Connected>())
         val ping = peer.expect<PingFrame>()
         peer.send("""{"type":"pong","ts":${ping.ts}}""")
         val measured = awaitState<LinkState.Connected> { it.rttMs != null }

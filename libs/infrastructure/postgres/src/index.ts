@@ -1,0 +1,11 @@
+export { PostgresDatabase, isPostgresUrl, MIGRATION_LOCK_KEY, type PostgresDatabaseOptions, type PostgresQueryable } from './postgres-database';
+export { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './migrations';
+export { toStorageError, sqlState } from './storage-error';
+export { PostgresTaskRepository, MAX_TASK_PAGE_SIZE, type PostgresTaskRepositoryOptions } from './postgres-task-repository';
+export { CorruptRecordError, type CorruptRecord } from '@mobileclaw/store-records';
+export * from './postgres-idempotency-store';
+export * from './postgres-push-notification-config-store';
+export * from './postgres-push-delivery-outbox';
+export * from './postgres-tool-call-ledger';
+export { PostgresMemoryIndex } from './postgres-memory-index';
+export { PostgresMemoryFiles } from './postgres-memory-files';

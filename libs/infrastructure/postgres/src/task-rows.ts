@@ -1,0 +1,2 @@
+/** The task rows and their codec, shared with the SQLite store: they live in `@mobileclaw/store-records`. */
+export { CorruptRecordError, type CorruptRecord } from '@mobileclaw/store-records';
