@@ -46,8 +46,8 @@ const CONTENT_HASH = /^[0-9a-f]{64}$/;
  * it fails with `STORAGE_ERROR`.
  *
  * {@link changes$} reports, once a file has been quiet for `debounceMs`, every memory file added,
- * changed or deleted after {@link start} — the gateway's own writes too (the caller de-duplicates by
- * content hash). Hidden files and anything that is not a memory file are not reported.
+ * changed or deleted after {@link start} — the gateway's own writes too, reported by the write itself
+ * rather than by the watcher (the caller de-duplicates by content hash). Hidden files and anything that is not a memory file are not reported.
  *
  * An appended section is returned as a later {@link read} gives it: its `createdAt` is the heading's
  * minute (a daily heading has `HH:MM`, a curated one the day), not `at` to the millisecond.
@@ -114,6 +114,7 @@ export class MarkdownMemoryFiles extends MemoryFiles {
       else if (existing[existing.length - 1] !== 0x0a) prefix = eol;
       const text = formatMemorySection(layer, memory, at, eol);
       await this.storage('append to', file, () => appendFile(real, prefix + text, 'utf8'));
+      this.noteOwnWrite(path);
       const [parsed] = parseMemorySections(Buffer.from(text, 'utf8'), { layer, day, modifiedAt: new Date().toISOString() });
       const line = newlines(existing) + newlines(Buffer.from(prefix)) + 1;
       return memorySectionAt({ scope, layer, day }, file, { ...parsed, line });
@@ -160,7 +161,10 @@ export class MarkdownMemoryFiles extends MemoryFiles {
         const { content, removed } = withoutMemorySections(loaded.content, { layer: location.layer, day: location.day, modifiedAt: loaded.modifiedAt }, contentHash);
         if (removed === 0) return 0;
         const replaced = await this.storage('rewrite', file, () => replaceFileIfUnchanged(real, content, loaded.mode, loaded.content));
-        if (replaced) return removed;
+        if (replaced) {
+          this.noteOwnWrite(path);
+          return removed;
+        }
         if (attempt === REWRITE_ATTEMPTS) {
           throw new MobileClawError('STORAGE_ERROR', `${file} kept changing while a section was removed from it (${REWRITE_ATTEMPTS} attempts): nothing was removed, try again`);
         }
@@ -209,6 +213,14 @@ export class MarkdownMemoryFiles extends MemoryFiles {
     if (inner === '') return false;
     const segments = inner.split(sep);
     return segments[0] === '..' || !(KIND_FOLDERS as readonly string[]).includes(segments[0]) || segments.some((segment) => segment.startsWith('.'));
+  }
+
+  /**
+   * The gateway's own writes are reported without waiting for the watcher: a folder created just
+   * before the write may not be watched yet, and a busy machine may deliver its event late.
+   */
+  private noteOwnWrite(path: string): void {
+    if (this.starting !== undefined) this.noteChange(path);
   }
 
   /** (Re)starts the file's quiet timer; when it runs out, reports the file as it is then (present or gone). */
