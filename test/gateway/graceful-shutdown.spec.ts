@@ -10,8 +10,7 @@ import { SseClient } from '../support/sse-client';
 /**
  * SIGTERM to a gateway process: it stops taking work, interrupts the running and queued tasks with the
  * reason recorded, answers a command still waiting for its phone `SHUTTING_DOWN`, closes the phone's
- * session, flushes the store and exits 0 — and exits 1 once MOBILECLAW_SHUTDOWN_TIMEOUT_MS passes when
- * something holds the shutdown (an HTTP client that never finishes its request).
+ * session, cuts HTTP connections still open (a request that never finishes), flushes the store and exits 0.
  */
 const ROOT = resolve(__dirname, '../..');
 const TYPESCRIPT_NODE_FLAGS = ['--conditions=@mobileclaw/source', '--require', join(ROOT, 'tools/register-typescript.cjs')];
@@ -128,19 +127,81 @@ describe('graceful shutdown of the gateway process', () => {
     }
   }, 60_000);
 
-  it('exits 1 once MOBILECLAW_SHUTDOWN_TIMEOUT_MS passes while an HTTP request never finishes', async () => {
-    const gateway = await startGatewayProcess(dataDir(), { MOBILECLAW_SHUTDOWN_TIMEOUT_MS: '500' });
+  it('cuts an HTTP request that never finishes instead of waiting for it, and exits 0', async () => {
+    const gateway = await startGatewayProcess(dataDir(), { MOBILECLAW_SHUTDOWN_TIMEOUT_MS: '600000' });
     children.push(gateway);
-    // A request whose body never comes: the HTTP server cannot close while it is open.
+    // A request whose body never comes: without cutting it the HTTP server could never close.
     const client = connect(gateway.httpPort, '127.0.0.1');
     await new Promise<void>((ready) => client.once('connect', () => ready()));
+    const cut = new Promise<void>((closed) => client.once('close', () => closed()));
+    client.on('error', () => undefined);
     client.write('POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"deviceId":');
     const ready = await fetch(`http://127.0.0.1:${gateway.httpPort}/health/ready`);
     expect(ready.status).toBe(200);
     gateway.process.kill('SIGTERM');
-    expect(await gateway.exited).toBe(1);
-    client.destroy();
-    const errors = logLines(gateway).filter((l) => l.level >= 50).map((l) => l.msg);
-    expect(errors).toEqual(['shutdown did not finish within 500 ms (MOBILECLAW_SHUTDOWN_TIMEOUT_MS): exiting']);
+    expect(await gateway.exited).toBe(0);
+    await cut;
+    expect(logLines(gateway).filter((l) => l.level >= 50)).toEqual([]);
+    expect(logLines(gateway).map((l) => l.msg)).toContain('shut down');
+  }, 60_000);
+});
+
+/**
+ * The shutdown deadline itself, in a process of its own: a gateway whose close never finishes is left
+ * after MOBILECLAW_SHUTDOWN_TIMEOUT_MS with exit 1, and a second signal exits 1 at once.
+ */
+describe('the shutdown deadline (shutDownOnSignals)', () => {
+  const children: ChildProcess[] = [];
+
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  /** A process whose gateway's close() never resolves, with `timeoutMs`; resolves once its handlers are installed. */
+  async function holdingProcess(timeoutMs: number): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
+    const script = [
+      `const { shutDownOnSignals } = require(${JSON.stringify(join(ROOT, 'apps/gateway/src/gateway-process.ts'))});`,
+      `shutDownOnSignals({ close: () => new Promise(() => undefined) }, ${timeoutMs}, { log: (m) => console.log(m), error: (m) => console.log('ERROR ' + m) });`,
+      // Something to keep the process alive, as a gateway's open server would.
+      'setInterval(() => undefined, 60_000);',
+      "console.log('installed');",
+    ].join('\n');
+    const child = spawn(process.execPath, [...TYPESCRIPT_NODE_FLAGS, '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let text = '';
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    await new Promise<void>((ready, reject) => {
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.includes('installed')) ready();
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      void exited.then((code) => reject(new Error(`exited with ${code} before installing its handlers:\n${text}`)));
+    });
+    return { child, output: () => text, exited };
+  }
+
+  it('exits 1 once the timeout passes while close() has not finished', async () => {
+    const held = await holdingProcess(300);
+    held.child.kill('SIGTERM');
+    expect(await held.exited).toBe(1);
+    expect(held.output().split('\n').filter((line) => line !== '' && line !== 'installed')).toEqual([
+      'SIGTERM: shutting down (at most 300 ms)',
+      'ERROR shutdown did not finish within 300 ms (MOBILECLAW_SHUTDOWN_TIMEOUT_MS): exiting',
+    ]);
+  }, 60_000);
+
+  it('exits 1 at once on a second signal', async () => {
+    const held = await holdingProcess(600_000);
+    held.child.kill('SIGINT');
+    await new Promise<void>((seen) => {
+      const check = () => (held.output().includes('SIGINT: shutting down') ? seen() : undefined);
+      held.child.stdout!.on('data', check);
+      check();
+    });
+    held.child.kill('SIGINT');
+    expect(await held.exited).toBe(1);
+    expect(held.output()).toContain('ERROR SIGINT again: exiting without waiting for the shutdown to finish');
   }, 60_000);
 });

@@ -87,7 +87,15 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   }
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion(), cluster), { bufferLogs: true, bodyParser: false, abortOnError: false });
+    // forceCloseConnections: by the time close() stops the HTTP server, the shutdown hooks have ended
+    // every task and event stream; a connection still open then (a client that reconnected its stream
+    // in between, a keep-alive socket) is cut rather than left to hold the close forever.
+    app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion(), cluster), {
+      bufferLogs: true,
+      bodyParser: false,
+      abortOnError: false,
+      forceCloseConnections: true,
+    });
   } catch (err) {
     await cluster?.directory.close();
     await cluster?.connection.close();
