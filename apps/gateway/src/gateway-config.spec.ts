@@ -153,6 +153,39 @@ describe('gateway configuration of the hosts served without an API token', () =>
   });
 });
 
+describe('gateway configuration of the API token', () => {
+  /** The start-up error for `token`, or undefined when it is accepted. */
+  const refusal = (token: string): string | undefined => {
+    try {
+      validateGatewayEnvironment({ MOBILECLAW_API_TOKEN: token });
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  it('accepts any visible ASCII token of at least 16 characters', () => {
+    expect(refusal('api-token-0123456789')).toBeUndefined();
+    expect(refusal('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')).toBeUndefined();
+  });
+
+  it('refuses a token an Authorization header cannot carry, without quoting it', () => {
+    const spaces = 'Invalid MobileClaw configuration:\n  - MOBILECLAW_API_TOKEN: MOBILECLAW_API_TOKEN must be visible ASCII characters without spaces (as an Authorization header carries it)';
+    for (const token of ['api-token-0123456789 ', ' api-token-0123456789', 'api token 0123456789', 'api-token-0123456789\t', 'api-token-0123456789é', 'api-token-01234567\u200b89']) {
+      expect(refusal(token)).toBe(spaces);
+    }
+  });
+
+  it('refuses a short token, naming both problems of a short token with a space', () => {
+    expect(refusal('short-token')).toBe('Invalid MobileClaw configuration:\n  - MOBILECLAW_API_TOKEN: MOBILECLAW_API_TOKEN must be at least 16 characters');
+    expect(refusal('short token')?.split('\n')).toEqual([
+      'Invalid MobileClaw configuration:',
+      '  - MOBILECLAW_API_TOKEN: MOBILECLAW_API_TOKEN must be visible ASCII characters without spaces (as an Authorization header carries it)',
+      '  - MOBILECLAW_API_TOKEN: MOBILECLAW_API_TOKEN must be at least 16 characters',
+    ]);
+  });
+});
+
 describe('gateway configuration of the tool-result deadline', () => {
   it('reads MOBILECLAW_TOOL_RESULT_TIMEOUT_MS, 5 minutes by default, and refuses values out of range', () => {
     expect(loadGatewayConfig(validateGatewayEnvironment({ MOBILECLAW_TOOL_RESULT_TIMEOUT_MS: '1500' }), '/srv').toolResultTimeoutMs).toBe(1500);

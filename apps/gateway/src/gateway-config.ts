@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { BlockList, isIP } from 'node:net';
 import { delimiter, isAbsolute, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 import { DEFAULT_GATEWAY_INSTANCE_ID, hostNameOf } from '@mobileclaw/domain';
 import { DEFAULT_RETENTION_MAX_TASKS, DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 import { DEFAULT_MEMORY_OPTIONS } from '@mobileclaw/case-memory';
@@ -42,7 +42,11 @@ export class GatewayEnvironment {
   @Transform(blankToUndefined) @IsOptional() @IsIn(['on', 'off', 'true', 'false', '1', '0']) MOBILECLAW_DEVICE_WS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_PAIRING_ADDRESS?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_DEVICE_TOKEN must be at least 16 characters' }) @MaxLength(512, { message: 'MOBILECLAW_DEVICE_TOKEN must be at most 512 characters (the pairing QR code holds it)' }) MOBILECLAW_DEVICE_TOKEN?: string;
-  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' }) MOBILECLAW_API_TOKEN?: string;
+  // Visible ASCII without spaces: an Authorization header cannot carry anything else intact (a space or
+  // a trailing blank would make a token no request can ever present). The messages never quote it.
+  @Transform(blankToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'MOBILECLAW_API_TOKEN must be at least 16 characters' })
+  @Matches(/^[\x21-\x7e]+$/, { message: 'MOBILECLAW_API_TOKEN must be visible ASCII characters without spaces (as an Authorization header carries it)' })
+  MOBILECLAW_API_TOKEN?: string;
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATA_DIR?: string;
   // Checked by isPostgresUrl in validateGatewayEnvironment; its value never appears in a message (it may hold a password).
   @Transform(blankToUndefined) @IsOptional() @IsString() MOBILECLAW_DATABASE_URL?: string;
