@@ -97,9 +97,9 @@ describe('gateway REST API over the simulated phone', () => {
     expect(missing.status).toBe(400);
     expect(missing.type).toContain('application/problem+json');
     expect(missing.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', type: 'urn:mobileclaw:error:VALIDATION_FAILED' });
-    expect(missing.body.errors).toEqual([{ field: 'y', message: 'y must be an integer number' }]);
+    expect(missing.body.errors).toEqual([{ field: 'y', message: 'y is required' }]);
     const wrongType = await command(gw, { command: 'open' });
-    expect(wrongType.body.errors).toEqual([{ field: 'app', message: 'app must be a string' }]);
+    expect(wrongType.body.errors).toEqual([{ field: 'app', message: 'app is required' }]);
     for (const app of ['a', 'settings', 'com.', 'com..x', 'com.1x']) {
       const notAPackage = await command(gw, { command: 'open', app });
       expect({ app, status: notAPackage.status, errors: notAPackage.body.errors }).toEqual({ app, status: 400, errors: [{ field: 'app', message: 'app must be an Android package name such as com.android.settings' }] });

@@ -4,16 +4,19 @@ import { MobileClawError, jsonShapeError, type FieldError } from '@mobileclaw/do
 import { ACCESS_TOKEN_PARAM } from './api-token';
 
 /**
- * Flattens class-validator errors into one `{field, message}` per field (dotted paths). The message
- * is the field's most basic failed rule: class-validator runs decorators bottom-up, so the last
- * failed constraint is the topmost decorator — the type check ("must be an integer number") in our
- * DTOs, rather than a range rule that a wrong type also fails.
+ * Flattens class-validator errors into one `{field, message}` per field (dotted paths). A field that is
+ * absent is `<name> is required` (an optional field is not checked when absent, so any rule it fails
+ * makes it required). Otherwise the message is the field's most basic failed rule: class-validator
+ * runs decorators bottom-up, so the last failed constraint is the topmost decorator — the type check
+ * ("must be an integer number") in our DTOs, rather than a range rule that a wrong type also fails.
  */
 export function toFieldErrors(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = prefix ? `${prefix}.${error.property}` : error.property;
     const messages = Object.values(error.constraints ?? {});
-    const own = messages.length > 0 ? [{ field, message: messages[messages.length - 1] }] : [];
+    // JSON and query strings cannot carry `undefined`: a field whose value is undefined was not sent.
+    const message = error.value === undefined ? `${error.property} is required` : messages[messages.length - 1];
+    const own = messages.length > 0 ? [{ field, message }] : [];
     return [...own, ...toFieldErrors(error.children ?? [], field)];
   });
 }
