@@ -225,18 +225,20 @@ describe('ClusterDeviceService (instances in one process, a real nats-server)', 
     const [a, b, c] = await cluster('a', 'b', 'c');
     const connectedOnB = firstValueFrom(b.service.events$.pipe(filter((e) => e.type === 'device.connected' && e.deviceId === 'p3')));
     a.phone('p1');
-    const p3 = c.phone('p3');
     await seen(b, 'p1', 'a', 1);
+    const p3 = c.phone('p3');
     await seen(b, 'p3', 'c', 1);
     b.phone('p2');
     await seen(b, 'p2', 'b', 1);
+    for (const [instance, deviceId, owner] of [[a, 'p3', 'c'], [a, 'p2', 'b'], [c, 'p1', 'a'], [c, 'p2', 'b']] as const) await seen(instance, deviceId, owner, 1);
 
-    const listed = await b.service.listDevices();
-    expect(listed.map((d) => [d.deviceId, d.status])).toEqual([
-      ['p2', 'online'],
+    // Every instance lists the live phones alike: in the order they connected, wherever they are.
+    const listing = [
       ['p1', 'online'],
       ['p3', 'online'],
-    ]);
+      ['p2', 'online'],
+    ];
+    for (const instance of [a, b, c]) expect((await instance.service.listDevices()).map((d) => [d.deviceId, d.status])).toEqual(listing);
     expect(await b.service.getDevice('p3')).toEqual(expect.objectContaining({ deviceId: 'p3', status: 'online', sessionId: p3.session.sessionId }));
     expect(await connectedOnB).toEqual(expect.objectContaining({ type: 'device.connected', deviceId: 'p3', device: expect.objectContaining({ deviceId: 'p3' }) }));
 
@@ -246,7 +248,7 @@ describe('ClusterDeviceService (instances in one process, a real nats-server)', 
     p3.session.transportClosed();
     await released;
     expect(await disconnectedOnB).toEqual(expect.objectContaining({ type: 'device.disconnected', deviceId: 'p3' }));
-    expect((await b.service.listDevices()).map((d) => d.deviceId)).toEqual(['p2', 'p1']);
+    expect((await b.service.listDevices()).map((d) => d.deviceId)).toEqual(['p1', 'p2']);
     expect((await c.service.listDevices()).map((d) => [d.deviceId, d.status])).toEqual([
       ['p1', 'online'],
       ['p2', 'online'],

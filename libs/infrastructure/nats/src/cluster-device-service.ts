@@ -92,10 +92,11 @@ const ENVELOPE_BYTES = 64 * 1024;
  * - Fencing: each phone the hub registers is claimed (epoch + 1); when the directory shows a phone held
  *   here claimed by another instance, this hub's session is closed `DEVICE_REPLACED`; a phone that
  *   disconnects is released (only if its entry is still this claim).
- * - `listDevices`/`getDevice`: this hub's phones, then the other live instances' (their info as
- *   claimed, kept current by their instance's `device.status`, `device.disconnected`,
- *   `device.replaced`, `device.controller` and `device.updated` events; in the order they connected),
- *   then offline ones (this hub's, then those of instances that are gone), one record per device id.
+ * - `listDevices`/`getDevice`: every live phone, this hub's and the other live instances' (their info
+ *   as claimed, kept current by their instance's `device.status`, `device.disconnected`,
+ *   `device.replaced`, `device.controller` and `device.updated` events), in the order they connected
+ *   — the same order whichever instance answers — then offline ones (this hub's, then those of
+ *   instances that are gone), one record per device id.
  *   `events$`: this hub's events and every other instance's (published on
  *   `<p>.device-events.<instance>`, heartbeats excepted; another instance's `device.connected` once
  *   this instance's directory view shows that session's claim), and `device.disconnected` once for the
@@ -203,11 +204,12 @@ export class ClusterDeviceService extends MobileClawService {
     const add = (info: DeviceInfo): void => {
       if (!listed.has(info.deviceId)) listed.set(info.deviceId, info);
     };
-    for (const info of local) if (info.status !== 'offline') add(info);
-    // Other instances' phones in the order they connected (the view's order is the watch's arrival order).
-    const entries = this.directory.entries().sort((x, y) => (x.connectedAt < y.connectedAt ? -1 : x.connectedAt > y.connectedAt ? 1 : x.deviceId < y.deviceId ? -1 : 1));
+    const entries = this.directory.entries().sort(byConnection);
     const remote = new Map(entries.filter((entry) => this.heldElsewhere(entry)).map((entry) => [entry.deviceId, this.remoteInfo(entry)]));
-    for (const info of remote.values()) if (info.status !== 'offline') add(info);
+    // Every live phone, this hub's and the others', in the order they connected: the same list
+    // whichever instance answers (the view's own order is the watch's arrival order).
+    const live = [...local, ...remote.values()].filter((info) => info.status !== 'offline').sort(byConnection);
+    for (const info of live) add(info);
     for (const info of local) add(info);
     for (const entry of entries) add(remote.get(entry.deviceId) ?? this.offlineInfo(entry));
     return [...listed.values()];
@@ -758,4 +760,11 @@ function readReply(body: Uint8Array): RoutedCommandReply | undefined {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Older connection first; phones that connected in the same millisecond by device id. */
+function byConnection(x: { connectedAt: string; deviceId: string }, y: { connectedAt: string; deviceId: string }): number {
+  const at = Date.parse(x.connectedAt) - Date.parse(y.connectedAt);
+  if (at !== 0 && !Number.isNaN(at)) return at;
+  return x.deviceId < y.deviceId ? -1 : x.deviceId > y.deviceId ? 1 : 0;
 }
