@@ -10,7 +10,8 @@ import { SseClient } from '../support/sse-client';
 /**
  * SIGTERM to a gateway process: it stops taking work, interrupts the running and queued tasks with the
  * reason recorded, answers a command still waiting for its phone `SHUTTING_DOWN`, closes the phone's
- * session, cuts HTTP connections still open (a request that never finishes), flushes the store and exits 0.
+ * session, lets answers in progress out and cuts HTTP connections still open 2 s later (a request that
+ * never finishes), flushes the store and exits 0.
  */
 const ROOT = resolve(__dirname, '../..');
 const TYPESCRIPT_NODE_FLAGS = ['--conditions=@mobileclaw/source', '--require', join(ROOT, 'tools/register-typescript.cjs')];
@@ -127,7 +128,7 @@ describe('graceful shutdown of the gateway process', () => {
     }
   }, 60_000);
 
-  it('cuts an HTTP request that never finishes instead of waiting for it, and exits 0', async () => {
+  it('cuts an HTTP request that never finishes once the HTTP drain has passed, and exits 0', async () => {
     const gateway = await startGatewayProcess(dataDir(), { MOBILECLAW_SHUTDOWN_TIMEOUT_MS: '600000' });
     children.push(gateway);
     // A request whose body never comes: without cutting it the HTTP server could never close.

@@ -15,6 +15,7 @@ import { SimulatedPhone } from '@mobileclaw/simulator';
 import { DeviceHub } from '@mobileclaw/device';
 import type { AdbDeviceWatcher } from '@mobileclaw/adb-bridge';
 import { startAdbWatcher } from './adb-watch';
+import { DrainingExpressAdapter } from './draining-express-adapter';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
 import { joinCluster } from './cluster.module';
 import { GatewayModule, resolveDeviceToken } from './gateway.module';
@@ -87,14 +88,12 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   }
   let app: NestExpressApplication;
   try {
-    // forceCloseConnections: by the time close() stops the HTTP server, the shutdown hooks have ended
-    // every task and event stream; a connection still open then (a client that reconnected its stream
-    // in between, a keep-alive socket) is cut rather than left to hold the close forever.
-    app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion(), cluster), {
+    // The HTTP server closes last: answers in progress get out, connections still open after the
+    // drain (a client that reopened a stream meanwhile, a body that never comes) are cut.
+    app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion(), cluster), new DrainingExpressAdapter(), {
       bufferLogs: true,
       bodyParser: false,
       abortOnError: false,
-      forceCloseConnections: true,
     });
   } catch (err) {
     await cluster?.directory.close();

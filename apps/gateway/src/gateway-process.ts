@@ -55,8 +55,8 @@ export async function runGatewayProcess(env: Record<string, string | undefined>)
  * listeners, then the HTTP server, and flushes and closes the task store — all through the app's
  * lifecycle hooks ({@link RunningGateway.close}). Exit 0 once done; 1 when closing fails, when it
  * takes longer than `timeoutMs` (something still holds on, e.g. a memory flush waiting for a slow
- * model; HTTP connections still open when the server closes are cut, not waited for), or at once on a
- * second signal.
+ * model; HTTP connections still open 2 s after the server starts closing are cut, not waited for), or
+ * at once on a second signal.
  */
 export function shutDownOnSignals(gateway: Pick<RunningGateway, 'close'>, timeoutMs: number, logger: Pick<Logger, 'log' | 'error'>): void {
   let stopping = false;
