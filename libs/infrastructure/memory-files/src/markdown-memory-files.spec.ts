@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filter, firstValueFrom, toArray } from 'rxjs';
@@ -53,6 +53,19 @@ describe('MarkdownMemoryFiles', () => {
         '# 2026-12-02\n\n## 09:15 · contact · p6\n\nMom is Alice\n\n## 22:01 · fact · p5\n\nOffice Wi-Fi is ACME-5G\nthe 5 GHz one\n\n',
       );
       expect(await files.read('device/sim-1/2026-12-02.md')).toEqual([first, second]);
+    });
+
+    it('creates its folders 0700 and its files 0600, and keeps the mode of a file a person made', async () => {
+      await files.append('device:sim-1', 'daily', { text: 'Mom is Alice', category: 'contact', priority: 6 }, '2026-12-02T09:15:42.123Z');
+      const modeOf = async (...path: string[]) => ((await stat(join(dir, ...path))).mode & 0o777).toString(8);
+      expect([await modeOf(), await modeOf('device'), await modeOf('device', 'sim-1'), await modeOf('device', 'sim-1', '2026-12-02.md')]).toEqual(['700', '700', '700', '600']);
+
+      await writeFile(join(dir, 'device', 'sim-1', 'MEMORY.md'), '# Memory\n');
+      await chmod(join(dir, 'device', 'sim-1', 'MEMORY.md'), 0o640);
+      const section = await files.append('device:sim-1', 'curated', { text: 'Office Wi-Fi is ACME-5G', category: 'fact', priority: 9 }, '2026-12-02T10:00:00Z');
+      expect(await modeOf('device', 'sim-1', 'MEMORY.md')).toBe('640');
+      expect(await files.removeSection(section.file, section.contentHash)).toBe(1);
+      expect(await modeOf('device', 'sim-1', 'MEMORY.md')).toBe('640');
     });
 
     it('writes MEMORY.md with its title, the curated heading and the day', async () => {

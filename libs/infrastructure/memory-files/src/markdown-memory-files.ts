@@ -16,6 +16,13 @@ import { replaceFileIfUnchanged } from './conditional-file-replace';
 import { isCalendarDay, isScopeFolderPrefix, memoryFilePath, memorySectionAt, parseMemoryFilePath, scopeFolder, type MemoryFileLocation } from './memory-file-path';
 import { checkedInstant, formatFileTitle, formatMemorySection, lineEndingOf, parseMemorySections, withoutMemorySections } from './memory-section-format';
 
+/**
+ * Memories are private to the gateway's owner, like the rest of the data directory: folders the
+ * gateway creates are 0700 and files 0600 (a file people made keeps its mode; a rewrite keeps it).
+ */
+const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+
 /** Options of {@link MarkdownMemoryFiles}. */
 export interface MarkdownMemoryFilesOptions {
   /** The memory directory, e.g. `<data dir>/memory`; created when missing. */
@@ -104,7 +111,7 @@ export class MarkdownMemoryFiles extends MemoryFiles {
     formatMemorySection(layer, memory, at); // checks the memory before anything is touched
     const path = this.pathOf(file);
     return this.serialised(path, async () => {
-      await this.storage('create the folder of', file, () => mkdir(dirname(path), { recursive: true }));
+      await this.storage('create the folder of', file, () => mkdir(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE }));
       const real = await this.confined(path, file);
       if (real === undefined) throw new MobileClawError('STORAGE_ERROR', `memory file ${file} leads out of the memory directory`);
       const existing = await this.storage('read', file, () => readIfExists(real));
@@ -113,7 +120,7 @@ export class MarkdownMemoryFiles extends MemoryFiles {
       if (!existing?.length) prefix = formatFileTitle(layer, day, eol);
       else if (existing[existing.length - 1] !== 0x0a) prefix = eol;
       const text = formatMemorySection(layer, memory, at, eol);
-      await this.storage('append to', file, () => appendFile(real, prefix + text, 'utf8'));
+      await this.storage('append to', file, () => appendFile(real, prefix + text, { encoding: 'utf8', mode: PRIVATE_FILE_MODE }));
       this.noteOwnWrite(path);
       const [parsed] = parseMemorySections(Buffer.from(text, 'utf8'), { layer, day, modifiedAt: new Date().toISOString() });
       const line = newlines(existing) + newlines(Buffer.from(prefix)) + 1;
@@ -261,7 +268,7 @@ export class MarkdownMemoryFiles extends MemoryFiles {
   /** The directory's real path (it is created first when missing). */
   private realRoot(): Promise<string> {
     this.root ??= this.storage('create', '.', async () => {
-      await mkdir(this.dir, { recursive: true });
+      await mkdir(this.dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       return realpath(this.dir);
     });
     const root = this.root;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LearnedSkill } from '@mobileclaw/domain';
@@ -45,6 +45,8 @@ describe('learned skills in the workspace skills folder', () => {
     // Only the file: the temporary one was renamed.
     expect(readdirSync(join(dataDir, 'skills', 'wifi-on'))).toEqual(['SKILL.md']);
     expect(readFileSync(location, 'utf8')).toBe(renderLearnedSkill(skill));
+    // Private like the rest of the data directory.
+    expect([join(dataDir, 'skills'), join(dataDir, 'skills', 'wifi-on'), location].map((path) => (statSync(path).mode & 0o777).toString(8))).toEqual(['700', '700', '600']);
     expect(await store.get('wifi-on')).toEqual(skill);
     expect(parseLearnedSkill(renderLearnedSkill(skill))).toEqual(skill);
 

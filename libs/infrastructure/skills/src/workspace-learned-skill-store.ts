@@ -39,8 +39,9 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
     const folder = join(this.root, skill.name);
     const text = renderLearnedSkill(skill);
     try {
-      await mkdir(this.root, { recursive: true });
-      await mkdir(folder);
+      // Private like the rest of the data directory: 0700 folders, a 0600 file.
+      await mkdir(this.root, { recursive: true, mode: 0o700 });
+      await mkdir(folder, { mode: 0o700 });
     } catch (err) {
       if (isCode(err, 'EEXIST')) throw new MobileClawError('SKILL_EXISTS', `a skill named ${skill.name} exists already (${this.shown(folder)}); choose another name`);
       throw new MobileClawError('STORAGE_ERROR', `cannot create the skill folder ${this.shown(folder)}: ${this.message(err)}`);
@@ -48,7 +49,7 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
     const location = join(folder, SKILL_FILE_NAME);
     const temporary = join(folder, `.${SKILL_FILE_NAME}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const file = await open(temporary, 'wx', 0o644);
+      const file = await open(temporary, 'wx', 0o600);
       try {
         await file.writeFile(text, 'utf8');
         await file.sync();
