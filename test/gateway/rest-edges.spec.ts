@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningGateway } from '@mobileclaw/gateway';
+import { rawHttpExchange } from '@mobileclaw/transport-ws/testing';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
 
@@ -72,6 +73,22 @@ describe('the API token is checked before the request body is read', () => {
       [413, 'PAYLOAD_TOO_LARGE'],
       [415, 'UNSUPPORTED_MEDIA_TYPE'],
     ]);
+  });
+
+  it('answers 413 at once to a body declared over the limit, without waiting for bytes that never come', async () => {
+    const gw = await gateways.start({ MOBILECLAW_API_TOKEN: TOKEN, MOBILECLAW_SIM: 'off' });
+    // 5 MB declared, 2 bytes sent: the answer must not wait for the rest (the parser would, for ever).
+    const [answer] = await rawHttpExchange(gw.httpPort, [
+      `POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{}`,
+    ]);
+    expect({ status: answer.status, code: JSON.parse(answer.body).code, detail: JSON.parse(answer.body).detail }).toEqual({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      detail: 'request body of 5000000 bytes is over the limit of 1048576 bytes',
+    });
+    // Unauthenticated, the token is still checked first.
+    const [anonymous] = await rawHttpExchange(gw.httpPort, ['POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{}']);
+    expect(anonymous.status).toBe(401);
   });
 
   it('keeps the API description public and the web page open', async () => {

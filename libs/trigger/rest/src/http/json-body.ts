@@ -34,6 +34,24 @@ export function requireUtf8JsonBody(request: Request, _response: Response, next:
 }
 
 /**
+ * Express middleware, installed before the JSON body parser: a JSON body whose declared
+ * `Content-Length` is over `limitBytes` is answered at once with `PAYLOAD_TOO_LARGE` (413), not stored:
+ * what comes of the body is read and dropped, so that a client still sending it is not reset before it
+ * reads the answer. The parser itself would answer only after the whole declared body — never, when a
+ * client declares more than it sends.
+ */
+export function refuseOversizedJsonBody(limitBytes: number = JSON_BODY_LIMIT_BYTES): (request: Request, response: Response, next: NextFunction) => void {
+  return (request, response, next) => {
+    const declared = request.headers['content-length'];
+    if (declared === undefined || !/^\d+$/.test(declared) || !request.is('application/json')) return next();
+    const bytes = Number(declared);
+    if (bytes <= limitBytes) return next();
+    request.resume();
+    next(new MobileClawError('PAYLOAD_TOO_LARGE', `request body of ${bytes} bytes is over the limit of ${limitBytes} bytes`));
+  };
+}
+
+/**
  * The JSON body parser's `verify` hook: it sees the raw bytes before they are decoded, and refuses
  * bytes that are not well-formed UTF-8 (the decoder would silently turn them into U+FFFD).
  * @throws MobileClawError `VALIDATION_FAILED` (400) "request body is not valid UTF-8".
