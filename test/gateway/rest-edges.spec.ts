@@ -180,6 +180,29 @@ describe('REST edge cases', () => {
     expect(invalid.body).toMatchObject({ code: 'VALIDATION_FAILED', detail: 'request body is not valid UTF-8' });
   });
 
+  it('refuses a body in another media type 415, saying to send application/json, and takes a request without a body', async () => {
+    const gw = await gateways.start({ MOBILECLAW_SIM: 'off' });
+    const body = '{"deviceId":"sim-1","goal":"Open Settings"}';
+    for (const [contentType, shown] of [
+      ['text/plain', '"text/plain"'],
+      ['application/x-www-form-urlencoded', '"application/x-www-form-urlencoded"'],
+      [undefined, 'none'],
+    ] as const) {
+      const answer = await send(gw, 'POST', '/api/tasks', { headers: contentType === undefined ? {} : { 'content-type': contentType }, body: new TextEncoder().encode(body) });
+      expect([contentType, answer.status, answer.body.code, answer.body.detail]).toEqual([
+        contentType,
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `request body must be JSON: send Content-Type: application/json (Content-Type: ${shown})`,
+      ]);
+    }
+    // No body at all: the route answers (here: the body's fields are missing).
+    const empty = await send(gw, 'POST', '/api/tasks');
+    expect([empty.status, empty.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const memory = await send(gw, 'POST', '/api/memory/flush', { headers: { 'content-type': 'text/plain' }, body: 'scope=device:sim-1' });
+    expect([memory.status, memory.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+  });
+
   it('says a `null` (or other non-object) JSON body must be a JSON object', async () => {
     const gw = await gateways.start({ MOBILECLAW_SIM: 'off' });
     for (const body of ['null', '42', '"text"', 'true']) {

@@ -7,7 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { A2aHttpEndpoint } from '@mobileclaw/trigger-a2a';
 import { McpHttpEndpoint } from '@mobileclaw/trigger-mcp';
-import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, refuseOversizedJsonBody, requireUtf8JsonBody, setupOpenApi, verifyUtf8Body } from '@mobileclaw/trigger-rest';
+import { JSON_BODY_LIMIT_BYTES, apiTokenMiddleware, refuseOversizedJsonBody, requireJsonMediaType, requireUtf8JsonBody, setupOpenApi, verifyUtf8Body } from '@mobileclaw/trigger-rest';
 import { ensurePrivateDirectory } from '@mobileclaw/store-sqlite';
 import { TcpDeviceTransport } from '@mobileclaw/transport-tcp';
 import { MobileClawWsAdapter, WsDeviceTransport } from '@mobileclaw/transport-ws';
@@ -121,6 +121,7 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     app.enableCors({ origin: config.corsOrigins, exposedHeaders: ['X-Request-Id', 'X-Frame-Id', 'X-Image-Width', 'X-Image-Height'] });
   }
   app.use(apiTokenMiddleware({ apiToken: config.apiToken, allowedHosts: config.allowedHosts, scopedTokens: config.scopedTokens }));
+  app.use(requireJsonMediaType);
   app.use(refuseOversizedJsonBody(JSON_BODY_LIMIT_BYTES));
   app.use(requireUtf8JsonBody);
   // Not strict: a body of `null`, a number or a string parses, and the controller's validation

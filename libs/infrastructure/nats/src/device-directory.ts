@@ -434,6 +434,12 @@ export class DeviceDirectory {
   private async watch(kv: KV, changed: (entry: KvWatchEntry) => void, timeoutMs: number): Promise<void> {
     const present = (await kv.status()).streamInfo.state.messages;
     const watch = await kv.watch();
+    // Closed while the watch was being made: close() did not see it, so it stops here (left running,
+    // its consumer's heartbeat monitor would outlive the connection and keep the process alive).
+    if (this.closed) {
+      watch.stop();
+      return;
+    }
     this.watches.push(watch);
     let loaded!: () => void;
     const initialLoad = new Promise<void>((resolve) => (loaded = resolve));

@@ -317,6 +317,12 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   /** Watches the bucket (the last value of each key, then every change): every delete or purge is announced on {@link released$}. */
   private async startWatch(): Promise<void> {
     const watch = await this.kv.watch();
+    // Closed while the watch was being made: close() did not see it, so it stops here (left running,
+    // its consumer's heartbeat monitor would outlive the connection and keep the process alive).
+    if (this.closed) {
+      watch.stop();
+      return;
+    }
     this.watchIterator = watch;
     void (async () => {
       for await (const entry of watch) {

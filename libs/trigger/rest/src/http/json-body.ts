@@ -33,6 +33,31 @@ export function requireUtf8JsonBody(request: Request, _response: Response, next:
   next();
 }
 
+/** Methods whose body a route reads. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Express middleware, installed before the JSON body parser: a request body in any media type but
+ * `application/json` (also none, or curl's default `application/x-www-form-urlencoded`) is refused with
+ * `UNSUPPORTED_MEDIA_TYPE` (415) saying what to send — the parser would leave it unread and the route
+ * would answer that the body is missing. The body's bytes are read and dropped, so that a client still
+ * sending it reads the answer. A request without a body (none declared, or `Content-Length: 0`) passes.
+ */
+export function requireJsonMediaType(request: Request, _response: Response, next: NextFunction): void {
+  if (!BODY_METHODS.has(request.method) || !hasBody(request) || request.is('application/json')) return next();
+  const contentType = request.headers['content-type'];
+  request.resume();
+  const given = contentType === undefined ? 'none' : JSON.stringify(contentType.slice(0, 100));
+  next(new MobileClawError('UNSUPPORTED_MEDIA_TYPE', `request body must be JSON: send Content-Type: application/json (Content-Type: ${given})`));
+}
+
+/** Whether a request carries a body: chunked, or a `Content-Length` above 0. */
+function hasBody(request: Request): boolean {
+  if (request.headers['transfer-encoding'] !== undefined) return true;
+  const declared = request.headers['content-length'];
+  return declared !== undefined && declared !== '0';
+}
+
 /**
  * Express middleware, installed before the JSON body parser: a JSON body whose declared
  * `Content-Length` is over `limitBytes` is answered at once with `PAYLOAD_TOO_LARGE` (413), not stored:
