@@ -23,3 +23,4 @@ export * from './tool';
 export * from './json-shape';
 export * from './command-schemas';
 export * from './memory';
+export * from './private-data';

@@ -6,6 +6,8 @@ import { Subject, type Observable } from 'rxjs';
 import {
   MemoryFiles,
   MobileClawError,
+  PRIVATE_DIRECTORY_MODE,
+  PRIVATE_FILE_MODE,
   type MemoryCandidate,
   type MemoryFileChange,
   type MemoryScope,
@@ -15,13 +17,6 @@ import {
 import { replaceFileIfUnchanged } from './conditional-file-replace';
 import { isCalendarDay, isScopeFolderPrefix, memoryFilePath, memorySectionAt, parseMemoryFilePath, scopeFolder, type MemoryFileLocation } from './memory-file-path';
 import { checkedInstant, formatFileTitle, formatMemorySection, lineEndingOf, parseMemorySections, withoutMemorySections } from './memory-section-format';
-
-/**
- * Memories are private to the gateway's owner, like the rest of the data directory: folders the
- * gateway creates are 0700 and files 0600 (a file people made keeps its mode; a rewrite keeps it).
- */
-const PRIVATE_FOLDER_MODE = 0o700;
-const PRIVATE_FILE_MODE = 0o600;
 
 /** Options of {@link MarkdownMemoryFiles}. */
 export interface MarkdownMemoryFilesOptions {
@@ -54,7 +49,11 @@ const CONTENT_HASH = /^[0-9a-f]{64}$/;
  *
  * {@link changes$} reports, once a file has been quiet for `debounceMs`, every memory file added,
  * changed or deleted after {@link start} — the gateway's own writes too, reported by the write itself
- * rather than by the watcher (the caller de-duplicates by content hash). Hidden files and anything that is not a memory file are not reported.
+ * rather than by the watcher (the caller de-duplicates by content hash). Hidden files and anything
+ * that is not a memory file are not reported.
+ *
+ * Folders and files it creates are private like the rest of the data directory (0700, 0600); a file
+ * people made keeps its mode, also when a section is removed from it.
  *
  * An appended section is returned as a later {@link read} gives it: its `createdAt` is the heading's
  * minute (a daily heading has `HH:MM`, a curated one the day), not `at` to the millisecond.
@@ -111,7 +110,7 @@ export class MarkdownMemoryFiles extends MemoryFiles {
     formatMemorySection(layer, memory, at); // checks the memory before anything is touched
     const path = this.pathOf(file);
     return this.serialised(path, async () => {
-      await this.storage('create the folder of', file, () => mkdir(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE }));
+      await this.storage('create the folder of', file, () => mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIRECTORY_MODE }));
       const real = await this.confined(path, file);
       if (real === undefined) throw new MobileClawError('STORAGE_ERROR', `memory file ${file} leads out of the memory directory`);
       const existing = await this.storage('read', file, () => readIfExists(real));
@@ -268,7 +267,7 @@ export class MarkdownMemoryFiles extends MemoryFiles {
   /** The directory's real path (it is created first when missing). */
   private realRoot(): Promise<string> {
     this.root ??= this.storage('create', '.', async () => {
-      await mkdir(this.dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+      await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
       return realpath(this.dir);
     });
     const root = this.root;

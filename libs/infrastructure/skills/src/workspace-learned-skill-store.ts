@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { LearnedSkillStore, MobileClawError, skillNameError, type LearnedSkill } from '@mobileclaw/domain';
+import { LearnedSkillStore, MobileClawError, PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE, skillNameError, type LearnedSkill } from '@mobileclaw/domain';
 import { errorMessage } from './error-message';
 import { parseLearnedSkill, renderLearnedSkill } from './learned-skill-file';
 import { SKILL_FILE_NAME } from './skill-discovery';
@@ -39,9 +39,9 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
     const folder = join(this.root, skill.name);
     const text = renderLearnedSkill(skill);
     try {
-      // Private like the rest of the data directory: 0700 folders, a 0600 file.
-      await mkdir(this.root, { recursive: true, mode: 0o700 });
-      await mkdir(folder, { mode: 0o700 });
+      // Private like the rest of the data directory.
+      await mkdir(this.root, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+      await mkdir(folder, { mode: PRIVATE_DIRECTORY_MODE });
     } catch (err) {
       if (isCode(err, 'EEXIST')) throw new MobileClawError('SKILL_EXISTS', `a skill named ${skill.name} exists already (${this.shown(folder)}); choose another name`);
       throw new MobileClawError('STORAGE_ERROR', `cannot create the skill folder ${this.shown(folder)}: ${this.message(err)}`);
@@ -49,7 +49,7 @@ export class WorkspaceLearnedSkillStore extends LearnedSkillStore {
     const location = join(folder, SKILL_FILE_NAME);
     const temporary = join(folder, `.${SKILL_FILE_NAME}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const file = await open(temporary, 'wx', 0o600);
+      const file = await open(temporary, 'wx', PRIVATE_FILE_MODE);
       try {
         await file.writeFile(text, 'utf8');
         await file.sync();

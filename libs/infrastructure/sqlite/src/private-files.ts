@@ -1,9 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from '@mobileclaw/domain';
 
-/** Mode of the data directory and the folders in it: owner only (tasks, goals and screenshots are private). */
-export const PRIVATE_DIRECTORY_MODE = 0o700;
-/** Mode of every file in the data directory: owner read/write only. */
-export const PRIVATE_FILE_MODE = 0o600;
+export { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE };
 
 /** Access bits of `path` (e.g. `0o755`). */
 const modeOf = (path: string) => statSync(path).mode & 0o777;
