@@ -7,7 +7,7 @@ import type { DeviceInfo } from '@mobileclaw/domain';
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClusterLinkState } from './cluster-connection';
 import { nextEpoch, readDirectoryEntry } from './directory-entry';
-import { bucketMadeAt as madeAt, describeError as describe, isCasConflict, kvOperation } from './kv-support';
+import { bucketMadeAt as madeAt, describeError as describe, isCasConflict, createBucket, kvOperation, watchUnlessClosed } from './kv-support';
 import { fromSubjectToken, subjectToken } from './subject-token';
 
 /** Where a phone is held in the cluster: one entry per device id in the devices bucket. Times are ISO-8601. */
@@ -433,13 +433,8 @@ export class DeviceDirectory {
    */
   private async watch(kv: KV, changed: (entry: KvWatchEntry) => void, timeoutMs: number): Promise<void> {
     const present = (await kv.status()).streamInfo.state.messages;
-    const watch = await kv.watch();
-    // Closed while the watch was being made: close() did not see it, so it stops here (left running,
-    // its consumer's heartbeat monitor would outlive the connection and keep the process alive).
-    if (this.closed) {
-      watch.stop();
-      return;
-    }
+    const watch = await watchUnlessClosed(kv, () => this.closed);
+    if (!watch) return;
     this.watches.push(watch);
     let loaded!: () => void;
     const initialLoad = new Promise<void>((resolve) => (loaded = resolve));
@@ -511,9 +506,9 @@ function readJson(entry: KvEntry): unknown {
 
 /** Creates (or binds) the devices and instances buckets. */
 async function buckets(kvm: Kvm, options: DeviceDirectoryOptions, ttl: number, timeout: number): Promise<{ devices: KV; instances: KV }> {
-  const devices = await kvm.create(options.devicesBucket ?? 'mobileclaw_devices', { history: 1, timeout });
+  const devices = await createBucket(kvm, options.devicesBucket ?? 'mobileclaw_devices', { history: 1, timeout });
   // max_age of an existing bucket is kept as it was created: every instance of a cluster must use one TTL.
-  const instances = await kvm.create(options.instancesBucket ?? 'mobileclaw_instances', { history: 1, ttl, timeout });
+  const instances = await createBucket(kvm, options.instancesBucket ?? 'mobileclaw_instances', { history: 1, ttl, timeout });
   return { devices, instances };
 }
 

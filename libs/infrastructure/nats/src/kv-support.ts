@@ -1,5 +1,6 @@
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
-import type { KV } from '@nats-io/kv';
+import type { KV, Kvm, KvOptions, KvWatchEntry } from '@nats-io/kv';
+import type { QueuedIterator } from '@nats-io/transport-node';
 import { MobileClawError } from '@mobileclaw/domain';
 
 const WRONG_LAST_SEQUENCE = new Set<number>([JetStreamApiCodes.StreamWrongLastSequence, JetStreamApiCodes.StreamWrongLastSequenceUnknown]);
@@ -22,6 +23,27 @@ export async function kvOperation<T>(what: string, operation: () => Promise<T>, 
   }
 }
 
+/**
+ * JetStream's answers to a stream creation when another process made the same stream a moment before:
+ * its name in use (10058), or its subjects covered by it (10065).
+ */
+const STREAM_MADE_MEANWHILE: ReadonlySet<number> = new Set([10058, 10065]);
+
+/**
+ * Makes the KV bucket `bucket`, or binds it when it exists (`kvm.create`). Gateways started together
+ * on a fresh server make the same bucket at the same moment, and JetStream refuses all creations but
+ * the first: such a refusal is answered by binding the bucket the other process made.
+ * @throws what `kvm.create` throws for any other failure.
+ */
+export async function createBucket(kvm: Kvm, bucket: string, options: Partial<KvOptions>): Promise<KV> {
+  try {
+    return await kvm.create(bucket, options);
+  } catch (err) {
+    if (!(err instanceof JetStreamApiError) || !STREAM_MADE_MEANWHILE.has(err.code)) throw err;
+    return kvm.create(bucket, options);
+  }
+}
+
 /** When the server made `kv`'s stream (ISO-8601), or undefined when it has none (the bucket is gone). Other failures are thrown. */
 export async function bucketMadeAt(kv: KV): Promise<string | undefined> {
   try {
@@ -30,6 +52,19 @@ export async function bucketMadeAt(kv: KV): Promise<string | undefined> {
     if (err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound) return undefined;
     throw err;
   }
+}
+
+/**
+ * A watch of `kv` (the last value of each key, then every change), or undefined when `closed()` turned
+ * true while it was being made: then it is stopped at once, because the owner's close() could not see
+ * it, and left running its consumer's heartbeat timer would outlive the connection (and keep the
+ * process alive).
+ */
+export async function watchUnlessClosed(kv: KV, closed: () => boolean): Promise<QueuedIterator<KvWatchEntry> | undefined> {
+  const watch = await kv.watch();
+  if (!closed()) return watch;
+  watch.stop();
+  return undefined;
 }
 
 export function describeError(err: unknown): string {

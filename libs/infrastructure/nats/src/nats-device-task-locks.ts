@@ -5,7 +5,7 @@ import type { NatsConnection, QueuedIterator } from '@nats-io/transport-node';
 import { DeviceTaskLocks, type DeviceTaskLockResult, type LostDeviceTaskLock } from '@mobileclaw/domain';
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClusterLinkState } from './cluster-connection';
-import { bucketMadeAt, describeError, isCasConflict, kvOperation } from './kv-support';
+import { bucketMadeAt, describeError, isCasConflict, createBucket, kvOperation, watchUnlessClosed } from './kv-support';
 import { fromSubjectToken, subjectToken } from './subject-token';
 
 /** The value of a phone's key in the task locks bucket. `at` is ISO-8601, when the holder last wrote it. */
@@ -105,7 +105,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     const bucket = options.bucket ?? 'mobileclaw_device_tasks';
     const locks = await kvOperation('open the task locks of the phones', async () => {
       const kvm = new Kvm(jetstream(nc, { timeout }));
-      const kv = await kvm.create(bucket, { history: 1, ttl, timeout });
+      const kv = await createBucket(kvm, bucket, { history: 1, ttl, timeout });
       // An existing bucket keeps the max age it was made with: renew on that one.
       const status = await kv.status();
       const locks = new NatsDeviceTaskLocks(kvm, kv, status.ttl > 0 ? status.ttl : ttl, { ...options, bucket, operationTimeoutMs: timeout });
@@ -299,7 +299,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
         const madeAt = await bucketMadeAt(this.kv);
         if (madeAt !== this.madeAt) {
           this.logger.warn(`the task locks bucket ${this.options.bucket} was lost on the cluster's NATS server (restarted without its store): making or binding it again, and writing this instance's holds again`);
-          this.kv = await this.kvm.create(this.options.bucket, { history: 1, ttl: this.ttlMs, timeout: this.options.operationTimeoutMs });
+          this.kv = await createBucket(this.kvm, this.options.bucket, { history: 1, ttl: this.ttlMs, timeout: this.options.operationTimeoutMs });
           this.madeAt = await bucketMadeAt(this.kv);
         }
         await this.renew(true);
@@ -316,13 +316,8 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
 
   /** Watches the bucket (the last value of each key, then every change): every delete or purge is announced on {@link released$}. */
   private async startWatch(): Promise<void> {
-    const watch = await this.kv.watch();
-    // Closed while the watch was being made: close() did not see it, so it stops here (left running,
-    // its consumer's heartbeat monitor would outlive the connection and keep the process alive).
-    if (this.closed) {
-      watch.stop();
-      return;
-    }
+    const watch = await watchUnlessClosed(this.kv, () => this.closed);
+    if (!watch) return;
     this.watchIterator = watch;
     void (async () => {
       for await (const entry of watch) {
