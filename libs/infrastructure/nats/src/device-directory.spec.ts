@@ -1,7 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { MobileClawError, type DeviceInfo } from '@mobileclaw/domain';
@@ -9,24 +9,9 @@ import { filter, firstValueFrom } from 'rxjs';
 import { connectCluster } from './cluster-connection';
 import { DeviceDirectory, InstanceIdInUseError, type DeviceDirectoryOptions } from './device-directory';
 import { fromSubjectToken, subjectToken } from './subject-token';
-import { startNatsServer, type NatsServer } from './testing';
+import { recordingLogger, startNatsServer, type NatsServer } from './testing';
 
 const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** A logger that keeps its lines, and resolves {@link next} with the next line matching a pattern. */
-function recordingLogger(): LoggerService & { lines: string[]; next(pattern: RegExp): Promise<string> } {
-  const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  const write = (level: string) => (message: unknown) => {
-    const line = `${level} ${String(message)}`;
-    lines.push(line);
-    for (const waiter of waiters.splice(0)) {
-      if (waiter.pattern.test(line)) waiter.resolve(line);
-      else waiters.push(waiter);
-    }
-  };
-  return { lines, log: write('log'), warn: write('warn'), error: write('error'), next: (pattern) => new Promise((resolve) => waiters.push({ pattern, resolve })) };
-}
 
 let server!: NatsServer;
 let nc!: NatsConnection;
@@ -254,5 +239,30 @@ describe('DeviceDirectory (a real nats-server)', () => {
       await Promise.all(directories.splice(0).map((d) => d.close()));
       await own.close();
     }
+  });
+
+  it('tries a failed recovery again soon, not at the next heartbeat, and still drops the lost entries and announces the resync', async () => {
+    // A TTL of a minute: heartbeats every 20 s, so the recovery below can only come from its retry.
+    const logger = recordingLogger();
+    const [a] = await directoriesOf(['a'], { instanceTtlMs: 60_000, operationTimeoutMs: 1_000, logger });
+    const n = bucketNumber;
+    await a.claim(device('p1', 's1'));
+    const jsm = await jetstreamManager(nc);
+    // The server loses the devices bucket, and a stream over its subjects keeps it from being made anew.
+    await jsm.streams.delete(`KV_d${n}_devices`);
+    await jsm.streams.add({ name: `blocker_${n}`, subjects: [`$KV.d${n}_devices.>`] });
+    const failed = logger.next(/^warn instance a could not recover the device directory \(tried again in 100 ms\): /);
+    const resynced = firstValueFrom(a.resynced$);
+    const released = firstValueFrom(a.changes$.pipe(filter((c) => c.type === 'released')));
+    // A claim finds the bucket gone: the directory looks, and fails to make it again.
+    await expect(a.claim(device('p2', 's2'))).rejects.toThrow(MobileClawError);
+    await failed;
+    await jsm.streams.delete(`blocker_${n}`);
+    await resynced;
+    expect(await released).toEqual({ type: 'released', deviceId: 'p1' });
+    expect(a.lookup('p1')).toBeUndefined();
+    expect(a.heartbeatState).toBe('renewing');
+    expect(await a.claim(device('p1', 's3'))).toBe(1);
+    expect(logger.lines.filter((line) => line.includes('could not recover')).length).toBeGreaterThanOrEqual(1);
   });
 });

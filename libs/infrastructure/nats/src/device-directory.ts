@@ -7,7 +7,7 @@ import type { DeviceInfo } from '@mobileclaw/domain';
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClusterLinkState } from './cluster-connection';
 import { nextEpoch, readDirectoryEntry } from './directory-entry';
-import { bucketMadeAt as madeAt, describeError as describe, isCasConflict, createBucket, kvOperation, watchUnlessClosed } from './kv-support';
+import { bucketMadeAt as madeAt, describeError as describe, isCasConflict, createBucket, kvOperation, RecoveryBackoff, watchUnlessClosed } from './kv-support';
 import { fromSubjectToken, subjectToken } from './subject-token';
 
 /** Where a phone is held in the cluster: one entry per device id in the devices bucket. Times are ISO-8601. */
@@ -119,6 +119,8 @@ export class DeviceDirectory {
   /** The revision of this instance's key as last written (renewals are compare-and-set on it). */
   private keyRevision: number | undefined;
   private recovering: Promise<void> | undefined;
+  private readonly recoveryBackoff: RecoveryBackoff;
+  private resyncPending = false;
   /** When the server made the devices and instances buckets (their streams' creation times) as this directory watches them. */
   private bucketsMadeAt: (string | undefined)[] = [];
   private linkChanges: Subscription | undefined;
@@ -134,6 +136,7 @@ export class DeviceDirectory {
     this.instanceTtlMs = options.instanceTtlMs;
     this.logger = options.logger ?? new Logger('DeviceDirectory');
     this.now = options.now ?? Date.now;
+    this.recoveryBackoff = new RecoveryBackoff(Math.min(100, heartbeatIntervalMs(this.instanceTtlMs)), heartbeatIntervalMs(this.instanceTtlMs));
   }
 
   /**
@@ -167,7 +170,7 @@ export class DeviceDirectory {
     directory.heartbeatTimer = setInterval(() => {
       directory.expire();
       void directory.beat().catch((err: unknown) => directory.heartbeatFailed(err));
-    }, Math.max(10, Math.floor(ttl / 3)));
+    }, heartbeatIntervalMs(ttl));
     directory.heartbeatTimer.unref();
     let wasDown = false;
     directory.linkChanges = options.link$?.subscribe((state) => {
@@ -189,11 +192,11 @@ export class DeviceDirectory {
    * Records that this instance holds `device` (its id, session id and `connectedAt` are taken from it),
    * replacing any entry (compare-and-set on its revision, retried on a concurrent write).
    * @returns the new epoch (the replaced entry's + 1, or 1).
-   * @throws MobileClawError `STORAGE_ERROR` when the KV cannot be written (link down, timeout).
+   * @throws MobileClawError `STORAGE_ERROR` when the KV cannot be written (link down, timeout, the bucket lost: a recovery is then started).
    */
   async claim(device: DeviceInfo): Promise<number> {
     const key = subjectToken(device.deviceId);
-    return storage(`claim device ${device.deviceId}`, async () => {
+    return this.write(`claim device ${device.deviceId}`, async () => {
       for (;;) {
         const current = await this.devices.get(key);
         // The epoch of a corrupt entry still orders this claim after it (its holder must see itself replaced).
@@ -226,7 +229,7 @@ export class DeviceDirectory {
    */
   async release(deviceId: string, epoch: number): Promise<boolean> {
     const key = subjectToken(deviceId);
-    return storage(`release device ${deviceId}`, async () => {
+    return this.write(`release device ${deviceId}`, async () => {
       for (;;) {
         const current = await this.devices.get(key);
         if (current === null || current.operation !== 'PUT') return false;
@@ -240,6 +243,20 @@ export class DeviceDirectory {
         }
       }
     });
+  }
+
+  /**
+   * Runs a write of the devices bucket like {@link storage}; when it fails, also starts a recovery:
+   * the server may have lost the bucket (a restart without its store), and the phone connecting now
+   * should not wait for the next heartbeat to find it made again.
+   */
+  private async write<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await storage(what, operation);
+    } catch (err) {
+      if (!this.closed) void this.recover();
+      throw err;
+    }
   }
 
   /** The entry of `deviceId` in the local view (whether or not its instance is live). */
@@ -268,6 +285,7 @@ export class DeviceDirectory {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeatTimer);
+    this.recoveryBackoff.succeeded();
     this.linkChanges?.unsubscribe();
     for (const watch of this.watches) watch.stop();
     // Only this process' own key: a process that replaced it keeps its own.
@@ -358,12 +376,13 @@ export class DeviceDirectory {
   }
 
   /**
-   * After the link came back or a renewal failed with the link up: when the server lost a bucket (a
+   * After the link came back, a renewal failed or a claim or release failed: when the server lost a bucket (a
    * restart without its JetStream store) or another instance made it anew since, makes (or binds)
    * both again, drops the lost entries from the view (announced `released`), watches the new buckets
    * and emits {@link resynced$}; else watches both buckets anew (a consumer may not have outlived the
-   * outage); in every case renews this instance's key at once. One recovery at a
-   * time; a failure is logged and the next heartbeat or reconnect tries again.
+   * outage); in every case renews this instance's key at once. One recovery at a time; a failure is
+   * logged and tried again soon (100 ms, doubling, at most the heartbeat interval), also by the next
+   * heartbeat or reconnect.
    */
   private recover(): Promise<void> {
     this.recovering ??= (async () => {
@@ -377,26 +396,32 @@ export class DeviceDirectory {
           this.devices = devices;
           this.instances = instances;
           this.bucketsMadeAt = await Promise.all([madeAt(devices), madeAt(instances)]);
-          for (const watch of this.watches.splice(0)) watch.stop();
           this.keyRevision = undefined;
+          // Until the resync is announced: a recovery that fails after this point and is tried again
+          // finds the new buckets in place, and must still drop the lost entries and announce it.
+          this.resyncPending = true;
         }
         await this.beat();
         if (this.closed) return;
-        if (!lost) {
-          // The watches' consumers lived on the server across the outage only if it kept them; watching
-          // anew replays every key's last value (deletes included), so nothing missed in between is lost.
-          for (const watch of this.watches.splice(0)) watch.stop();
-          await this.startWatches();
-          return;
-        }
-        for (const deviceId of [...this.view.keys()]) {
-          this.view.delete(deviceId);
-          this.changes.next({ type: 'released', deviceId });
+        // The watches' consumers lived on the server across the outage only if it kept them; watching
+        // anew replays every key's last value (deletes included), so nothing missed in between is lost.
+        for (const watch of this.watches.splice(0)) watch.stop();
+        if (this.resyncPending) {
+          for (const deviceId of [...this.view.keys()]) {
+            this.view.delete(deviceId);
+            this.changes.next({ type: 'released', deviceId });
+          }
         }
         await this.startWatches();
-        this.resynced.next();
+        this.recoveryBackoff.succeeded();
+        if (this.resyncPending) {
+          this.resyncPending = false;
+          this.resynced.next();
+        }
       } catch (err) {
-        this.logger.warn(`instance ${this.instanceId} could not recover the device directory (tried again at the next heartbeat): ${describe(err)}`);
+        if (this.closed) return;
+        const retryMs = this.recoveryBackoff.failed(() => void this.recover());
+        this.logger.warn(`instance ${this.instanceId} could not recover the device directory (tried again in ${retryMs} ms): ${describe(err)}`);
       } finally {
         this.recovering = undefined;
       }
@@ -530,3 +555,7 @@ function readInstanceId(entry: KvEntry): string | undefined {
   }
 }
 
+/** How often an instance renews its key, ms: a third of the TTL (so two renewals may fail before others count it gone), at least 10 ms. */
+function heartbeatIntervalMs(ttlMs: number): number {
+  return Math.max(10, Math.floor(ttlMs / 3));
+}

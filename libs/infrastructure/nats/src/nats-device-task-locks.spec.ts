@@ -2,7 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { MobileClawError } from '@mobileclaw/domain';
@@ -10,7 +10,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { connectCluster } from './cluster-connection';
 import { NatsDeviceTaskLocks, type NatsDeviceTaskLocksOptions } from './nats-device-task-locks';
 import { subjectToken } from './subject-token';
-import { startNatsServer, type NatsServer } from './testing';
+import { recordingLogger, startNatsServer, type NatsServer } from './testing';
 
 const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -47,6 +47,20 @@ async function locksOf(ids: string[], options: Partial<NatsDeviceTaskLocksOption
 async function acquireWhenFree(locks: NatsDeviceTaskLocks, deviceId: string, taskId: string): Promise<number> {
   while (!testEnded && !(await locks.tryAcquire(deviceId, taskId)).granted) await delay(20);
   return Date.now();
+}
+
+/** The value of `deviceId`'s key in `bucket` once it is there (the bucket may be missing meanwhile); undefined if the test ended first. */
+async function writtenAgain(bucket: string, deviceId: string): Promise<unknown> {
+  const kvm = new Kvm(jetstream(nc));
+  while (!testEnded) {
+    const entry = await kvm
+      .open(bucket)
+      .then((kv) => kv.get(subjectToken(deviceId)))
+      .catch(() => null);
+    if (entry?.operation === 'PUT') return entry.json();
+    await delay(20);
+  }
+  return undefined;
 }
 
 describe('NatsDeviceTaskLocks', () => {
@@ -135,19 +149,8 @@ describe('NatsDeviceTaskLocks', () => {
       await rm(join(server.storeDir, 'jetstream'), { recursive: true, force: true });
       await server.restart();
       await firstValueFrom(own.link$.pipe(filter((state) => state === 'up')));
-      const kvm = new Kvm(jetstream(nc));
       // The recovery after the reconnect writes the hold again.
-      while (!testEnded) {
-        const entry = await kvm
-          .open(bucket)
-          .then((kv) => kv.get(subjectToken('p1')))
-          .catch(() => null);
-        if (entry?.operation === 'PUT') {
-          expect(entry.json()).toMatchObject({ deviceId: 'p1', taskId: 'task-a', instanceId: 'gw-a' });
-          break;
-        }
-        await delay(20);
-      }
+      expect(await writtenAgain(bucket, 'p1')).toMatchObject({ deviceId: 'p1', taskId: 'task-a', instanceId: 'gw-a' });
       const b = await NatsDeviceTaskLocks.open(nc, { instanceId: 'gw-b', bucket, logger: quiet });
       opened.push(b);
       expect(await b.tryAcquire('p1', 'task-b')).toEqual({ granted: false, holder: { taskId: 'task-a', instanceId: 'gw-a' } });
@@ -156,5 +159,27 @@ describe('NatsDeviceTaskLocks', () => {
       for (const locks of opened.splice(0)) locks.close();
       await own.close();
     }
+  });
+
+  it('tries a failed recovery again soon, not at the next renewal, and writes its holds into the bucket made anew', async () => {
+    // A TTL of a minute: holds renewed every 20 s, so the recovery below can only come from its retry.
+    const logger = recordingLogger();
+    const [a] = await locksOf(['gw-a'], { ttlMs: 60_000, operationTimeoutMs: 1_000, logger });
+    const bucket = `locks_${bucketNumber}`;
+    await a.tryAcquire('p1', 'task-a');
+    const jsm = await jetstreamManager(nc);
+    // The server loses the bucket, and a stream over its subjects keeps it from being made anew.
+    await jsm.streams.delete(`KV_${bucket}`);
+    await jsm.streams.add({ name: `blocker_${bucket}`, subjects: [`$KV.${bucket}.>`] });
+    const failed = logger.next(/^warn could not recover the task locks \(tried again in 100 ms\): /);
+    // Taking another phone finds the bucket gone: the locks look, and fail to make it again.
+    const error = await a.tryAcquire('p2', 'task-b').catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(MobileClawError);
+    expect((error as MobileClawError).code).toBe('STORAGE_ERROR');
+    await failed;
+    await jsm.streams.delete(`blocker_${bucket}`);
+    expect(await writtenAgain(bucket, 'p1')).toMatchObject({ deviceId: 'p1', taskId: 'task-a', instanceId: 'gw-a' });
+    expect(a.holds()).toEqual(new Map([['p1', 'task-a']]));
+    expect(await a.tryAcquire('p2', 'task-b')).toEqual({ granted: true });
   });
 });

@@ -5,7 +5,7 @@ import type { NatsConnection, QueuedIterator } from '@nats-io/transport-node';
 import { DeviceTaskLocks, type DeviceTaskLockResult, type LostDeviceTaskLock } from '@mobileclaw/domain';
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClusterLinkState } from './cluster-connection';
-import { bucketMadeAt, describeError, isCasConflict, createBucket, kvOperation, watchUnlessClosed } from './kv-support';
+import { bucketMadeAt, describeError, isCasConflict, createBucket, kvOperation, RecoveryBackoff, watchUnlessClosed } from './kv-support';
 import { fromSubjectToken, subjectToken } from './subject-token';
 
 /** The value of a phone's key in the task locks bucket. `at` is ISO-8601, when the holder last wrote it. */
@@ -77,6 +77,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
   private recovering: Promise<void> | undefined;
+  private readonly recoveryBackoff: RecoveryBackoff;
   private linkChanges: Subscription | undefined;
   private madeAt: string | undefined;
   private closed = false;
@@ -92,6 +93,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     this.ttlMs = ttlMs;
     this.logger = options.logger ?? new Logger('NatsDeviceTaskLocks');
     this.now = options.now ?? Date.now;
+    this.recoveryBackoff = new RecoveryBackoff(Math.min(100, renewalIntervalMs(ttlMs)), renewalIntervalMs(ttlMs));
   }
 
   /**
@@ -119,7 +121,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     locks.renewTimer = setInterval(() => {
       locks.giveUpStale();
       void locks.renew();
-    }, Math.max(5, Math.floor(locks.ttlMs / 6)));
+    }, renewalIntervalMs(locks.ttlMs));
     locks.renewTimer.unref();
     let wasDown = false;
     locks.linkChanges = options.link$?.subscribe((state) => {
@@ -134,7 +136,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
 
   override tryAcquire(deviceId: string, taskId: string): Promise<DeviceTaskLockResult> {
     const key = subjectToken(deviceId);
-    return kvOperation(`take device ${deviceId} for task ${taskId}`, async () => {
+    return this.write(`take device ${deviceId} for task ${taskId}`, async () => {
       for (;;) {
         const current = await this.kv.get(key);
         try {
@@ -159,7 +161,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
 
   override release(deviceId: string, taskId: string): Promise<void> {
     const key = subjectToken(deviceId);
-    return kvOperation(`release device ${deviceId} of task ${taskId}`, async () => {
+    return this.write(`release device ${deviceId} of task ${taskId}`, async () => {
       for (;;) {
         const current = await this.kv.get(key);
         if (current === null || current.operation !== 'PUT' || readLock(current)?.taskId !== taskId) break;
@@ -172,6 +174,20 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
       }
       if (this.held.get(deviceId)?.taskId === taskId) this.held.delete(deviceId);
     });
+  }
+
+  /**
+   * Runs a write of the bucket through {@link kvOperation}; when it fails, also starts a recovery: the
+   * server may have lost the bucket (a restart without its store), and a task waiting for its phone
+   * should not wait for the next renewal to find it made again.
+   */
+  private async write<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await kvOperation(what, operation);
+    } catch (err) {
+      if (!this.closed) void this.recover();
+      throw err;
+    }
   }
 
   override get released$(): Observable<string> {
@@ -214,6 +230,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.renewTimer);
+    this.recoveryBackoff.succeeded();
     this.linkChanges?.unsubscribe();
     this.watchIterator?.stop();
     this.releases.complete();
@@ -286,10 +303,10 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   }
 
   /**
-   * After the link came back, or a renewal failed: makes (or binds) the bucket again when the server
-   * lost it, watches it anew (the watch's replay of the delete markers announces releases missed
-   * meanwhile) and renews the holds at once. One recovery at a time; a failure is logged and the next
-   * renewal or reconnect tries again.
+   * After the link came back, or a renewal, take or release failed: makes (or binds) the bucket again
+   * when the server lost it, watches it anew (the watch's replay of the delete markers announces
+   * releases missed meanwhile) and renews the holds at once. One recovery at a time; a failure is logged and tried
+   * again soon (100 ms, doubling, at most the renewal interval), also by the next renewal or reconnect.
    */
   private recover(): Promise<void> {
     if (this.recovering) return this.recovering;
@@ -306,8 +323,11 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
         if (this.closed) return;
         this.watchIterator?.stop();
         await this.startWatch();
+        this.recoveryBackoff.succeeded();
       } catch (err) {
-        this.logger.warn(`could not recover the task locks (tried again at the next renewal): ${describeError(err)}`);
+        if (this.closed) return;
+        const retryMs = this.recoveryBackoff.failed(() => void this.recover());
+        this.logger.warn(`could not recover the task locks (tried again in ${retryMs} ms): ${describeError(err)}`);
       }
     };
     this.recovering = run().finally(() => (this.recovering = undefined));
@@ -325,6 +345,11 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
       }
     })().catch((err: unknown) => this.logger.error(`the watch of the task locks stopped: ${describeError(err)}`));
   }
+}
+
+/** How often the renewal timer runs, ms: a sixth of the TTL (each hold renewed every third), at least 5 ms. */
+function renewalIntervalMs(ttlMs: number): number {
+  return Math.max(5, Math.floor(ttlMs / 6));
 }
 
 /** A lock's value, or undefined when it is not one. */
