@@ -121,6 +121,9 @@ export class DeviceDirectory {
   private recovering: Promise<void> | undefined;
   private readonly recoveryBackoff: RecoveryBackoff;
   private resyncPending = false;
+  /** Full recoveries asked for, and how many of those requests the last successful one covered. */
+  private fullRecoveriesAsked = 0;
+  private fullRecoveriesDone = 0;
   /** When the server made the devices and instances buckets (their streams' creation times) as this directory watches them. */
   private bucketsMadeAt: (string | undefined)[] = [];
   private linkChanges: Subscription | undefined;
@@ -254,7 +257,7 @@ export class DeviceDirectory {
     try {
       return await storage(what, operation);
     } catch (err) {
-      if (!this.closed) void this.recover();
+      if (!this.closed) void this.recover('if-lost');
       throw err;
     }
   }
@@ -376,18 +379,23 @@ export class DeviceDirectory {
   }
 
   /**
-   * After the link came back, a renewal failed or a claim or release failed: when the server lost a bucket (a
-   * restart without its JetStream store) or another instance made it anew since, makes (or binds)
-   * both again, drops the lost entries from the view (announced `released`), watches the new buckets
-   * and emits {@link resynced$}; else watches both buckets anew (a consumer may not have outlived the
-   * outage); in every case renews this instance's key at once. One recovery at a time; a failure is
-   * logged and tried again soon (100 ms, doubling, at most the heartbeat interval), also by the next
-   * heartbeat or reconnect.
+   * After the link came back or a renewal failed (`full`), or a claim or release failed (`if-lost`):
+   * when the server lost a bucket (a restart without its JetStream store) or another instance made it
+   * anew since, makes (or binds) both again, drops the lost entries from the view (announced
+   * `released`), watches the new buckets and emits {@link resynced$}. Otherwise a `full` recovery
+   * watches both buckets anew (a consumer may not have outlived the outage) and renews this instance's
+   * key at once, while `if-lost` does nothing more: a write that timed out under load must not make
+   * every instance replay the whole bucket. One recovery at a time (a `full` one asked for meanwhile
+   * runs after it); a failure is logged and tried again soon (100 ms, doubling, at most the heartbeat
+   * interval), also by the next heartbeat or reconnect.
    */
-  private recover(): Promise<void> {
+  private recover(scope: 'full' | 'if-lost' = 'full'): Promise<void> {
+    if (scope === 'full') this.fullRecoveriesAsked++;
     this.recovering ??= (async () => {
+      let succeeded = false;
       try {
         if (this.closed) return;
+        const asked = this.fullRecoveriesAsked;
         const madeAtNow = await Promise.all([madeAt(this.devices), madeAt(this.instances)]);
         const lost = madeAtNow.some((at, i) => at !== this.bucketsMadeAt[i]);
         if (lost) {
@@ -401,29 +409,35 @@ export class DeviceDirectory {
           // finds the new buckets in place, and must still drop the lost entries and announce it.
           this.resyncPending = true;
         }
-        await this.beat();
-        if (this.closed) return;
-        // The watches' consumers lived on the server across the outage only if it kept them; watching
-        // anew replays every key's last value (deletes included), so nothing missed in between is lost.
-        for (const watch of this.watches.splice(0)) watch.stop();
-        if (this.resyncPending) {
-          for (const deviceId of [...this.view.keys()]) {
-            this.view.delete(deviceId);
-            this.changes.next({ type: 'released', deviceId });
+        if (this.resyncPending || asked > this.fullRecoveriesDone) {
+          await this.beat();
+          if (this.closed) return;
+          // The watches' consumers lived on the server across the outage only if it kept them; watching
+          // anew replays every key's last value (deletes included), so nothing missed in between is lost.
+          for (const watch of this.watches.splice(0)) watch.stop();
+          if (this.resyncPending) {
+            for (const deviceId of [...this.view.keys()]) {
+              this.view.delete(deviceId);
+              this.changes.next({ type: 'released', deviceId });
+            }
           }
+          await this.startWatches();
+          this.fullRecoveriesDone = asked;
         }
-        await this.startWatches();
         this.recoveryBackoff.succeeded();
+        succeeded = true;
         if (this.resyncPending) {
           this.resyncPending = false;
           this.resynced.next();
         }
       } catch (err) {
         if (this.closed) return;
-        const retryMs = this.recoveryBackoff.failed(() => void this.recover());
+        const retryMs = this.recoveryBackoff.failed(() => void this.recover('if-lost'));
         this.logger.warn(`instance ${this.instanceId} could not recover the device directory (tried again in ${retryMs} ms): ${describe(err)}`);
       } finally {
         this.recovering = undefined;
+        // A full recovery asked for while this one ran (after it read what was asked): run it now.
+        if (succeeded && !this.closed && this.fullRecoveriesAsked > this.fullRecoveriesDone) void this.recover('if-lost');
       }
     })();
     return this.recovering;

@@ -78,6 +78,11 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   private renewing: Promise<void> | undefined;
   private recovering: Promise<void> | undefined;
   private readonly recoveryBackoff: RecoveryBackoff;
+  /** Set when the bucket was made anew, until the holds are written into it and it is watched. */
+  private rewritePending = false;
+  /** Full recoveries asked for, and how many of those requests the last successful one covered. */
+  private fullRecoveriesAsked = 0;
+  private fullRecoveriesDone = 0;
   private linkChanges: Subscription | undefined;
   private madeAt: string | undefined;
   private closed = false;
@@ -185,7 +190,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     try {
       return await kvOperation(what, operation);
     } catch (err) {
-      if (!this.closed) void this.recover();
+      if (!this.closed) void this.recover('if-lost');
       throw err;
     }
   }
@@ -303,34 +308,50 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   }
 
   /**
-   * After the link came back, or a renewal, take or release failed: makes (or binds) the bucket again
-   * when the server lost it, watches it anew (the watch's replay of the delete markers announces
-   * releases missed meanwhile) and renews the holds at once. One recovery at a time; a failure is logged and tried
-   * again soon (100 ms, doubling, at most the renewal interval), also by the next renewal or reconnect.
+   * After the link came back or a renewal failed (`full`), or a take or release failed (`if-lost`):
+   * makes (or binds) the bucket again when the server lost it. Then, when it was lost or for a `full`
+   * recovery, renews the holds at once and watches the bucket anew (the watch's replay of the delete
+   * markers announces releases missed meanwhile); an `if-lost` recovery of a bucket still there does
+   * nothing more (a take that timed out under load must not rewrite every hold). One recovery at a
+   * time (a `full` one asked for meanwhile runs after it); a failure is logged and tried again soon
+   * (100 ms, doubling, at most the renewal interval), also by the next renewal or reconnect.
    */
-  private recover(): Promise<void> {
+  private recover(scope: 'full' | 'if-lost' = 'full'): Promise<void> {
+    if (scope === 'full') this.fullRecoveriesAsked++;
     if (this.recovering) return this.recovering;
-    const run = async (): Promise<void> => {
+    const run = async (): Promise<boolean> => {
       try {
-        if (this.closed) return;
+        if (this.closed) return false;
+        const asked = this.fullRecoveriesAsked;
         const madeAt = await bucketMadeAt(this.kv);
         if (madeAt !== this.madeAt) {
           this.logger.warn(`the task locks bucket ${this.options.bucket} was lost on the cluster's NATS server (restarted without its store): making or binding it again, and writing this instance's holds again`);
           this.kv = await createBucket(this.kvm, this.options.bucket, { history: 1, ttl: this.ttlMs, timeout: this.options.operationTimeoutMs });
           this.madeAt = await bucketMadeAt(this.kv);
+          this.rewritePending = true;
         }
-        await this.renew(true);
-        if (this.closed) return;
-        this.watchIterator?.stop();
-        await this.startWatch();
+        if (this.rewritePending || asked > this.fullRecoveriesDone) {
+          await this.renew(true);
+          if (this.closed) return false;
+          this.watchIterator?.stop();
+          await this.startWatch();
+          this.rewritePending = false;
+          this.fullRecoveriesDone = asked;
+        }
         this.recoveryBackoff.succeeded();
+        return true;
       } catch (err) {
-        if (this.closed) return;
-        const retryMs = this.recoveryBackoff.failed(() => void this.recover());
+        if (this.closed) return false;
+        const retryMs = this.recoveryBackoff.failed(() => void this.recover('if-lost'));
         this.logger.warn(`could not recover the task locks (tried again in ${retryMs} ms): ${describeError(err)}`);
+        return false;
       }
     };
-    this.recovering = run().finally(() => (this.recovering = undefined));
+    this.recovering = run().then((succeeded) => {
+      this.recovering = undefined;
+      // A full recovery asked for while this one ran (after it read what was asked): run it now.
+      if (succeeded && !this.closed && this.fullRecoveriesAsked > this.fullRecoveriesDone) void this.recover('if-lost');
+    });
     return this.recovering;
   }
 
