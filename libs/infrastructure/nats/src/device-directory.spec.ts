@@ -176,7 +176,7 @@ describe('DeviceDirectory (a real nats-server)', () => {
     const kv = await new Kvm(nc).open(`d${n}_instances`);
     const left = await kv.put(subjectToken('gw'), JSON.stringify({ instanceId: 'gw', nonce: 'crashed-process', at: new Date().toISOString() }));
     const logger = recordingLogger();
-    const waiting = logger.next(/^log instance id gw was renewed by another process \d+ ms ago: waiting \d+ ms to see whether it is still alive$/);
+    const waiting = logger.next(/^log instance id gw was renewed by another process \d+ ms ago: waiting up to \d+ ms to see whether it is still alive$/);
     const restarted = await DeviceDirectory.open(nc, { instanceId: 'gw', logger, ...options });
     directories.push(restarted);
     await waiting;
@@ -184,6 +184,24 @@ describe('DeviceDirectory (a real nats-server)', () => {
     expect(key?.revision).toBeGreaterThan(left);
     expect(key?.json<{ nonce: string }>().nonce).not.toBe('crashed-process');
     expect(restarted.heartbeatState).toBe('renewing');
+  });
+
+  it('takes the id as soon as the process holding it closes (deletes its key) during the wait', async () => {
+    // A TTL of a minute: only the delete can end the wait within the test.
+    const n = ++bucketNumber;
+    const options = { devicesBucket: `d${n}_devices`, instancesBucket: `d${n}_instances`, instanceTtlMs: 60_000 };
+    directories.push(await DeviceDirectory.open(nc, { instanceId: 'observer', logger: quiet, ...options }));
+    const kv = await new Kvm(nc).open(`d${n}_instances`);
+    await kv.put(subjectToken('gw'), JSON.stringify({ instanceId: 'gw', nonce: 'closing-process', at: new Date().toISOString() }));
+    const logger = recordingLogger();
+    const waiting = logger.next(/^log instance id gw was renewed by another process \d+ ms ago: waiting up to \d+ ms to see whether it is still alive$/);
+    const opening = DeviceDirectory.open(nc, { instanceId: 'gw', logger, ...options });
+    await waiting;
+    await kv.delete(subjectToken('gw'));
+    const opened = await opening;
+    directories.push(opened);
+    expect(opened.heartbeatState).toBe('renewing');
+    expect((await kv.get(subjectToken('gw')))?.json<{ nonce: string }>().nonce).not.toBe('closing-process');
   });
 
   it('rejects STORAGE_ERROR when the server is down, and works again after its restart', async () => {

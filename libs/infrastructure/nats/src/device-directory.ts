@@ -310,8 +310,9 @@ export class DeviceDirectory {
   /**
    * Writes this instance's key unless another process renews a key for this id: compare-and-set, so
    * that of two processes starting at once with one id only one gets it. A key younger than the TTL
-   * may be a crashed predecessor's (a restart under the same id): this waits until it would expire
-   * (at most the TTL) and reads it again — renewed meanwhile means a live process holds the id.
+   * may be a crashed predecessor's (a restart under the same id): this watches it until it would
+   * expire (at most the TTL) — renewed meanwhile means a live process holds the id, refused at the
+   * renewal; deleted (that process closed) or not renewed, the id is taken.
    */
   private async claimInstanceId(): Promise<void> {
     const key = subjectToken(this.instanceId);
@@ -320,8 +321,11 @@ export class DeviceDirectory {
       const renewedAgoMs = Math.max(0, this.now() - current.created.getTime());
       if (renewedAgoMs < this.instanceTtlMs) {
         const waitMs = this.instanceTtlMs - renewedAgoMs;
-        this.logger.log(`instance id ${this.instanceId} was renewed by another process ${renewedAgoMs} ms ago: waiting ${waitMs} ms to see whether it is still alive`);
-        await new Promise<void>((resolve) => setTimeout(resolve, waitMs));
+        this.logger.log(`instance id ${this.instanceId} was renewed by another process ${renewedAgoMs} ms ago: waiting up to ${waitMs} ms to see whether it is still alive`);
+        const renewal = await this.nextWriteOf(key, current.revision, waitMs);
+        if (renewal?.operation === 'PUT' && readNonce(renewal) !== this.nonce) {
+          throw new InstanceIdInUseError(this.instanceId, Math.max(0, this.now() - renewal.created.getTime()), this.instanceTtlMs);
+        }
         const later = await this.instances.get(key);
         if (later !== null && later.revision !== current.revision && later.operation === 'PUT' && readNonce(later) !== this.nonce) {
           throw new InstanceIdInUseError(this.instanceId, Math.max(0, this.now() - later.created.getTime()), this.instanceTtlMs);
@@ -342,6 +346,28 @@ export class DeviceDirectory {
         if (!isCasConflict(again)) throw again;
         throw new InstanceIdInUseError(this.instanceId, 0, this.instanceTtlMs);
       }
+    }
+  }
+
+  /**
+   * The first write of instance key `key` after `revision` (a renewal, or a delete when its process
+   * closed), or undefined when none came within `waitMs` (a key that ages out leaves no marker). A live
+   * process renews every TTL/3, so its renewal answers long before the TTL has passed.
+   */
+  private async nextWriteOf(key: string, revision: number, waitMs: number): Promise<KvWatchEntry | undefined> {
+    const watch = await this.instances.watch({ key });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        (async () => {
+          for await (const entry of watch) if (entry.revision > revision) return entry;
+          return undefined;
+        })(),
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      watch.stop();
     }
   }
 
