@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningGateway } from '@mobileclaw/gateway';
 import { PostgresDatabase, PostgresTaskRepository } from '@mobileclaw/store-postgres';
 import { startPostgresServer, type PostgresServer } from '@mobileclaw/store-postgres/testing';
+import { GatewayProcess } from '../support/gateway-process';
 import { SseClient } from '../support/sse-client';
 import { gatewayUrl, testGateways, waitOnline } from '../support/test-gateways';
 
@@ -86,6 +88,14 @@ describe('gateway with MOBILECLAW_DATABASE_URL (real PostgreSQL)', () => {
       new RegExp(`^cannot reach or migrate the PostgreSQL database of MOBILECLAW_DATABASE_URL \\(127\\.0\\.0\\.1:${port}/tasks\\): the PostgreSQL store failed \\(ECONNREFUSED\\): .*ECONNREFUSED 127\\.0\\.0\\.1:${port} — is the server running and the database created\\?$`),
     );
     await expect(start).rejects.not.toThrow(/s3cret-password/);
+    // The `mobileclaw` process prints that error as its one line: no stack, no framework log lines.
+    const dataDir = mkdtempSync(join(tmpdir(), 'mobileclaw-pg-start-'));
+    try {
+      const output = await GatewayProcess.failedStart({ MOBILECLAW_DATA_DIR: dataDir, MOBILECLAW_DATABASE_URL: `postgres://mobileclaw:s3cret-password@127.0.0.1:${port}/tasks`, MOBILECLAW_SIM: 'off' });
+      expect(output).toMatch(new RegExp(`^mobileclaw: cannot reach or migrate the PostgreSQL database of MOBILECLAW_DATABASE_URL \\(127\\.0\\.0\\.1:${port}/tasks\\): [^\\n]* — is the server running and the database created\\?\\n$`));
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('is not ready while PostgreSQL is down, and ready again once it is back, without a restart', async () => {

@@ -74,6 +74,24 @@ export class GatewayProcess {
     });
   }
 
+  /**
+   * Starts `main.ts` like {@link start} with `env` that must make it fail before it listens.
+   * @returns what it wrote to stdout and stderr until it exited with 1.
+   * @throws Error when it started, or exited with another code.
+   */
+  static async failedStart(env: Record<string, string>): Promise<string> {
+    const error = await GatewayProcess.start(env).then(
+      async (started) => {
+        await started.stop();
+        return new Error('the gateway started');
+      },
+      (err: unknown) => err as Error,
+    );
+    const output = /^gateway exited with 1 before it listened:\n([\s\S]*)$/.exec(error.message);
+    if (!output) throw error;
+    return output[1];
+  }
+
   /** Everything the process wrote to stdout and stderr so far. */
   get log(): string {
     return this.output;

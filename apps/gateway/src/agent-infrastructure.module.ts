@@ -5,6 +5,7 @@ import { RuleBasedPlanner } from '@mobileclaw/planner-rules';
 import { SharpScreenImageEncoder } from '@mobileclaw/screen-image';
 import { PostgresDatabase, PostgresIdempotencyStore, PostgresPushDeliveryOutbox, PostgresPushNotificationConfigStore, PostgresTaskRepository } from '@mobileclaw/store-postgres';
 import { SqliteIdempotencyStore, SqlitePushDeliveryOutbox, SqlitePushNotificationConfigStore, SqliteTaskRepository } from '@mobileclaw/store-sqlite';
+import { GatewayStartError } from './gateway-start-error';
 
 export interface AgentInfrastructureOptions {
   /** Directory of the SQLite database and the step screenshots (created when absent); unused by the stores with `databaseUrl`. */
@@ -80,7 +81,7 @@ function postgresStores(url: string): Provider[] {
           await database.migrate();
         } catch (err) {
           await database.close();
-          throw new Error(
+          throw new GatewayStartError(
             `cannot reach or migrate the PostgreSQL database of MOBILECLAW_DATABASE_URL (${databaseAddress(url)}): ${err instanceof Error ? err.message : String(err)} — is the server running and the database created?`,
             { cause: err },
           );

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicat
 import { ClusterDeviceService, connectCluster, DeviceDirectory, InstanceIdInUseError, NatsDeviceTaskLocks, NatsTaskControlRelay, NatsTaskEventBus, serversWithoutCredentials, type ClusterConnection } from '@mobileclaw/cluster-nats';
 import { ClusterMember, DeviceTaskLocks, TaskControlRelay, TaskEventBus, TaskRepository } from '@mobileclaw/domain';
 import { DeviceHub, MOBILECLAW_SERVICE_OVERRIDE } from '@mobileclaw/device';
+import { GatewayStartError } from './gateway-start-error';
 
 /** How this gateway instance joins a cluster of several (all of them share one NATS server or cluster). */
 export interface GatewayClusterOptions {
@@ -46,7 +47,7 @@ export async function joinCluster(options: GatewayClusterOptions): Promise<Gatew
   try {
     connection = await connectCluster({ url: options.natsUrl, instanceId: options.instanceId });
   } catch (err) {
-    throw new Error(`cannot reach the cluster's NATS server at MOBILECLAW_NATS_URL (${servers}): ${describe(err)}`, { cause: err });
+    throw new GatewayStartError(`cannot reach the cluster's NATS server at MOBILECLAW_NATS_URL (${servers}): ${describe(err)}`, { cause: err });
   }
   try {
     const directory = await DeviceDirectory.open(connection.nc, { instanceId: options.instanceId, instanceTtlMs: options.instanceTtlMs, link$: connection.link$ });
@@ -54,13 +55,13 @@ export async function joinCluster(options: GatewayClusterOptions): Promise<Gatew
   } catch (err) {
     await connection.close();
     if (err instanceof InstanceIdInUseError) {
-      throw new Error(
+      throw new GatewayStartError(
         `MOBILECLAW_INSTANCE_ID=${err.instanceId} is in use by another live gateway process (it renewed its key ${err.renewedAgoMs} ms ago): ` +
           'give every instance its own MOBILECLAW_INSTANCE_ID',
         { cause: err },
       );
     }
-    throw new Error(`cannot open the device directory on the cluster's NATS server at MOBILECLAW_NATS_URL (${servers}; JetStream must be enabled): ${describe(err)}`, { cause: err });
+    throw new GatewayStartError(`cannot open the device directory on the cluster's NATS server at MOBILECLAW_NATS_URL (${servers}; JetStream must be enabled): ${describe(err)}`, { cause: err });
   }
 }
 

@@ -16,6 +16,7 @@ import { DeviceHub } from '@mobileclaw/device';
 import type { AdbDeviceWatcher } from '@mobileclaw/adb-bridge';
 import { startAdbWatcher } from './adb-watch';
 import { DrainingExpressAdapter } from './draining-express-adapter';
+import { StartupLogger } from './startup-logger';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
 import { joinCluster } from './cluster.module';
 import { GatewayModule, resolveDeviceToken } from './gateway.module';
@@ -92,6 +93,8 @@ export async function startGateway(env: Record<string, string | undefined> = pro
     // drain (a client that reopened a stream meanwhile, a body that never comes) are cut.
     app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, deviceToken, { tcp, ws }, gatewayVersion(), cluster), new DrainingExpressAdapter(), {
       bufferLogs: true,
+      // Writes the buffer only if building fails (then without Nest's progress lines): see StartupLogger.
+      logger: new StartupLogger(),
       bodyParser: false,
       abortOnError: false,
     });

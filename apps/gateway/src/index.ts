@@ -10,3 +10,4 @@ export * from './tools-config';
 export { scopedTokensSummary } from './scoped-tokens-config';
 export { GatewayToolsModule, RemoteToolSources, defaultToolPolicies, gatewayToolPolicies, type GatewayToolsOptions } from './tools.module';
 export { GatewayMemoryModule, memoryDirectory, type GatewayMemoryOptions } from './memory.module';
+export * from './gateway-start-error';

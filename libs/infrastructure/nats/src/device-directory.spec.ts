@@ -262,7 +262,8 @@ describe('DeviceDirectory (a real nats-server)', () => {
   it('tries a failed recovery again soon, not at the next heartbeat, and still drops the lost entries and announces the resync', async () => {
     // A TTL of a minute: heartbeats every 20 s, so the recovery below can only come from its retry.
     const logger = recordingLogger();
-    const [a] = await directoriesOf(['a'], { instanceTtlMs: 60_000, operationTimeoutMs: 1_000, logger });
+    // The default operation timeout (5 s): a shorter one can expire under CI load before the server answers.
+    const [a] = await directoriesOf(['a'], { instanceTtlMs: 60_000, logger });
     const n = bucketNumber;
     await a.claim(device('p1', 's1'));
     const jsm = await jetstreamManager(nc);

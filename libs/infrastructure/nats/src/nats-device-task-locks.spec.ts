@@ -164,7 +164,8 @@ describe('NatsDeviceTaskLocks', () => {
   it('tries a failed recovery again soon, not at the next renewal, and writes its holds into the bucket made anew', async () => {
     // A TTL of a minute: holds renewed every 20 s, so the recovery below can only come from its retry.
     const logger = recordingLogger();
-    const [a] = await locksOf(['gw-a'], { ttlMs: 60_000, operationTimeoutMs: 1_000, logger });
+    // The default operation timeout (5 s): a shorter one can expire under CI load before the server answers.
+    const [a] = await locksOf(['gw-a'], { ttlMs: 60_000, logger });
     const bucket = `locks_${bucketNumber}`;
     await a.tryAcquire('p1', 'task-a');
     const jsm = await jetstreamManager(nc);
