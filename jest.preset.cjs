@@ -19,4 +19,6 @@ module.exports = (projectDir) => ({
   },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testTimeout: 20000,
+  // MOBILECLAW_TEST_RETRIES (set by .ci/run): a failed test is tried again, and reported flaky.
+  setupFilesAfterEnv: [require.resolve('./tools/jest-retries.cjs')],
 });
