@@ -308,7 +308,9 @@ describe('ClusterDeviceService (instances in one process, a real nats-server)', 
 
   it('announces device.disconnected once for the phones of an instance that stopped renewing its heartbeat (a crash)', async () => {
     const name = `c${++clusterNumber}`;
-    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((id) => startInstance(id, name, { instanceTtlMs: 300 })));
+    // A TTL of 2 s: "c" must stay live while "a" expires, and a shorter one let a renewal of "c" delayed
+    // by a loaded machine's event loop count as missed.
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((id) => startInstance(id, name, { instanceTtlMs: 2_000 })));
     a.phone('p1');
     c.phone('p3');
     await seen(b, 'p1', 'a', 1);

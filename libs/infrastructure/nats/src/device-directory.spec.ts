@@ -110,7 +110,9 @@ describe('DeviceDirectory (a real nats-server)', () => {
 
   it('announces an instance whose key aged past the TTL (a crash) once, then counts it gone', async () => {
     const n = ++bucketNumber;
-    const options = { devicesBucket: `d${n}_devices`, instancesBucket: `d${n}_instances`, logger: quiet, instanceTtlMs: 300 };
+    // A TTL of 2 s (renewals every 667 ms): with a shorter one, a renewal of "c" delayed by a loaded
+    // machine's event loop made it look gone too.
+    const options = { devicesBucket: `d${n}_devices`, instancesBucket: `d${n}_instances`, logger: quiet, instanceTtlMs: 2_000 };
     const [linkA, linkC] = await Promise.all([connect({ servers: server.url }), connect({ servers: server.url })]);
     const a = await DeviceDirectory.open(linkA, { instanceId: 'a', ...options });
     const c = await DeviceDirectory.open(linkC, { instanceId: 'c', ...options });

@@ -99,7 +99,9 @@ describe('NatsDeviceTaskLocks', () => {
   });
 
   it('keeps a hold past its TTL while its instance renews it, and frees it once the instance stopped renewing for the TTL', async () => {
-    const ttlMs = 600;
+    // Renewals every 500 ms, a hold given up after 1,250 ms without one: a loaded machine's event loop
+    // may delay a renewal by a few hundred ms without the hold being lost.
+    const ttlMs = 1_500;
     const [a, b] = await locksOf(['gw-a', 'gw-b'], { ttlMs });
     expect(a.ttlMs).toBe(ttlMs);
     await a.tryAcquire('p1', 'task-a');
