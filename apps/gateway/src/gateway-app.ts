@@ -16,6 +16,7 @@ import { DeviceHub } from '@mobileclaw/device';
 import type { AdbDeviceWatcher } from '@mobileclaw/adb-bridge';
 import { startAdbWatcher } from './adb-watch';
 import { DrainingExpressAdapter } from './draining-express-adapter';
+import { GatewayStartError } from './gateway-start-error';
 import { StartupLogger } from './startup-logger';
 import { loadGatewayConfig, validateGatewayEnvironment, type GatewayConfig } from './gateway-config';
 import { joinCluster } from './cluster.module';
@@ -69,8 +70,12 @@ function gatewayVersion(): string {
 export async function startGateway(env: Record<string, string | undefined> = process.env): Promise<RunningGateway> {
   const config = loadGatewayConfig(validateGatewayEnvironment(env));
   // The data directory holds tasks, screenshots and the device token: owner only (0700).
-  const narrowedFrom = ensurePrivateDirectory(config.dataDir);
-  const { token: deviceToken, announce } = resolveDeviceToken(config);
+  let narrowedFrom: number | undefined;
+  try {
+    narrowedFrom = ensurePrivateDirectory(config.dataDir);
+  } catch (err) {
+    throw new GatewayStartError(`cannot use the data directory ${config.dataDir} (MOBILECLAW_DATA_DIR): ${err instanceof Error ? err.message : String(err)}; set MOBILECLAW_DATA_DIR to a directory this user may create and write`, { cause: err });
+  }
   const tcp = new TcpDeviceTransport({ port: config.devicePort, host: config.deviceHost });
   // ws reads a message of up to twice the frame limit, so that a reply over the limit fails only its
   // request (as on TCP); only a larger one closes the connection (1009).
@@ -84,9 +89,13 @@ export async function startGateway(env: Record<string, string | undefined> = pro
   try {
     cluster = config.natsUrl ? await joinCluster({ natsUrl: config.natsUrl, instanceId: config.instanceId }) : undefined;
   } catch (err) {
+    // Written like a failed build of the app (see StartupLogger): the CLI prints the error in one line.
+    Logger.overrideLogger(new StartupLogger());
     Logger.flush();
     throw err;
   }
+  // After joining: a start refused by the cluster writes no device token.
+  const { token: deviceToken, announce } = resolveDeviceToken(config);
   let app: NestExpressApplication;
   try {
     // The HTTP server closes last: answers in progress get out, connections still open after the

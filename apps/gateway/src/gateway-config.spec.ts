@@ -400,3 +400,32 @@ describe('gateway configuration of scoped API tokens', () => {
     expect(() => loadGatewayConfig(env, dir)).toThrow(`Invalid MobileClaw configuration:\n  - scoped tokens ${join(dir, 'tokens.yaml')}: tokens[0].token: is the same token as MOBILECLAW_API_TOKEN`);
   });
 });
+
+describe('gateway configuration problems', () => {
+  it('lists every problem at once, whichever check finds it', () => {
+    const refusal = (env: Record<string, string>): string => {
+      try {
+        validateGatewayEnvironment(env);
+        return 'accepted';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(
+      refusal({ MOBILECLAW_LOG_LEVEL: 'loud', MOBILECLAW_HTTP_PORT: '99999', MOBILECLAW_DATABASE_URL: 'notaurl', MOBILECLAW_NATS_URL: 'http://nats', MOBILECLAW_HTTP_HOST: '0.0.0.0' }),
+    ).toBe(
+      [
+        'Invalid MobileClaw configuration:',
+        '  - MOBILECLAW_HTTP_PORT: MOBILECLAW_HTTP_PORT must not be greater than 65535',
+        '  - MOBILECLAW_LOG_LEVEL: MOBILECLAW_LOG_LEVEL must be one of the following values: fatal, error, warn, info, debug, trace, silent',
+        '  - MOBILECLAW_NATS_URL must be one or more comma-separated nats://host:port URLs (or host:port), e.g. nats://nats.internal:4222',
+        '  - MOBILECLAW_DATABASE_URL must be a postgres:// or postgresql:// URL with a host, e.g. postgres://mobileclaw:secret@db.internal:5432/mobileclaw',
+        '  - MOBILECLAW_HTTP_HOST=0.0.0.0 exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too',
+      ].join('\n'),
+    );
+  });
+
+  it('says only that a value is not a number when it is not one, not which range it misses', () => {
+    expect(() => validateGatewayEnvironment({ MOBILECLAW_HTTP_PORT: 'abc' })).toThrow(/^Invalid MobileClaw configuration:\n {2}- MOBILECLAW_HTTP_PORT: MOBILECLAW_HTTP_PORT must be an integer number$/);
+  });
+});

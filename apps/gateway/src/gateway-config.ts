@@ -298,6 +298,16 @@ export function isLoopbackHost(host: string): boolean {
   return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** Constraints that say what type a value must be: when one fails, the range and format rules of that value say nothing more. */
+const TYPE_CONSTRAINTS = ['isInt', 'isNumber', 'isString'];
+
+/** The messages of one property's failed constraints: only the type's when its type is wrong ("abc" is not an integer; not "must not be greater than 65535"). */
+function constraintMessages(constraints: Record<string, string> | undefined): string[] {
+  const failed = Object.entries(constraints ?? {});
+  const typeFailures = failed.filter(([name]) => TYPE_CONSTRAINTS.includes(name));
+  return (typeFailures.length > 0 ? typeFailures : failed).map(([, message]) => message);
+}
+
 /** The entries of a comma-separated setting, trimmed, empty ones dropped. */
 const listOf = (value: string | undefined): string[] =>
   (value ?? '')
@@ -307,59 +317,49 @@ const listOf = (value: string | undefined): string[] =>
 
 /**
  * Validates the environment once, before anything starts.
- * @throws Error listing every invalid variable, or when the HTTP port is exposed beyond loopback
+ * @throws Error `Invalid MobileClaw configuration:` then one `  - ` line per problem, all of them at
+ *   once: each invalid variable, a setting that needs another, the HTTP port exposed beyond loopback
  *   without `MOBILECLAW_API_TOKEN`.
  */
 export function validateGatewayEnvironment(env: Record<string, unknown>): Record<string, unknown> {
   const parsed = plainToInstance(GatewayEnvironment, env, { exposeDefaultValues: true });
-  const errors = validateSync(parsed, { skipMissingProperties: false });
-  if (errors.length > 0) {
-    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `  - ${e.property}: ${m}`));
-    throw new Error(`Invalid MobileClaw configuration:\n${lines.join('\n')}`);
-  }
-  try {
-    resolveLlmPlannerOptions(env as Record<string, string | undefined>);
-  } catch (err) {
-    throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
-  }
-  try {
-    if (parsed.MOBILECLAW_PAIRING_ADDRESS !== undefined) parsePairingAddress(parsed.MOBILECLAW_PAIRING_ADDRESS);
-  } catch (err) {
-    throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
-  }
-  try {
-    // adb's own ADB_SERVER_SOCKET matters only when the gateway follows adb.
-    if (parsed.MOBILECLAW_ADB === 'auto' || parsed.MOBILECLAW_ADB_SERVER !== undefined) resolveAdbServer(env);
-  } catch (err) {
-    throw new Error(`Invalid MobileClaw configuration:\n  - ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const problems: string[] = validateSync(parsed, { skipMissingProperties: false }).flatMap((e) => constraintMessages(e.constraints).map((m) => `${e.property}: ${m}`));
+  /** Runs a check that throws its problem as an Error, and records that problem. */
+  const check = (run: () => unknown): void => {
+    try {
+      run();
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+    }
+  };
+  check(() => resolveLlmPlannerOptions(env as Record<string, string | undefined>));
+  if (typeof parsed.MOBILECLAW_PAIRING_ADDRESS === 'string') check(() => parsePairingAddress(parsed.MOBILECLAW_PAIRING_ADDRESS!));
+  // adb's own ADB_SERVER_SOCKET matters only when the gateway follows adb.
+  if (parsed.MOBILECLAW_ADB === 'auto' || parsed.MOBILECLAW_ADB_SERVER !== undefined) check(() => resolveAdbServer(env));
   if (parsed.MOBILECLAW_EMBEDDINGS_BASE_URL === undefined) {
     const orphan = (['MOBILECLAW_EMBEDDINGS_API_KEY', 'MOBILECLAW_EMBEDDINGS_MODEL'] as const).find((name) => parsed[name] !== undefined);
-    if (orphan !== undefined) throw new Error(`Invalid MobileClaw configuration:\n  - ${orphan} is set but MOBILECLAW_EMBEDDINGS_BASE_URL is not: set the endpoint too (or neither)`);
+    if (orphan !== undefined) problems.push(`${orphan} is set but MOBILECLAW_EMBEDDINGS_BASE_URL is not: set the endpoint too (or neither)`);
   }
-  if (parsed.MOBILECLAW_NATS_URL !== undefined && !isNatsUrl(parsed.MOBILECLAW_NATS_URL)) {
-    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_NATS_URL must be one or more comma-separated nats://host:port URLs (or host:port), e.g. nats://nats.internal:4222');
+  if (typeof parsed.MOBILECLAW_NATS_URL === 'string' && !isNatsUrl(parsed.MOBILECLAW_NATS_URL)) {
+    problems.push('MOBILECLAW_NATS_URL must be one or more comma-separated nats://host:port URLs (or host:port), e.g. nats://nats.internal:4222');
+  } else if (typeof parsed.MOBILECLAW_NATS_URL === 'string' && mixesTls(parsed.MOBILECLAW_NATS_URL)) {
+    problems.push('MOBILECLAW_NATS_URL mixes tls:// and plain URLs: use tls:// (TLS required) for every server or for none');
   }
-  if (parsed.MOBILECLAW_NATS_URL !== undefined && mixesTls(parsed.MOBILECLAW_NATS_URL)) {
-    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_NATS_URL mixes tls:// and plain URLs: use tls:// (TLS required) for every server or for none');
+  if (parsed.MOBILECLAW_INSTANCE_ID !== undefined && !INSTANCE_ID.test(String(parsed.MOBILECLAW_INSTANCE_ID))) {
+    problems.push(`MOBILECLAW_INSTANCE_ID: ${JSON.stringify(parsed.MOBILECLAW_INSTANCE_ID)} must be 1–128 characters of [A-Za-z0-9._-]`);
   }
-  if (parsed.MOBILECLAW_INSTANCE_ID !== undefined && !INSTANCE_ID.test(parsed.MOBILECLAW_INSTANCE_ID)) {
-    throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_INSTANCE_ID: ${JSON.stringify(parsed.MOBILECLAW_INSTANCE_ID)} must be 1–128 characters of [A-Za-z0-9._-]`);
+  if (typeof parsed.MOBILECLAW_DATABASE_URL === 'string' && !isPostgresUrl(parsed.MOBILECLAW_DATABASE_URL)) {
+    problems.push('MOBILECLAW_DATABASE_URL must be a postgres:// or postgresql:// URL with a host, e.g. postgres://mobileclaw:secret@db.internal:5432/mobileclaw');
   }
-  if (parsed.MOBILECLAW_DATABASE_URL !== undefined && !isPostgresUrl(parsed.MOBILECLAW_DATABASE_URL)) {
-    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_DATABASE_URL must be a postgres:// or postgresql:// URL with a host, e.g. postgres://mobileclaw:secret@db.internal:5432/mobileclaw');
-  }
-  const badHost = listOf(parsed.MOBILECLAW_ALLOWED_HOSTS).find((entry) => hostNameOf(entry) === undefined);
-  if (badHost !== undefined) {
-    throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_ALLOWED_HOSTS: ${JSON.stringify(badHost)} is not a host name (no scheme or path; IPv6 in brackets)`);
-  }
-  const host = parsed.MOBILECLAW_HTTP_HOST ?? '127.0.0.1';
+  const badHost = typeof parsed.MOBILECLAW_ALLOWED_HOSTS === 'string' ? listOf(parsed.MOBILECLAW_ALLOWED_HOSTS).find((entry) => hostNameOf(entry) === undefined) : undefined;
+  if (badHost !== undefined) problems.push(`MOBILECLAW_ALLOWED_HOSTS: ${JSON.stringify(badHost)} is not a host name (no scheme or path; IPv6 in brackets)`);
+  const host = typeof parsed.MOBILECLAW_HTTP_HOST === 'string' ? parsed.MOBILECLAW_HTTP_HOST : '127.0.0.1';
   if (parsed.MOBILECLAW_SCOPED_TOKENS && !parsed.MOBILECLAW_API_TOKEN) {
-    throw new Error('Invalid MobileClaw configuration:\n  - MOBILECLAW_SCOPED_TOKENS needs MOBILECLAW_API_TOKEN: without it the API is open to every local caller, and a scoped token would restrict nothing');
+    problems.push('MOBILECLAW_SCOPED_TOKENS needs MOBILECLAW_API_TOKEN: without it the API is open to every local caller, and a scoped token would restrict nothing');
+  } else if (!isLoopbackHost(host) && !parsed.MOBILECLAW_API_TOKEN) {
+    problems.push(`MOBILECLAW_HTTP_HOST=${host} exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too`);
   }
-  if (!isLoopbackHost(host) && !parsed.MOBILECLAW_API_TOKEN) {
-    throw new Error(`Invalid MobileClaw configuration:\n  - MOBILECLAW_HTTP_HOST=${host} exposes the API beyond this machine: set MOBILECLAW_API_TOKEN too`);
-  }
+  if (problems.length > 0) throw new Error(`Invalid MobileClaw configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   return { ...env, ...Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) };
 }
 

@@ -1,4 +1,4 @@
-import { ConsoleLogger } from '@nestjs/common';
+import { ConsoleLogger, type ConsoleLoggerOptions } from '@nestjs/common';
 import { MobileClawError } from '@mobileclaw/domain';
 import { GatewayStartError } from './gateway-start-error';
 
@@ -11,6 +11,11 @@ import { GatewayStartError } from './gateway-start-error';
  * error — a bug — keeps Nest's report, whose stack is then the point.
  */
 export class StartupLogger extends ConsoleLogger {
+  /** @param options Nest's console logger options; colours only on a terminal (stdout and stderr) unless `NO_COLOR` is set, by default. */
+  constructor(options: ConsoleLoggerOptions = {}) {
+    super({ colors: process.stdout.isTTY === true && process.stderr.isTTY === true && !process.env['NO_COLOR'], ...options });
+  }
+
   override log(_message: unknown, ..._optionalParams: unknown[]): void {}
 
   override debug(_message: unknown, ..._optionalParams: unknown[]): void {}
