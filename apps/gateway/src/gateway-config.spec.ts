@@ -5,6 +5,16 @@ import { join } from 'node:path';
 import { DEFAULT_TASK_CASE_OPTIONS } from '@mobileclaw/case-tasks';
 import { CLUSTER_TASK_LEASE_MS, loadGatewayConfig, validateGatewayEnvironment } from './gateway-config';
 
+/** The message `validateGatewayEnvironment` throws for `env`, or '' when it accepts it. */
+function errorOf(env: Record<string, unknown>): string {
+  try {
+    validateGatewayEnvironment(env);
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 describe('gateway configuration of planning deadlines', () => {
   const llm = { MOBILECLAW_LLM_BASE_URL: 'http://127.0.0.1:8000/v1', MOBILECLAW_LLM_MODEL: 'qwen-vl-max' };
 
@@ -320,14 +330,6 @@ describe('gateway configuration of the task database', () => {
 });
 
 describe('gateway configuration of several instances', () => {
-  const errorOf = (env: Record<string, unknown>): string => {
-    try {
-      validateGatewayEnvironment(env);
-      return '';
-    } catch (err) {
-      return (err as Error).message;
-    }
-  };
 
   it('runs as the single instance `local` with the task workflow’s lease unless NATS or PostgreSQL is configured', () => {
     const config = loadGatewayConfig(validateGatewayEnvironment({}), '/srv');
@@ -403,16 +405,8 @@ describe('gateway configuration of scoped API tokens', () => {
 
 describe('gateway configuration problems', () => {
   it('lists every problem at once, whichever check finds it', () => {
-    const refusal = (env: Record<string, string>): string => {
-      try {
-        validateGatewayEnvironment(env);
-        return 'accepted';
-      } catch (err) {
-        return (err as Error).message;
-      }
-    };
     expect(
-      refusal({ MOBILECLAW_LOG_LEVEL: 'loud', MOBILECLAW_HTTP_PORT: '99999', MOBILECLAW_DATABASE_URL: 'notaurl', MOBILECLAW_NATS_URL: 'http://nats', MOBILECLAW_HTTP_HOST: '0.0.0.0' }),
+      errorOf({ MOBILECLAW_LOG_LEVEL: 'loud', MOBILECLAW_HTTP_PORT: '99999', MOBILECLAW_DATABASE_URL: 'notaurl', MOBILECLAW_NATS_URL: 'http://nats', MOBILECLAW_HTTP_HOST: '0.0.0.0' }),
     ).toBe(
       [
         'Invalid MobileClaw configuration:',

@@ -7,7 +7,8 @@ import type { DeviceInfo } from '@mobileclaw/domain';
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClusterLinkState } from './cluster-connection';
 import { nextEpoch, readDirectoryEntry } from './directory-entry';
-import { bucketMadeAt as madeAt, describeError as describe, isCasConflict, createBucket, kvOperation, RecoveryBackoff, watchUnlessClosed } from './kv-support';
+import { BucketRecovery } from './bucket-recovery';
+import { bucketMadeAt as madeAt, describeError as describe, isCasConflict, createBucket, kvOperation, kvWrite, watchUnlessClosed } from './kv-support';
 import { fromSubjectToken, subjectToken } from './subject-token';
 
 /** Where a phone is held in the cluster: one entry per device id in the devices bucket. Times are ISO-8601. */
@@ -118,12 +119,13 @@ export class DeviceDirectory {
   private readonly nonce = randomBytes(8).toString('hex');
   /** The revision of this instance's key as last written (renewals are compare-and-set on it). */
   private keyRevision: number | undefined;
-  private recovering: Promise<void> | undefined;
-  private readonly recoveryBackoff: RecoveryBackoff;
+  private readonly recovery: BucketRecovery;
+  /** After a failed write: a recovery that makes the buckets again if the server lost them (and does nothing more). */
+  private readonly recoverIfLost = (): void => {
+    if (!this.closed) void this.recovery.request('if-lost');
+  };
+  /** Set when the buckets were made anew, until the lost entries are dropped and the resync announced. */
   private resyncPending = false;
-  /** Full recoveries asked for, and how many of those requests the last successful one covered. */
-  private fullRecoveriesAsked = 0;
-  private fullRecoveriesDone = 0;
   /** When the server made the devices and instances buckets (their streams' creation times) as this directory watches them. */
   private bucketsMadeAt: (string | undefined)[] = [];
   private linkChanges: Subscription | undefined;
@@ -139,7 +141,12 @@ export class DeviceDirectory {
     this.instanceTtlMs = options.instanceTtlMs;
     this.logger = options.logger ?? new Logger('DeviceDirectory');
     this.now = options.now ?? Date.now;
-    this.recoveryBackoff = new RecoveryBackoff(Math.min(100, heartbeatIntervalMs(this.instanceTtlMs)), heartbeatIntervalMs(this.instanceTtlMs));
+    this.recovery = new BucketRecovery({
+      attempt: (full) => this.recoverBuckets(full),
+      closed: () => this.closed,
+      failed: (err, retryMs) => this.logger.warn(`instance ${this.instanceId} could not recover the device directory (tried again in ${retryMs} ms): ${describe(err)}`),
+      maxRetryMs: heartbeatIntervalMs(this.instanceTtlMs),
+    });
   }
 
   /**
@@ -180,7 +187,7 @@ export class DeviceDirectory {
       if (state === 'down') wasDown = true;
       else if (wasDown) {
         wasDown = false;
-        void directory.recover();
+        void directory.recovery.request('full');
       }
     });
     return directory;
@@ -199,7 +206,7 @@ export class DeviceDirectory {
    */
   async claim(device: DeviceInfo): Promise<number> {
     const key = subjectToken(device.deviceId);
-    return this.write(`claim device ${device.deviceId}`, async () => {
+    return kvWrite(`claim device ${device.deviceId}`, async () => {
       for (;;) {
         const current = await this.devices.get(key);
         // The epoch of a corrupt entry still orders this claim after it (its holder must see itself replaced).
@@ -222,7 +229,7 @@ export class DeviceDirectory {
           // Another instance wrote the entry between the read and the write: read it again.
         }
       }
-    });
+    }, this.recoverIfLost);
   }
 
   /**
@@ -232,7 +239,7 @@ export class DeviceDirectory {
    */
   async release(deviceId: string, epoch: number): Promise<boolean> {
     const key = subjectToken(deviceId);
-    return this.write(`release device ${deviceId}`, async () => {
+    return kvWrite(`release device ${deviceId}`, async () => {
       for (;;) {
         const current = await this.devices.get(key);
         if (current === null || current.operation !== 'PUT') return false;
@@ -245,21 +252,7 @@ export class DeviceDirectory {
           if (!isCasConflict(err)) throw err;
         }
       }
-    });
-  }
-
-  /**
-   * Runs a write of the devices bucket like {@link storage}; when it fails, also starts a recovery:
-   * the server may have lost the bucket (a restart without its store), and the phone connecting now
-   * should not wait for the next heartbeat to find it made again.
-   */
-  private async write<T>(what: string, operation: () => Promise<T>): Promise<T> {
-    try {
-      return await storage(what, operation);
-    } catch (err) {
-      if (!this.closed) void this.recover('if-lost');
-      throw err;
-    }
+    }, this.recoverIfLost);
   }
 
   /** The entry of `deviceId` in the local view (whether or not its instance is live). */
@@ -288,7 +281,7 @@ export class DeviceDirectory {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeatTimer);
-    this.recoveryBackoff.succeeded();
+    this.recovery.stop();
     this.linkChanges?.unsubscribe();
     for (const watch of this.watches) watch.stop();
     // Only this process' own key: a process that replaced it keeps its own.
@@ -405,68 +398,44 @@ export class DeviceDirectory {
   }
 
   /**
-   * After the link came back or a renewal failed (`full`), or a claim or release failed (`if-lost`):
-   * when the server lost a bucket (a restart without its JetStream store) or another instance made it
-   * anew since, makes (or binds) both again, drops the lost entries from the view (announced
-   * `released`), watches the new buckets and emits {@link resynced$}. Otherwise a `full` recovery
-   * watches both buckets anew (a consumer may not have outlived the outage) and renews this instance's
-   * key at once, while `if-lost` does nothing more: a write that timed out under load must not make
-   * every instance replay the whole bucket. One recovery at a time (a `full` one asked for meanwhile
-   * runs after it); a failure is logged and tried again soon (100 ms, doubling, at most the heartbeat
-   * interval), also by the next heartbeat or reconnect.
+   * One try of a recovery (see {@link BucketRecovery}: after the link came back or a renewal failed,
+   * `full`; after a claim or release failed, not): when the server lost a bucket (a restart without its
+   * JetStream store) or another instance made it anew since, makes (or binds) both again, drops the
+   * lost entries from the view (announced `released`), watches the new buckets and emits
+   * {@link resynced$}. Otherwise a `full` try watches both buckets anew (a consumer may not have
+   * outlived the outage) and renews this instance's key at once; else it does nothing more.
+   * @throws what the KV throws: the try failed, and is tried again.
    */
-  private recover(scope: 'full' | 'if-lost' = 'full'): Promise<void> {
-    if (scope === 'full') this.fullRecoveriesAsked++;
-    this.recovering ??= (async () => {
-      let succeeded = false;
-      try {
-        if (this.closed) return;
-        const asked = this.fullRecoveriesAsked;
-        const madeAtNow = await Promise.all([madeAt(this.devices), madeAt(this.instances)]);
-        const lost = madeAtNow.some((at, i) => at !== this.bucketsMadeAt[i]);
-        if (lost) {
-          this.logger.warn(`the device directory's buckets were lost on the cluster's NATS server (restarted without its store): making or binding them again`);
-          const { devices, instances } = await buckets(this.kvm, this.options, this.instanceTtlMs, this.options.operationTimeoutMs);
-          this.devices = devices;
-          this.instances = instances;
-          this.bucketsMadeAt = await Promise.all([madeAt(devices), madeAt(instances)]);
-          this.keyRevision = undefined;
-          // Until the resync is announced: a recovery that fails after this point and is tried again
-          // finds the new buckets in place, and must still drop the lost entries and announce it.
-          this.resyncPending = true;
-        }
-        if (this.resyncPending || asked > this.fullRecoveriesDone) {
-          await this.beat();
-          if (this.closed) return;
-          // The watches' consumers lived on the server across the outage only if it kept them; watching
-          // anew replays every key's last value (deletes included), so nothing missed in between is lost.
-          for (const watch of this.watches.splice(0)) watch.stop();
-          if (this.resyncPending) {
-            for (const deviceId of [...this.view.keys()]) {
-              this.view.delete(deviceId);
-              this.changes.next({ type: 'released', deviceId });
-            }
-          }
-          await this.startWatches();
-          this.fullRecoveriesDone = asked;
-        }
-        this.recoveryBackoff.succeeded();
-        succeeded = true;
-        if (this.resyncPending) {
-          this.resyncPending = false;
-          this.resynced.next();
-        }
-      } catch (err) {
-        if (this.closed) return;
-        const retryMs = this.recoveryBackoff.failed(() => void this.recover('if-lost'));
-        this.logger.warn(`instance ${this.instanceId} could not recover the device directory (tried again in ${retryMs} ms): ${describe(err)}`);
-      } finally {
-        this.recovering = undefined;
-        // A full recovery asked for while this one ran (after it read what was asked): run it now.
-        if (succeeded && !this.closed && this.fullRecoveriesAsked > this.fullRecoveriesDone) void this.recover('if-lost');
+  private async recoverBuckets(full: boolean): Promise<void> {
+    const madeAtNow = await Promise.all([madeAt(this.devices), madeAt(this.instances)]);
+    if (madeAtNow.some((at, i) => at !== this.bucketsMadeAt[i])) {
+      this.logger.warn(`the device directory's buckets were lost on the cluster's NATS server (restarted without its store): making or binding them again`);
+      const { devices, instances } = await buckets(this.kvm, this.options, this.instanceTtlMs, this.options.operationTimeoutMs);
+      this.devices = devices;
+      this.instances = instances;
+      this.bucketsMadeAt = await Promise.all([madeAt(devices), madeAt(instances)]);
+      this.keyRevision = undefined;
+      // Until the resync is announced: a try that fails after this point finds the new buckets in
+      // place the next time, and must still drop the lost entries and announce it.
+      this.resyncPending = true;
+    }
+    if (!this.resyncPending && !full) return;
+    await this.beat();
+    if (this.closed) return;
+    // The watches' consumers lived on the server across the outage only if it kept them; watching
+    // anew replays every key's last value (deletes included), so nothing missed in between is lost.
+    for (const watch of this.watches.splice(0)) watch.stop();
+    if (this.resyncPending) {
+      for (const deviceId of [...this.view.keys()]) {
+        this.view.delete(deviceId);
+        this.changes.next({ type: 'released', deviceId });
       }
-    })();
-    return this.recovering;
+    }
+    await this.startWatches();
+    if (this.resyncPending) {
+      this.resyncPending = false;
+      this.resynced.next();
+    }
   }
 
   /**
@@ -486,7 +455,7 @@ export class DeviceDirectory {
   private heartbeatFailed(err: unknown): void {
     if (this.closed || this.heartbeat === 'replaced') return;
     // A renewal may fail because the server lost the bucket (no stream answers): look, and make it again.
-    void this.recover();
+    void this.recovery.request('full');
     if (this.heartbeat === 'failing') return;
     this.heartbeat = 'failing';
     this.logger.warn(`instance ${this.instanceId} cannot renew its key (others will count it gone after ${this.instanceTtlMs} ms): ${describe(err)}`);

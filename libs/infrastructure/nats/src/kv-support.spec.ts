@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createBucket, RecoveryBackoff } from './kv-support';
+import { createBucket } from './kv-support';
 import { startNatsServer, type NatsServer } from './testing';
 
 let server!: NatsServer;
@@ -32,30 +32,5 @@ describe('createBucket', () => {
 
   it('still fails on any other refusal', async () => {
     await expect(createBucket(new Kvm(jetstream(connections[0])), 'not a valid name', { history: 1 })).rejects.toThrow();
-  });
-});
-
-describe('RecoveryBackoff', () => {
-  it('waits the first delay after a failure, doubles it at each further one up to the maximum, and starts over after a success', () => {
-    const backoff = new RecoveryBackoff(100, 700);
-    const retry = (): void => undefined;
-    expect([1, 2, 3, 4, 5].map(() => backoff.failed(retry))).toEqual([100, 200, 400, 700, 700]);
-    backoff.succeeded();
-    expect(backoff.failed(retry)).toBe(100);
-    backoff.succeeded();
-  });
-
-  it('runs the retry after its delay; a later failure replaces the retry scheduled, and a success cancels it', async () => {
-    const backoff = new RecoveryBackoff(1, 4);
-    const runs: string[] = [];
-    backoff.failed(() => runs.push('first'));
-    // Scheduled 2 ms out: the first (1 ms, set earlier) would have run before it had it not been replaced.
-    await new Promise<void>((resolve) => backoff.failed(() => resolve(void runs.push('second'))));
-    expect(runs).toEqual(['second']);
-    backoff.failed(() => runs.push('cancelled'));
-    backoff.succeeded();
-    // The next failure starts at 1 ms again, and its retry is the only one that runs.
-    await new Promise<void>((resolve) => expect(backoff.failed(() => resolve(void runs.push('third')))).toBe(1));
-    expect(runs).toEqual(['second', 'third']);
   });
 });

@@ -24,6 +24,20 @@ export async function kvOperation<T>(what: string, operation: () => Promise<T>, 
 }
 
 /**
+ * Runs a write through {@link kvOperation}; when it fails, calls `failed` before throwing — a bucket's
+ * owner starts a recovery there: the server may have lost the bucket (a restart without its store),
+ * and the caller should not wait for the next periodic renewal to find it made again.
+ */
+export async function kvWrite<T>(what: string, operation: () => Promise<T>, failed: () => void): Promise<T> {
+  try {
+    return await kvOperation(what, operation);
+  } catch (err) {
+    failed();
+    throw err;
+  }
+}
+
+/**
  * JetStream's answers to a stream creation when another process made the same stream a moment before:
  * its name in use (10058), or its subjects covered by it (10065).
  */
@@ -65,39 +79,6 @@ export async function watchUnlessClosed(kv: KV, closed: () => boolean): Promise<
   if (!closed()) return watch;
   watch.stop();
   return undefined;
-}
-
-/**
- * When to try a failed recovery again: soon after a failure (a server just restarted may answer
- * JetStream requests only a moment later), then less often — `firstMs` after the first failure,
- * doubled at each further one, never more than `maxMs` (the owner's periodic renewal, which also
- * tries). {@link succeeded} starts the series over.
- */
-export class RecoveryBackoff {
-  private delayMs = 0;
-  private timer: NodeJS.Timeout | undefined;
-
-  /** @param firstMs the first delay, ms (> 0). @param maxMs the longest delay, ms (≥ firstMs). */
-  constructor(
-    private readonly firstMs: number,
-    private readonly maxMs: number,
-  ) {}
-
-  /** Runs `retry` after the next delay (replacing a retry already scheduled); returns that delay in ms. The timer does not keep the process alive. */
-  failed(retry: () => void): number {
-    clearTimeout(this.timer);
-    this.delayMs = Math.min(this.maxMs, this.delayMs === 0 ? this.firstMs : this.delayMs * 2);
-    this.timer = setTimeout(retry, this.delayMs);
-    this.timer.unref();
-    return this.delayMs;
-  }
-
-  /** Cancels a scheduled retry; the next failure waits `firstMs` again. */
-  succeeded(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.delayMs = 0;
-  }
 }
 
 export function describeError(err: unknown): string {

@@ -5,7 +5,8 @@ import type { NatsConnection, QueuedIterator } from '@nats-io/transport-node';
 import { DeviceTaskLocks, type DeviceTaskLockResult, type LostDeviceTaskLock } from '@mobileclaw/domain';
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ClusterLinkState } from './cluster-connection';
-import { bucketMadeAt, describeError, isCasConflict, createBucket, kvOperation, RecoveryBackoff, watchUnlessClosed } from './kv-support';
+import { BucketRecovery } from './bucket-recovery';
+import { bucketMadeAt, describeError, isCasConflict, createBucket, kvOperation, kvWrite, watchUnlessClosed } from './kv-support';
 import { fromSubjectToken, subjectToken } from './subject-token';
 
 /** The value of a phone's key in the task locks bucket. `at` is ISO-8601, when the holder last wrote it. */
@@ -76,13 +77,13 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   private watchIterator: QueuedIterator<unknown> | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
-  private recovering: Promise<void> | undefined;
-  private readonly recoveryBackoff: RecoveryBackoff;
+  private readonly recovery: BucketRecovery;
+  /** After a failed write: a recovery that makes the bucket again if the server lost it (and does nothing more). */
+  private readonly recoverIfLost = (): void => {
+    if (!this.closed) void this.recovery.request('if-lost');
+  };
   /** Set when the bucket was made anew, until the holds are written into it and it is watched. */
   private rewritePending = false;
-  /** Full recoveries asked for, and how many of those requests the last successful one covered. */
-  private fullRecoveriesAsked = 0;
-  private fullRecoveriesDone = 0;
   private linkChanges: Subscription | undefined;
   private madeAt: string | undefined;
   private closed = false;
@@ -98,7 +99,12 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     this.ttlMs = ttlMs;
     this.logger = options.logger ?? new Logger('NatsDeviceTaskLocks');
     this.now = options.now ?? Date.now;
-    this.recoveryBackoff = new RecoveryBackoff(Math.min(100, renewalIntervalMs(ttlMs)), renewalIntervalMs(ttlMs));
+    this.recovery = new BucketRecovery({
+      attempt: (full) => this.recoverBucket(full),
+      closed: () => this.closed,
+      failed: (err, retryMs) => this.logger.warn(`could not recover the task locks (tried again in ${retryMs} ms): ${describeError(err)}`),
+      maxRetryMs: renewalIntervalMs(ttlMs),
+    });
   }
 
   /**
@@ -133,7 +139,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
       if (state === 'down') wasDown = true;
       else if (wasDown) {
         wasDown = false;
-        void locks.recover();
+        void locks.recovery.request('full');
       }
     });
     return locks;
@@ -141,7 +147,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
 
   override tryAcquire(deviceId: string, taskId: string): Promise<DeviceTaskLockResult> {
     const key = subjectToken(deviceId);
-    return this.write(`take device ${deviceId} for task ${taskId}`, async () => {
+    return kvWrite(`take device ${deviceId} for task ${taskId}`, async () => {
       for (;;) {
         const current = await this.kv.get(key);
         try {
@@ -161,12 +167,12 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
           if (!isCasConflict(err)) throw err;
         }
       }
-    });
+    }, this.recoverIfLost);
   }
 
   override release(deviceId: string, taskId: string): Promise<void> {
     const key = subjectToken(deviceId);
-    return this.write(`release device ${deviceId} of task ${taskId}`, async () => {
+    return kvWrite(`release device ${deviceId} of task ${taskId}`, async () => {
       for (;;) {
         const current = await this.kv.get(key);
         if (current === null || current.operation !== 'PUT' || readLock(current)?.taskId !== taskId) break;
@@ -178,21 +184,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
         }
       }
       if (this.held.get(deviceId)?.taskId === taskId) this.held.delete(deviceId);
-    });
-  }
-
-  /**
-   * Runs a write of the bucket through {@link kvOperation}; when it fails, also starts a recovery: the
-   * server may have lost the bucket (a restart without its store), and a task waiting for its phone
-   * should not wait for the next renewal to find it made again.
-   */
-  private async write<T>(what: string, operation: () => Promise<T>): Promise<T> {
-    try {
-      return await kvOperation(what, operation);
-    } catch (err) {
-      if (!this.closed) void this.recover('if-lost');
-      throw err;
-    }
+    }, this.recoverIfLost);
   }
 
   override get released$(): Observable<string> {
@@ -235,7 +227,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.renewTimer);
-    this.recoveryBackoff.succeeded();
+    this.recovery.stop();
     this.linkChanges?.unsubscribe();
     this.watchIterator?.stop();
     this.releases.complete();
@@ -286,7 +278,7 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
       if (!still()) return;
       this.logger.warn(`could not renew the hold of task ${held.taskId} on device ${deviceId} (tried again in ${Math.floor(this.ttlMs / 3)} ms): ${describeError(err)}`);
       // A renewal may fail because the server lost the bucket: look, and make it again.
-      void this.recover();
+      void this.recovery.request('full');
     }
   }
 
@@ -308,51 +300,26 @@ export class NatsDeviceTaskLocks extends DeviceTaskLocks {
   }
 
   /**
-   * After the link came back or a renewal failed (`full`), or a take or release failed (`if-lost`):
-   * makes (or binds) the bucket again when the server lost it. Then, when it was lost or for a `full`
-   * recovery, renews the holds at once and watches the bucket anew (the watch's replay of the delete
-   * markers announces releases missed meanwhile); an `if-lost` recovery of a bucket still there does
-   * nothing more (a take that timed out under load must not rewrite every hold). One recovery at a
-   * time (a `full` one asked for meanwhile runs after it); a failure is logged and tried again soon
-   * (100 ms, doubling, at most the renewal interval), also by the next renewal or reconnect.
+   * One try of a recovery (see {@link BucketRecovery}: after the link came back or a renewal failed,
+   * `full`; after a take or release failed, not): makes (or binds) the bucket again when the server
+   * lost it. Then, when it was lost or for a `full` try, renews the holds at once and watches the
+   * bucket anew (the watch's replay of the delete markers announces releases missed meanwhile); else
+   * it does nothing more.
+   * @throws what the KV throws: the try failed, and is tried again.
    */
-  private recover(scope: 'full' | 'if-lost' = 'full'): Promise<void> {
-    if (scope === 'full') this.fullRecoveriesAsked++;
-    if (this.recovering) return this.recovering;
-    const run = async (): Promise<boolean> => {
-      try {
-        if (this.closed) return false;
-        const asked = this.fullRecoveriesAsked;
-        const madeAt = await bucketMadeAt(this.kv);
-        if (madeAt !== this.madeAt) {
-          this.logger.warn(`the task locks bucket ${this.options.bucket} was lost on the cluster's NATS server (restarted without its store): making or binding it again, and writing this instance's holds again`);
-          this.kv = await createBucket(this.kvm, this.options.bucket, { history: 1, ttl: this.ttlMs, timeout: this.options.operationTimeoutMs });
-          this.madeAt = await bucketMadeAt(this.kv);
-          this.rewritePending = true;
-        }
-        if (this.rewritePending || asked > this.fullRecoveriesDone) {
-          await this.renew(true);
-          if (this.closed) return false;
-          this.watchIterator?.stop();
-          await this.startWatch();
-          this.rewritePending = false;
-          this.fullRecoveriesDone = asked;
-        }
-        this.recoveryBackoff.succeeded();
-        return true;
-      } catch (err) {
-        if (this.closed) return false;
-        const retryMs = this.recoveryBackoff.failed(() => void this.recover('if-lost'));
-        this.logger.warn(`could not recover the task locks (tried again in ${retryMs} ms): ${describeError(err)}`);
-        return false;
-      }
-    };
-    this.recovering = run().then((succeeded) => {
-      this.recovering = undefined;
-      // A full recovery asked for while this one ran (after it read what was asked): run it now.
-      if (succeeded && !this.closed && this.fullRecoveriesAsked > this.fullRecoveriesDone) void this.recover('if-lost');
-    });
-    return this.recovering;
+  private async recoverBucket(full: boolean): Promise<void> {
+    if ((await bucketMadeAt(this.kv)) !== this.madeAt) {
+      this.logger.warn(`the task locks bucket ${this.options.bucket} was lost on the cluster's NATS server (restarted without its store): making or binding it again, and writing this instance's holds again`);
+      this.kv = await createBucket(this.kvm, this.options.bucket, { history: 1, ttl: this.ttlMs, timeout: this.options.operationTimeoutMs });
+      this.madeAt = await bucketMadeAt(this.kv);
+      this.rewritePending = true;
+    }
+    if (!this.rewritePending && !full) return;
+    await this.renew(true);
+    if (this.closed) return;
+    this.watchIterator?.stop();
+    await this.startWatch();
+    this.rewritePending = false;
   }
 
   /** Watches the bucket (the last value of each key, then every change): every delete or purge is announced on {@link released$}. */
