@@ -15,7 +15,7 @@ import { DeviceDirectory, type DeviceDirectoryEntry } from './device-directory';
 import { splitIntoChunks } from './message-chunks';
 import type { RoutedCommand, RoutedCommandReply } from './routed-command';
 import { subjectToken } from './subject-token';
-import { startNatsServer, type NatsServer } from './testing';
+import { recordingLogger, startNatsServer, type NatsServer } from './testing';
 
 const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -551,11 +551,6 @@ describe('routed commands and replies larger than the server\'s max payload', ()
 });
 
 describe('ClusterDeviceService against forged or corrupt cluster data, and owners that vanish mid-call', () => {
-  /** A logger that keeps its warnings. */
-  const recording = (): LoggerService & { warnings: string[] } => {
-    const warnings: string[] = [];
-    return { warnings, log: () => undefined, error: () => undefined, warn: (message: unknown) => void warnings.push(String(message)) };
-  };
   /** Puts `value` as the raw entry of `deviceId` in cluster `name`'s devices bucket; resolves with its revision. */
   const forgeEntry = async (instance: Instance, deviceId: string, value: unknown): Promise<number> => {
     const kv = await new Kvm(jetstream(instance.connection.nc)).open(`${instance.prefix}_devices`);
@@ -598,7 +593,7 @@ describe('ClusterDeviceService against forged or corrupt cluster data, and owner
   });
 
   it('passes on only well-formed device events published by the instance the directory names for the phone', async () => {
-    const logger = recording();
+    const logger = recordingLogger();
     const name = `c${++clusterNumber}`;
     const [a, b] = await Promise.all([startInstance('a', name), startInstance('b', name, { logger })]);
     a.phone('p1');
@@ -620,7 +615,7 @@ describe('ClusterDeviceService against forged or corrupt cluster data, and owner
     forger.publish(subjects.deviceEvents('a'), JSON.stringify({ type: 'device.status', deviceId: 'p1', status: 'busy', queueLength: 2, at, script: '<script>' }));
     await last;
     expect(b.events.slice(before)).toEqual([{ type: 'device.status', deviceId: 'p1', status: 'busy', queueLength: 2, at }]);
-    expect(logger.warnings).toEqual([
+    expect(logger.messages('warn')).toEqual([
       `dropped a message on ${subjects.deviceEvents('a')} that is not a device event (${Buffer.byteLength(script)} bytes)`,
       expect.stringMatching(/^dropped a message on .* that is not a device event \(\d+ bytes\)$/),
       expect.stringMatching(/^dropped a message on .* that is not a device event \(\d+ bytes\)$/),
@@ -656,7 +651,7 @@ describe('ClusterDeviceService against forged or corrupt cluster data, and owner
   });
 
   it('skips directory entries of the wrong shape (one warning per revision), lists the rest, and orders a claim after a corrupt entry', async () => {
-    const logger = recording();
+    const logger = recordingLogger();
     const name = `c${++clusterNumber}`;
     const [a, b] = await Promise.all([startInstance('a', name), startInstance('b', name, { logger })]);
     a.phone('p1');
@@ -677,8 +672,8 @@ describe('ClusterDeviceService against forged or corrupt cluster data, and owner
     await watched(b, revision);
     for (const [deviceId] of forged) expect(b.directory.lookup(deviceId)).toBeUndefined();
     expect((await b.service.listDevices()).map((d) => d.deviceId)).toEqual(['p1', 'marker-' + revision]);
-    expect(logger.warnings.filter((w) => w.startsWith('ignored'))).toHaveLength(forged.length);
-    expect(logger.warnings[0]).toBe(`ignored an unreadable or malformed device entry (key ${subjectToken('n1')}, revision ${revision - forged.length + 1})`);
+    expect(logger.messages('warn').filter((w) => w.startsWith('ignored'))).toHaveLength(forged.length);
+    expect(logger.messages('warn')[0]).toBe(`ignored an unreadable or malformed device entry (key ${subjectToken('n1')}, revision ${revision - forged.length + 1})`);
 
     // A corrupt entry that still carries an epoch orders the next claim after it; one without any starts at 1.
     const n1 = a.phone('n1');

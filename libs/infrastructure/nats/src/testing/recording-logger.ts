@@ -6,6 +6,8 @@ export interface RecordingLogger extends LoggerService {
   readonly lines: string[];
   /** Resolves with the next line (logged after this call) that matches `pattern`. */
   next(pattern: RegExp): Promise<string>;
+  /** The messages logged at `level` so far, oldest first, without the level. */
+  messages(level: 'log' | 'warn' | 'error'): string[];
 }
 
 /** A {@link RecordingLogger} with levels `log`, `warn` and `error`. */
@@ -20,5 +22,12 @@ export function recordingLogger(): RecordingLogger {
       else waiters.push(waiter);
     }
   };
-  return { lines, log: write('log'), warn: write('warn'), error: write('error'), next: (pattern) => new Promise((resolve) => waiters.push({ pattern, resolve })) };
+  return {
+    lines,
+    log: write('log'),
+    warn: write('warn'),
+    error: write('error'),
+    next: (pattern) => new Promise((resolve) => waiters.push({ pattern, resolve })),
+    messages: (level) => lines.filter((line) => line.startsWith(`${level} `)).map((line) => line.slice(level.length + 1)),
+  };
 }
